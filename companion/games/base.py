@@ -1,0 +1,254 @@
+"""The shape every game shares: events in, next state and effects out, undo by folding.
+
+A game is a :class:`GameRules` value holding pure functions. The runtime, the CLI and the web
+find it by name (``companion.games.find_game``) and never special-case a game. Undo is not a
+game's business: :class:`Timeline` keeps the states an event log folds into, so undoing is
+dropping the newest one, the same for every game (python-chess's ``push``/``pop``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import types
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from companion.errors import CompanionError
+
+S = TypeVar("S")
+
+
+class RuleError(CompanionError, ValueError):
+    """Root of the errors a game's rules raise."""
+
+
+class Refused(RuleError):
+    """An event the rules do not allow now; the state is unchanged.
+
+    ``code`` is a stable, machine-readable word (``claim_invalid``, ``not_your_turn``,
+    ``impossible_reading``…) that the runtime maps to LEDs, buzzer and phone prompts;
+    the message is the reason a person reads.
+    """
+
+    def __init__(self, code: str, reason: str, **details: Any) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+        self.details = details
+
+
+class EventError(RuleError):
+    """An event (or set-up) that cannot be decoded: wrong type, missing or malformed field."""
+
+
+@dataclass(frozen=True)
+class Effect:
+    """Something the table should show or sound: a turn change, a valid claim, a winner.
+
+    ``kind`` is a short word the edges understand; ``data`` is JSON-ready detail.
+    """
+
+    kind: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Outcome(Generic[S]):
+    """What ``apply`` returns: the next state and the effects of getting there."""
+
+    state: S
+    effects: tuple[Effect, ...] = ()
+
+
+@dataclass(frozen=True)
+class Undo:
+    """Take back the newest event still standing. Handled by :class:`Timeline`, not by games."""
+
+
+@dataclass(frozen=True)
+class GameRules(Generic[S]):
+    """One game's pure functions, registered by name.
+
+    - ``new(setup)``: the initial state from a JSON-like set-up (players, first player…);
+      raises :class:`EventError` for a bad set-up.
+    - ``apply(state, event)``: the :class:`Outcome`, or raises :class:`Refused`.
+    - ``decode(obj)`` / ``encode(event)``: events to and from JSON-ready dicts with a ``type``.
+    - ``view(state)``: the JSON-ready picture of the state the web and the CLI show.
+    """
+
+    name: str
+    title: str
+    new: Callable[[Mapping[str, Any]], S]
+    apply: Callable[[S, Any], Outcome[S]]
+    decode: Callable[[Mapping[str, Any]], Any]
+    encode: Callable[[Any], dict[str, Any]]
+    view: Callable[[S], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Timeline(Generic[S]):
+    """The states a game went through; the newest is ``state``. Immutable."""
+
+    rules: GameRules[S]
+    states: tuple[S, ...]
+
+    @classmethod
+    def start(cls, rules: GameRules[S], setup: Mapping[str, Any]) -> Timeline[S]:
+        return cls(rules, (rules.new(setup),))
+
+    @property
+    def state(self) -> S:
+        return self.states[-1]
+
+    def push(self, event: Any) -> tuple[Timeline[S], tuple[Effect, ...]]:
+        """Apply ``event`` (or undo); raises :class:`Refused` and leaves ``self`` as it was."""
+        if isinstance(event, Undo):
+            if len(self.states) == 1:
+                raise Refused("nothing_to_undo", "there is nothing to undo")
+            back = Timeline(self.rules, self.states[:-1])
+            return back, (Effect("undone", {}),)
+        outcome = self.rules.apply(self.state, event)
+        return Timeline(self.rules, self.states + (outcome.state,)), outcome.effects
+
+
+def fold(rules: GameRules[S], setup: Mapping[str, Any], events: Sequence[Any]) -> Timeline[S]:
+    """Rebuild a game from its set-up and its log; every logged event was accepted once."""
+    timeline = Timeline.start(rules, setup)
+    for event in events:
+        timeline, _ = timeline.push(event)
+    return timeline
+
+
+# --- a small codec for frozen-dataclass events -------------------------------------------------
+
+
+class EventCodec:
+    """Encode and decode frozen-dataclass events by their class name in snake_case.
+
+    Field types drive decoding: tuples (also nested and variadic), enums (by value, then by
+    name), nested dataclasses, ``X | None``, int, float, str and bool. Anything else is an
+    :class:`EventError` naming the field, so a bad phone request becomes a 400, never a crash.
+    """
+
+    def __init__(self, classes: Sequence[type]) -> None:
+        self._by_name: dict[str, type] = {}
+        self._names: dict[type, str] = {}
+        for cls in (*classes, Undo):
+            name = _snake(cls.__name__)
+            self._by_name[name] = cls
+            self._names[cls] = name
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self._by_name)
+
+    def encode(self, event: Any) -> dict[str, Any]:
+        name = self._names.get(type(event))
+        if name is None:
+            raise EventError(f"not an event of this game: {type(event).__name__}")
+        out: dict[str, Any] = {"type": name}
+        for f in dataclasses.fields(event):
+            out[f.name] = _to_json(getattr(event, f.name))
+        return out
+
+    def decode(self, obj: Mapping[str, Any]) -> Any:
+        if not isinstance(obj, Mapping):
+            raise EventError("an event must be a JSON object")
+        name = obj.get("type")
+        cls = self._by_name.get(name) if isinstance(name, str) else None
+        if cls is None:
+            known = ", ".join(sorted(self._by_name))
+            raise EventError(f"unknown event type {name!r}; known: {known}")
+        hints = typing.get_type_hints(cls)
+        kwargs: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            if f.name in obj:
+                kwargs[f.name] = _from_json(obj[f.name], hints[f.name], f"{name}.{f.name}")
+            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                raise EventError(f"{name}: missing field {f.name!r}")
+        extra = set(obj) - {"type"} - {f.name for f in dataclasses.fields(cls)}
+        if extra:
+            raise EventError(f"{name}: unknown field(s) {', '.join(sorted(extra))}")
+        try:
+            return cls(**kwargs)
+        except (TypeError, ValueError) as exc:
+            raise EventError(f"{name}: {exc}") from None
+
+
+def _snake(name: str) -> str:
+    out = [name[0].lower()]
+    for ch in name[1:]:
+        out.append("_" + ch.lower() if ch.isupper() else ch)
+    return "".join(out)
+
+
+def _to_json(value: Any) -> Any:
+    if isinstance(value, enum.Enum):
+        return value.value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (tuple, list)):
+        return [_to_json(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _to_json(v) for k, v in value.items()}
+    return value
+
+
+def _from_json(value: Any, hint: Any, where: str) -> Any:
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        if value is None and type(None) in args:
+            return None
+        errors = []
+        for arg in args:
+            if arg is type(None):
+                continue
+            try:
+                return _from_json(value, arg, where)
+            except EventError as exc:
+                errors.append(str(exc))
+        raise EventError(errors[0] if errors else f"{where}: bad value {value!r}")
+    if hint is Any:
+        return value
+    if origin is tuple:
+        if not isinstance(value, (list, tuple)):
+            raise EventError(f"{where}: expected a list, got {value!r}")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_from_json(v, args[0], f"{where}[{i}]") for i, v in enumerate(value))
+        if len(args) != len(value):
+            raise EventError(f"{where}: expected {len(args)} items, got {len(value)}")
+        return tuple(_from_json(v, a, f"{where}[{i}]") for i, (a, v) in enumerate(zip(args, value)))
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        for member in hint:
+            if value == member.value or value == member.name:
+                return member
+        raise EventError(f"{where}: {value!r} is not one of {[m.value for m in hint]}")
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        if not isinstance(value, Mapping):
+            raise EventError(f"{where}: expected an object")
+        sub = typing.get_type_hints(hint)
+        try:
+            return hint(**{k: _from_json(v, sub[k], f"{where}.{k}") for k, v in value.items()})
+        except (KeyError, TypeError, ValueError) as exc:
+            raise EventError(f"{where}: {exc}") from None
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise EventError(f"{where}: expected true or false, got {value!r}")
+        return value
+    if hint is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise EventError(f"{where}: expected a whole number, got {value!r}")
+        return value
+    if hint is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise EventError(f"{where}: expected a number, got {value!r}")
+        return float(value)
+    if hint is str:
+        if not isinstance(value, str):
+            raise EventError(f"{where}: expected a string, got {value!r}")
+        return value
+    raise EventError(f"{where}: cannot decode a value of type {hint!r}")
