@@ -1,0 +1,198 @@
+"""The dashboard: the table runtime's HTTP face, on every phone on the LAN.
+
+``create_app(runtime, config)`` builds a Flask app around any object keeping to
+:class:`web.protocol.TableAPI` (the real one is ``companion.runtime.Runtime``); ``config`` is
+the ``[web]`` section. Nothing lives in module globals: each app holds its own runtime,
+limiter and stream counts, so tests build one app each. Served by waitress with threads
+(:func:`serve`, :class:`Server`), never Flask's development server and never in debug mode,
+in the same process as the runtime so the camera is opened once.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping
+from datetime import timedelta
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from flask import Flask, request
+from werkzeug.exceptions import HTTPException
+
+from web.config import WebConfig, WebConfigError
+from web.errors import WebError, json_error
+from web.protocol import TableAPI
+
+__all__ = ["Server", "WebConfig", "WebConfigError", "WebError", "create_app", "serve"]
+
+_log = logging.getLogger(__name__)
+
+SESSION_COOKIE = "companion_session"
+_HERE = Path(__file__).resolve().parent
+
+
+def create_app(
+    runtime: TableAPI,
+    config: Mapping[str, Any] | None = None,
+    *,
+    clock: Callable[[], float] = time.monotonic,
+) -> Flask:
+    """The dashboard app for ``runtime``; ``config`` is the ``[web]`` section (unknown keys
+    are refused by name). ``clock`` drives the login rate limit (tests pass their own)."""
+    from web import api, auth, pages
+    from web.state import EXTENSION, Slots, WebState
+
+    settings = WebConfig.from_mapping(config)
+    secret = runtime.session_secret()
+    if not isinstance(secret, str) or len(secret) < 32:
+        raise WebError("the runtime's session secret must be at least 32 characters")
+
+    app = Flask(__name__, static_folder="static", template_folder="templates")
+    app.config.update(
+        SECRET_KEY=secret,
+        SESSION_COOKIE_NAME=SESSION_COOKIE,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Strict",
+        # The LAN dashboard is plain HTTP; a Secure cookie would never be sent back.
+        SESSION_COOKIE_SECURE=False,
+        PERMANENT_SESSION_LIFETIME=timedelta(hours=settings.session_hours),
+        MAX_CONTENT_LENGTH=64 * 1024,
+        JSON_AS_ASCII=False,
+        DEBUG=False,
+        PROPAGATE_EXCEPTIONS=False,
+        TEMPLATES_AUTO_RELOAD=False,
+        SEND_FILE_MAX_AGE_DEFAULT=300,
+    )
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    renderers = tuple(sorted(p.stem for p in (_HERE / "static" / "js" / "games").glob("*.js")))
+    app.extensions[EXTENSION] = WebState(
+        runtime=runtime,
+        config=settings,
+        limiter=auth.AttemptLimiter(settings.login_attempts, settings.login_window_s, clock),
+        streams=Slots(settings.max_streams),
+        cameras=Slots(settings.max_camera_streams),
+        renderers=renderers,
+    )
+    app.register_blueprint(auth.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)
+    auth.install(app)
+    pages.install(app)
+    _install_error_handlers(app)
+
+    @app.after_request
+    def _headers(response: Any) -> Any:
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; "
+            "script-src 'self'; connect-src 'self'; frame-ancestors 'none'; "
+            "form-action 'self'; base-uri 'none'",
+        )
+        return response
+
+    return app
+
+
+def _wants_json() -> bool:
+    if request.path.startswith("/api/") or request.is_json:
+        return True
+    best = request.accept_mimetypes.best_match(["application/json", "text/html"])
+    return best == "application/json"
+
+
+def _install_error_handlers(app: Flask) -> None:
+    @app.errorhandler(HTTPException)
+    def _http(exc: HTTPException) -> Any:
+        code = exc.code or 500
+        word = (exc.name or "error").lower().replace(" ", "_")
+        if _wants_json():
+            return json_error(code, word, exc.description or exc.name or "error")
+        from flask import render_template
+
+        return render_template("error.html", code=code, reason=exc.name), code
+
+    @app.errorhandler(Exception)
+    def _crash(exc: Exception) -> Any:
+        # A bug must not take the table down or show a traceback to a phone.
+        _log.exception("unhandled error on %s %s", request.method, request.path)
+        return json_error(500, "internal", "the companion hit an internal error; see its log")
+
+
+def serve(app: Flask, host: str = "0.0.0.0", port: int = 8000, threads: int = 16) -> None:
+    """Serve ``app`` with waitress until interrupted (the runtime runs in other threads)."""
+    import waitress
+
+    _log.info("dashboard on http://%s:%d/ (%d threads)", host, port, threads)
+    waitress.serve(app, host=host, port=port, threads=threads, ident="companion",
+                   channel_timeout=60, clear_untrusted_proxy_headers=True)
+
+
+class Server:
+    """waitress in a background thread, as a context manager (the demo and the tests).
+
+    ``port=0`` picks a free port; :attr:`port` and :attr:`url` tell which. ``close()`` is
+    idempotent and stops accepting, then ends the serving thread.
+    """
+
+    def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 0,
+                 threads: int = 16) -> None:
+        from waitress.server import create_server
+
+        from web.state import EXTENSION
+
+        self._state = app.extensions[EXTENSION]
+        self._server = create_server(app, host=host, port=port, threads=threads,
+                                     ident="companion", channel_timeout=60,
+                                     clear_untrusted_proxy_headers=True)
+        self.host = host
+        self.port: int = self._server.effective_port
+        self._thread = threading.Thread(target=self._run, name="web-server", daemon=True)
+        self._closed = False
+
+    @property
+    def url(self) -> str:
+        host = "127.0.0.1" if self.host in ("0.0.0.0", "") else self.host
+        return f"http://{host}:{self.port}/"
+
+    def _run(self) -> None:
+        try:
+            self._server.run()
+        except OSError as exc:  # closed under it while in select()
+            if not self._closed:
+                _log.error("web server stopped: %s", exc)
+
+    def start(self) -> Server:
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        from waitress import wasyncore
+
+        # Live streams end first (they hold worker threads), then the workers, then the
+        # sockets; closing every socket in the map is what ends waitress's loop.
+        self._state.closing.set()
+        self._server.task_dispatcher.shutdown(timeout=5)
+        wasyncore.close_all(self._server._map)
+        self._thread.join(timeout=5)
+
+    def __enter__(self) -> Server:
+        if not self._thread.is_alive():
+            self.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()

@@ -1,0 +1,237 @@
+"""Who may change the table: the PIN (header or login session), CSRF tokens, login rate limits.
+
+Viewing needs nothing. Every state-changing request needs the table PIN, either in the
+``X-Companion-Pin`` header (scripts, the hardware-less table) or through a session opened by
+logging in with it. A session request must also carry the session's CSRF token (form field
+``csrf_token`` or header ``X-CSRF-Token``): the cookie alone never changes the table, even if
+a browser were tricked into sending it. Wrong PINs, from the header or the login form, count
+against one limit per client address, so the PIN cannot be guessed quickly.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import secrets
+import threading
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any, TypeVar, cast
+from urllib.parse import urlsplit
+
+from flask import (
+    Blueprint,
+    Response,
+    redirect,
+    render_template,
+    request,
+    session,
+)
+
+from web.errors import json_error
+from web.state import web_state
+
+_log = logging.getLogger(__name__)
+
+PIN_HEADER = "X-Companion-Pin"
+CSRF_HEADER = "X-CSRF-Token"
+CSRF_FIELD = "csrf_token"
+MAX_PIN_LENGTH = 64
+# Addresses remembered by the limiter; the oldest are forgotten first, so a flood of
+# addresses cannot grow memory without bound.
+MAX_TRACKED_ADDRESSES = 4096
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+bp = Blueprint("auth", __name__)
+
+
+class AttemptLimiter:
+    """Failed PIN attempts per client address in a sliding window; thread-safe, in memory."""
+
+    def __init__(
+        self, attempts: int, window_s: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self._attempts = attempts
+        self._window = window_s
+        self._clock = clock
+        self._failures: OrderedDict[str, deque[float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def retry_after(self, who: str) -> float | None:
+        """Seconds until ``who`` may try again, or ``None`` if it may try now."""
+        now = self._clock()
+        with self._lock:
+            times = self._failures.get(who)
+            if times is None:
+                return None
+            while times and times[0] <= now - self._window:
+                times.popleft()
+            if not times:
+                del self._failures[who]
+                return None
+            if len(times) < self._attempts:
+                return None
+            return max(times[0] + self._window - now, 0.0)
+
+    def failed(self, who: str) -> None:
+        now = self._clock()
+        with self._lock:
+            times = self._failures.setdefault(who, deque())
+            self._failures.move_to_end(who)
+            times.append(now)
+            while len(times) > self._attempts:
+                times.popleft()
+            while len(self._failures) > MAX_TRACKED_ADDRESSES:
+                self._failures.popitem(last=False)
+
+    def succeeded(self, who: str) -> None:
+        with self._lock:
+            self._failures.pop(who, None)
+
+
+@dataclass(frozen=True)
+class PinCheck:
+    """The result of checking a PIN: ``ok``, or the HTTP error to answer with."""
+
+    ok: bool
+    error: Response | None = None
+
+
+def client_address() -> str:
+    # waitress serves the LAN directly; a forwarded-for header is the client's own claim.
+    return request.remote_addr or "unknown"
+
+
+def csrf_token() -> str:
+    """The session's CSRF token, created on first use (templates and /api/session call it)."""
+    token = session.get("csrf")
+    if not isinstance(token, str):
+        token = secrets.token_urlsafe(32)
+        session["csrf"] = token
+    return token
+
+
+def logged_in() -> bool:
+    return session.get("auth") is True
+
+
+def check_pin(pin: Any) -> PinCheck:
+    """Check ``pin`` against the table's, counting failures against the client's limit."""
+    who = client_address()
+    wait = web_state().limiter.retry_after(who)
+    if wait is not None:
+        err = json_error(429, "too_many_attempts", "too many wrong PINs; wait and try again",
+                         retry_after=round(wait))
+        err.headers["Retry-After"] = str(max(1, round(wait)))
+        return PinCheck(False, err)
+    if not isinstance(pin, str) or not 1 <= len(pin) <= MAX_PIN_LENGTH:
+        return PinCheck(False, json_error(400, "bad_pin", "the PIN must be a non-empty string"))
+    if not web_state().runtime.check_pin(pin):
+        web_state().limiter.failed(who)
+        _log.info("wrong PIN from %s", who)
+        return PinCheck(False, json_error(401, "pin_wrong", "wrong PIN"))
+    web_state().limiter.succeeded(who)
+    return PinCheck(True)
+
+
+def _csrf_ok() -> bool:
+    expected = session.get("csrf")
+    given = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD)
+    return (
+        isinstance(expected, str)
+        and isinstance(given, str)
+        and hmac.compare_digest(expected.encode(), given.encode())
+    )
+
+
+def require_pin(view: F) -> F:
+    """Allow the request with a valid PIN header, or a logged-in session plus its CSRF token."""
+
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if PIN_HEADER in request.headers:
+            result = check_pin(request.headers[PIN_HEADER])
+            if not result.ok:
+                return result.error
+            return view(*args, **kwargs)
+        if not logged_in():
+            return json_error(401, "login_required",
+                              f"log in with the table PIN or send the {PIN_HEADER} header")
+        if request.method not in ("GET", "HEAD") and not _csrf_ok():
+            return json_error(403, "csrf", "missing or wrong CSRF token; reload the page")
+        return view(*args, **kwargs)
+
+    return cast(F, wrapper)
+
+
+def _wants_json() -> bool:
+    return request.is_json or request.accept_mimetypes.best == "application/json"
+
+
+def _safe_next(target: str | None) -> str:
+    """Only paths on this site, so the login form can't be used to redirect elsewhere."""
+    if not target:
+        return "/"
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
+        return "/"
+    return target
+
+
+@bp.post("/login")
+def login() -> Any:
+    """Open a session with the table PIN (JSON ``{"pin"}`` or the login form)."""
+    if request.is_json:
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict):
+            return json_error(400, "bad_body", "send a JSON object {\"pin\": \"...\"}")
+        pin = body.get("pin")
+    else:
+        pin = request.form.get("pin")
+    if not _csrf_ok():
+        return json_error(403, "csrf", "missing or wrong CSRF token; reload the page")
+    result = check_pin(pin)
+    if not result.ok:
+        if _wants_json() or result.error is None:
+            return result.error
+        reason = (result.error.get_json() or {}).get("reason", "")
+        page = render_template("login.html", error=reason, next=request.form.get("next", "/"))
+        return page, result.error.status_code
+    session.clear()
+    session.permanent = True
+    session["auth"] = True
+    token = csrf_token()  # a fresh token for the new session
+    _log.info("login from %s", client_address())
+    if _wants_json():
+        return {"ok": True, "logged_in": True, "csrf": token}
+    return redirect(_safe_next(request.form.get("next")), code=303)
+
+
+@bp.post("/logout")
+def logout() -> Any:
+    if not _csrf_ok():
+        return json_error(403, "csrf", "missing or wrong CSRF token; reload the page")
+    session.clear()
+    token = csrf_token()
+    if _wants_json():
+        return {"ok": True, "logged_in": False, "csrf": token}
+    return redirect("/", code=303)
+
+
+@bp.get("/api/session")
+def session_info() -> Any:
+    return {"logged_in": logged_in(), "csrf": csrf_token()}
+
+
+@bp.get("/login")
+def login_page() -> Any:
+    return render_template("login.html", error=None, next=_safe_next(request.args.get("next")))
+
+
+def install(app: Any) -> None:
+    app.jinja_env.globals["csrf_token"] = csrf_token
+    app.jinja_env.globals["logged_in"] = logged_in

@@ -1,0 +1,88 @@
+"""The web section of the configuration: defaults in code, unknown keys rejected by name.
+
+The runtime's ``companion.config`` owns the TOML file; ``create_app`` receives only the
+``[web]`` section as a mapping and turns it into :class:`WebConfig` here, so a typo such as
+``heartbeat = 5`` is an error naming the key rather than a silently ignored setting.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.errors import InputError
+
+
+class WebConfigError(InputError):
+    """A bad ``[web]`` setting: unknown key, wrong type or out of range."""
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    """Settings of the dashboard server. Field names are the TOML keys."""
+
+    host: str = "0.0.0.0"
+    port: int = 8000
+    # waitress worker threads; every open live stream (SSE, camera) holds one.
+    threads: int = 8
+    # live-state streams at once; kept below ``threads`` so pages and actions still get a thread.
+    max_streams: int = 4
+    max_camera_streams: int = 2
+    heartbeat_s: float = 15.0
+    # failed PIN attempts per client address within the window before answering 429.
+    login_attempts: int = 5
+    login_window_s: float = 300.0
+    session_hours: float = 12.0
+    # the address the QR code shows; empty: the address the page was opened with.
+    public_url: str = ""
+    # the page's language when the browser asks for neither German nor English.
+    language: str = "de"
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.port <= 65535:
+            raise WebConfigError(f"web.port must be 0..65535, got {self.port}")
+        if self.threads < 2:
+            raise WebConfigError("web.threads must be at least 2")
+        if not 1 <= self.max_streams < self.threads:
+            raise WebConfigError(
+                f"web.max_streams must be 1..{self.threads - 1} (below web.threads), "
+                f"got {self.max_streams}"
+            )
+        if not 0 <= self.max_camera_streams < self.threads:
+            raise WebConfigError("web.max_camera_streams must be 0..threads-1")
+        for name in ("heartbeat_s", "login_window_s", "session_hours"):
+            if getattr(self, name) <= 0:
+                raise WebConfigError(f"web.{name} must be positive")
+        if self.language not in ("de", "en"):
+            raise WebConfigError(f"web.language must be de or en, got {self.language!r}")
+        if self.login_attempts < 1:
+            raise WebConfigError("web.login_attempts must be at least 1")
+
+    @classmethod
+    def from_mapping(cls, section: Mapping[str, Any] | None) -> WebConfig:
+        """Read a ``[web]`` section; missing keys keep their defaults."""
+        section = dict(section or {})
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        unknown = sorted(set(section) - set(fields))
+        if unknown:
+            raise WebConfigError(
+                f"unknown web setting(s): {', '.join(unknown)}; known: {', '.join(fields)}"
+            )
+        values: dict[str, Any] = {}
+        for key, value in section.items():
+            default = fields[key].default
+            if isinstance(default, bool) or isinstance(value, bool):
+                ok = isinstance(value, bool) and isinstance(default, bool)
+            elif isinstance(default, float):
+                ok = isinstance(value, (int, float))
+                value = float(value) if ok else value
+            else:
+                ok = isinstance(value, type(default))
+            if not ok:
+                raise WebConfigError(
+                    f"web.{key} must be {type(default).__name__}, got {value!r}"
+                )
+            values[key] = value
+        return cls(**values)

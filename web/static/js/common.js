@@ -1,0 +1,209 @@
+/* Table Companion: helpers every page shares (labels, DOM, actions, the live stream).
+   Plain browser JavaScript, no build step. Game pages register a renderer in
+   Companion.games[<game name>]; the table and history pages pick it by snapshot.game. */
+(function () {
+  "use strict";
+  var C = (window.Companion = window.Companion || {});
+  C.games = C.games || {};
+
+  var labels = {};
+  try {
+    labels = JSON.parse(document.getElementById("labels").textContent);
+  } catch (e) { /* no labels: keys are shown */ }
+
+  /* A label in the page's language, with {name} placeholders filled in. */
+  C.t = function (key, values) {
+    var text = labels[key] || key;
+    if (values) {
+      Object.keys(values).forEach(function (k) {
+        text = text.split("{" + k + "}").join(String(values[k]));
+      });
+    }
+    return text;
+  };
+
+  function meta(name) {
+    var m = document.querySelector('meta[name="' + name + '"]');
+    return m ? m.getAttribute("content") : "";
+  }
+  C.csrf = function () { return meta("csrf"); };
+  C.loggedIn = meta("logged-in") === "1";
+
+  /* el("div", {class: "x", text: "y", onclick: fn, dataset: {a: 1}}, child, ...) */
+  C.el = function (tag, attrs) {
+    var node = document.createElement(tag);
+    applyAttrs(node, attrs || {});
+    for (var i = 2; i < arguments.length; i++) append(node, arguments[i]);
+    return node;
+  };
+  var SVGNS = "http://www.w3.org/2000/svg";
+  C.svg = function (tag, attrs) {
+    var node = document.createElementNS(SVGNS, tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      if (k === "text") node.textContent = attrs[k];
+      else if (k === "class") node.setAttribute("class", attrs[k]);
+      else node.setAttribute(k, attrs[k]);
+    });
+    for (var i = 2; i < arguments.length; i++) append(node, arguments[i]);
+    return node;
+  };
+  function applyAttrs(node, attrs) {
+    Object.keys(attrs).forEach(function (k) {
+      var v = attrs[k];
+      if (v === undefined || v === null || v === false) return;
+      if (k === "text") node.textContent = v;
+      else if (k === "class") node.className = v;
+      else if (k === "dataset") Object.keys(v).forEach(function (d) { node.dataset[d] = v[d]; });
+      else if (k.slice(0, 2) === "on") node.addEventListener(k.slice(2), v);
+      else if (v === true) node.setAttribute(k, "");
+      else node.setAttribute(k, v);
+    });
+  }
+  function append(node, child) {
+    if (child === null || child === undefined || child === false) return;
+    if (Array.isArray(child)) { child.forEach(function (c) { append(node, c); }); return; }
+    node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+  }
+  C.clear = function (node) { while (node.firstChild) node.removeChild(node.firstChild); return node; };
+
+  /* LED colour names from the config, as the page draws them. */
+  var LED = {
+    red: "#ef4444", green: "#22c55e", blue: "#3b82f6", yellow: "#facc15", white: "#f5f5f4",
+    orange: "#fb923c", purple: "#a855f7", pink: "#f472b6", cyan: "#22d3ee"
+  };
+  var SEATS = ["red", "green", "blue", "yellow"];
+  C.ledColour = function (name, index) {
+    if (name && LED[String(name).toLowerCase()]) return LED[String(name).toLowerCase()];
+    if (name && /^#[0-9a-f]{3,8}$/i.test(name)) return name;
+    return LED[SEATS[(index || 0) % SEATS.length]];
+  };
+
+  var toastTimer = null;
+  C.toast = function (message, tone) {
+    var box = document.getElementById("toast");
+    if (!box) return;
+    box.textContent = message;
+    box.className = "toast toast-" + (tone || "info");
+    box.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(function () { box.hidden = true; }, 4000);
+  };
+
+  C.getJSON = function (url) {
+    return fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (r) {
+        return r.json().then(function (body) {
+          if (!r.ok) throw Object.assign(new Error(body.reason || r.statusText), { body: body, status: r.status });
+          return body;
+        });
+      });
+  };
+
+  /* Send an action; resolves with the new snapshot, shows refusals as a toast. */
+  C.act = function (action) {
+    return fetch("/api/action", {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": C.csrf() },
+      body: JSON.stringify(action)
+    }).then(function (r) {
+      return r.json().catch(function () { return { reason: r.statusText }; }).then(function (body) {
+        if (r.status === 401) {
+          window.location.href = "/login?next=" + encodeURIComponent(window.location.pathname);
+          throw new Error(body.reason);
+        }
+        if (r.status === 409) {
+          C.toast(C.t("toast.refused", { reason: body.reason }), "warn");
+          throw Object.assign(new Error(body.reason), { body: body });
+        }
+        if (!r.ok) {
+          C.toast(C.t("toast.error", { reason: body.reason || r.status }), "error");
+          throw Object.assign(new Error(body.reason), { body: body });
+        }
+        if (body.state && C.onSnapshot) C.onSnapshot(body.state);
+        return body.state;
+      });
+    }, function (err) {
+      C.toast(C.t("toast.error", { reason: err.message }), "error");
+      throw err;
+    });
+  };
+
+  function setLive(state) {
+    var live = document.getElementById("live");
+    if (!live) return;
+    live.dataset.state = state;
+    var key = state === "on" ? "live.on" : state === "off" ? "live.off" : "live.connecting";
+    live.title = C.t(key);
+    live.lastChild.textContent = C.t(key);
+  }
+
+  /* Follow the table live: server-sent events, with a polling fallback while the stream is
+     refused (all slots taken) or down, and a fresh stream when the page is shown again. */
+  C.live = function (onSnapshot) {
+    var source = null, poll = null, retry = null, lastVersion = -1;
+    function deliver(snap) {
+      if (typeof snap.version === "number") {
+        if (snap.version < lastVersion) return;
+        lastVersion = snap.version;
+      }
+      onSnapshot(snap);
+    }
+    C.onSnapshot = deliver;
+    function startPolling() {
+      if (poll) return;
+      poll = setInterval(function () { C.getJSON("/api/state").then(deliver, function () {}); }, 2000);
+    }
+    function stopPolling() { clearInterval(poll); poll = null; }
+    function connect() {
+      clearTimeout(retry);
+      if (source) source.close();
+      setLive("connecting");
+      source = new EventSource("/api/events");
+      source.onopen = function () { setLive("on"); stopPolling(); };
+      source.onmessage = function (e) {
+        try { deliver(JSON.parse(e.data)); } catch (err) { /* a bad message is skipped */ }
+      };
+      source.onerror = function () {
+        setLive("off");
+        if (source.readyState === EventSource.CLOSED) {
+          // refused (503) or gone: poll meanwhile and try the stream again later
+          startPolling();
+          retry = setTimeout(connect, 10000);
+        }
+      };
+    }
+    C.getJSON("/api/state").then(deliver, function () {});
+    connect();
+    document.addEventListener("visibilitychange", function () {
+      if (document.hidden) {
+        // a hidden page gives its stream slot back to the phones that are looking
+        if (source) source.close();
+        source = null;
+        stopPolling();
+        clearTimeout(retry);
+      } else {
+        connect();
+      }
+    });
+  };
+
+  C.cellName = function (cell) {
+    return "ABCDEF".charAt(cell[1]) + (cell[0] + 1);
+  };
+
+  /* The renderer for a game, or the generic one that shows the state as text. */
+  C.renderer = function (game) {
+    return (game && C.games[game]) || C.genericRenderer;
+  };
+  C.genericRenderer = {
+    render: function (root, snap) {
+      C.clear(root);
+      root.appendChild(C.el("p", { class: "hint", text: C.t("generic.view") }));
+      root.appendChild(C.el("pre", { class: "raw", text: JSON.stringify(snap.view, null, 2) }));
+    },
+    banner: function (snap) { return { text: snap.title || "", tone: "info" }; },
+    badges: function () { return []; },
+    controls: function () { return []; }
+  };
+})();

@@ -1,0 +1,235 @@
+/* The table page: live state over server-sent events, drawn by the game's renderer, and the
+   controls for a logged-in phone (the same actions as the hardware buttons). */
+(function () {
+  "use strict";
+  var C = window.Companion;
+  var root = document.getElementById("game-root");
+  var current = null;       // the latest snapshot
+  var currentGame = null;   // the renderer's game, to reset the root when the game changes
+  var lastSeenVersion = -1; // effects of a version are announced once
+
+  var ui = {
+    canEdit: C.loggedIn,
+    onTileTap: function (cell, shown) { openTileSheet(cell, shown); }
+  };
+
+  function renderBanner(r, snap) {
+    var banner = document.getElementById("banner");
+    C.clear(banner);
+    if (!snap.game || !snap.view) {
+      banner.className = "banner tone-idle";
+      banner.appendChild(C.el("strong", { text: C.t("nogame.title") }));
+      banner.appendChild(C.el("span", { class: "sub", text: C.t("nogame.text") }));
+      return;
+    }
+    var b = r.banner(snap);
+    banner.className = "banner tone-" + (b.tone || "info");
+    if (b.colour) banner.style.setProperty("--seat", b.colour);
+    banner.appendChild(C.el("strong", { text: b.text }));
+    if (b.sub) banner.appendChild(C.el("span", { class: "sub", text: b.sub }));
+  }
+
+  function renderPlayers(r, snap) {
+    var list = document.getElementById("players");
+    C.clear(list);
+    (snap.players || []).forEach(function (p, i) {
+      var onTurn = r.onTurn ? r.onTurn(snap, i) : !!p.on_turn;
+      var dot = C.el("i", { class: "led" + (onTurn || p.on_turn ? " lit" : "") });
+      dot.style.setProperty("--led", C.ledColour(p.colour, i));
+      var li = C.el("li", { class: "player" + (onTurn ? " on-turn" : ""), dataset: { index: i } },
+        dot, C.el("span", { class: "name", text: p.name }));
+      (r.badges ? r.badges(snap, i) : []).forEach(function (b) {
+        li.appendChild(C.el("span", { class: "badge badge-" + (b.tone || "info"), text: b.text }));
+      });
+      if (onTurn) li.appendChild(C.el("span", { class: "badge badge-turn", text: C.t("player.on_turn") }));
+      list.appendChild(li);
+    });
+  }
+
+  function renderPrompt(snap) {
+    var box = document.getElementById("prompt");
+    var p = snap.prompt;
+    C.clear(box);
+    if (!p) { box.hidden = true; return; }
+    box.hidden = false;
+    box.appendChild(C.el("strong", { text: C.t(p.kind === "impossible" ? "prompt.impossible" : "prompt.unsure") }));
+    box.appendChild(C.el("span", { text: " " + (p.message || "") + " " +
+      (p.cells || []).map(C.cellName).join(", ") }));
+  }
+
+  function renderControls(r, snap) {
+    var box = document.getElementById("controls");
+    if (!box) return;
+    C.clear(box);
+    var buttons = snap.view ? r.controls(snap) : [];
+    buttons.forEach(function (b) {
+      box.appendChild(C.el("button", {
+        class: "btn btn-" + (b.tone || "plain"), type: "button", id: "btn-" + b.id, disabled: !!b.disabled,
+        onclick: function () {
+          if (b.confirm && !window.confirm(b.confirm)) return;
+          C.act(b.action).catch(function () {});
+        }
+      }, b.label));
+    });
+    box.appendChild(C.el("button", {
+      class: "btn btn-ghost", type: "button", id: "btn-undo",
+      disabled: !snap.view || snap.can_undo === false,
+      onclick: function () { C.act({ action: "undo" }).catch(function () {}); }
+    }, "↶ " + C.t("control.undo")));
+    var toggle = document.getElementById("advisor-toggle");
+    if (toggle) toggle.checked = !!(snap.advisor && snap.advisor.enabled);
+  }
+
+  function renderAdvisor(snap) {
+    var card = document.getElementById("advisor-card");
+    var a = snap.advisor || {};
+    if (!a.enabled || !snap.view) { card.hidden = true; return; }
+    card.hidden = false;
+    var box = C.clear(document.getElementById("advisor"));
+    if (a.possible !== null && a.possible !== undefined) {
+      box.appendChild(C.el("p", { class: "verdict " + (a.possible ? "yes" : "no"),
+        text: C.t(a.possible ? "advisor.possible" : "advisor.impossible") }));
+    }
+    if (typeof a.p_end === "number") {
+      var pct = Math.round(a.p_end * 100);
+      var meter = C.el("div", { class: "meter", role: "meter", "aria-valuemin": "0", "aria-valuemax": "100",
+        "aria-valuenow": String(pct), "aria-label": C.t("advisor.p_end") });
+      var fill = C.el("span", { class: "fill" });
+      fill.style.width = pct + "%";
+      meter.appendChild(fill);
+      box.appendChild(C.el("div", { class: "meter-row" },
+        C.el("span", { text: C.t("advisor.p_end") }),
+        C.el("b", { id: "p-end", text: pct + " %" + (typeof a.p_end_se === "number" ? " ± " + Math.max(1, Math.round(a.p_end_se * 100)) : "") })));
+      box.appendChild(meter);
+      box.appendChild(C.el("div", { class: "meter-row small" },
+        C.el("span", { text: C.t("advisor.quit_bet") }), C.el("b", { text: (100 - pct) + " %" })));
+    }
+  }
+
+  function announce(snap) {
+    if (typeof snap.version !== "number" || snap.version <= lastSeenVersion) return;
+    var first = lastSeenVersion < 0;
+    lastSeenVersion = snap.version;
+    var last = snap.last;
+    if (first || !last) return;
+    if (last.kind === "refused" && last.reason) C.toast(C.t("toast.refused", { reason: last.reason }), "warn");
+    (last.effects || []).forEach(function (e) {
+      if (e.kind === "claim_valid") C.toast(C.t("chain.verified"), "win");
+    });
+  }
+
+  function render(snap) {
+    current = snap;
+    var r = C.renderer(snap.game);
+    if (snap.game !== currentGame) {
+      C.clear(root);
+      root._moerder = null;
+      currentGame = snap.game;
+    }
+    document.body.dataset.game = snap.game || "";
+    renderBanner(r, snap);
+    renderPrompt(snap);
+    if (snap.view) r.render(root, snap, ui); else C.clear(root);
+    renderPlayers(r, snap);
+    renderControls(r, snap);
+    renderAdvisor(snap);
+    announce(snap);
+    var cam = document.getElementById("game-notes");
+    if (cam && snap.camera) {
+      C.clear(cam);
+      var status = snap.camera.status || "none";
+      cam.appendChild(C.el("span", { class: "cam cam-" + status, text: C.t("camera." + status) }));
+    }
+  }
+
+  /* Tapping a tile: turn a face-down one by hand (a table without camera), or correct a misread
+     one (or answer the camera's question about it). */
+  function openTileSheet(cell, shown) {
+    if (!C.loggedIn || !current || !current.view) return;
+    var r = C.renderer(current.game);
+    var old = document.getElementById("sheet");
+    if (old) old.remove();
+    var hidden = shown === null || shown === undefined;
+    var inPrompt = (current.prompt && current.prompt.cells || []).some(function (c) { return c[0] === cell[0] && c[1] === cell[1]; });
+    function send(tile) {
+      sheet.remove();
+      var action;
+      if (inPrompt) {
+        var cells = {};
+        cells[cell[0] + "," + cell[1]] = tile;
+        action = { action: "resolve", cells: cells };
+      } else if (hidden) {
+        action = { action: "turn", cell: cell, tile: tile };
+      } else {
+        action = { action: "correct", cell: cell, tile: tile };
+      }
+      C.act(action).catch(function () {});
+    }
+    var choices = C.el("div", { class: "sheet-tiles" });
+    (r.tiles || []).forEach(function (t) {
+      if (hidden && t === null) return;
+      choices.appendChild(C.el("button", { class: "mb-tile letter pick" + (t === shown ? " current" : "") + (t === "X" ? " victim" : ""),
+        type: "button", dataset: { tile: t }, onclick: function () { send(t); } },
+        C.el("span", { class: "mb-glyph", text: t === "X" ? "✝" : t })));
+    });
+    var sheet = C.el("div", { class: "sheet", id: "sheet", role: "dialog", "aria-modal": "true" },
+      C.el("div", { class: "sheet-body" },
+        C.el("h3", { text: C.t("correct.title", { cell: C.cellName(cell) }) + " · " + C.t(hidden ? "correct.turn" : "correct.fix") }),
+        choices,
+        C.el("div", { class: "sheet-actions" },
+          hidden ? null : C.el("button", { class: "btn btn-ghost", type: "button", id: "sheet-hide", onclick: function () { send(null); } }, C.t("correct.hidden")),
+          C.el("button", { class: "btn", type: "button", onclick: function () { sheet.remove(); } }, C.t("correct.cancel")))));
+    sheet.addEventListener("click", function (e) { if (e.target === sheet) sheet.remove(); });
+    document.body.appendChild(sheet);
+  }
+
+  /* New game: 2-4 names and who starts, prefilled with the table's current players. */
+  function setupNewGame() {
+    var form = document.getElementById("new-game-form");
+    if (!form) return;
+    var names = document.getElementById("player-names");
+    var first = document.getElementById("first-player");
+    function refreshFirst() {
+      var keep = first.value;
+      C.clear(first);
+      Array.prototype.forEach.call(names.querySelectorAll("input"), function (inp, i) {
+        first.appendChild(C.el("option", { value: String(i), text: inp.value || C.t("control.player_n", { n: i + 1 }) }));
+      });
+      if (keep && Number(keep) < first.options.length) first.value = keep;
+    }
+    function addName(value) {
+      if (names.children.length >= 4) return;
+      var i = names.children.length;
+      var inp = C.el("input", { type: "text", maxlength: "24", required: true, value: value || "",
+        placeholder: C.t("control.player_n", { n: i + 1 }), name: "player" + i, oninput: refreshFirst });
+      names.appendChild(inp);
+      refreshFirst();
+    }
+    document.getElementById("add-player").addEventListener("click", function () { addName(""); });
+    document.getElementById("new-game").addEventListener("toggle", function () {
+      if (names.children.length) return;
+      var players = (current && current.players) || [];
+      if (players.length >= 2) players.forEach(function (p) { addName(p.name); });
+      else { addName(""); addName(""); }
+    });
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var list = Array.prototype.map.call(names.querySelectorAll("input"), function (i) { return i.value.trim(); })
+        .filter(function (n) { return n; });
+      C.act({ action: "new_game", game: (current && current.game) || "moerder",
+        setup: { players: list, first: Number(first.value || 0) } })
+        .then(function () { document.getElementById("new-game").open = false; }, function () {});
+    });
+    var toggle = document.getElementById("advisor-toggle");
+    toggle.addEventListener("change", function () {
+      C.act({ action: "settings", advisor: toggle.checked }).catch(function () { toggle.checked = !toggle.checked; });
+    });
+  }
+
+  setupNewGame();
+  C.getJSON("/api/info").then(function (info) {
+    var url = document.getElementById("share-url");
+    if (url) url.textContent = info.url;
+  }, function () {});
+  C.live(render);
+})();
