@@ -67,7 +67,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "bounce_s": 0.03,
         "long_press_s": 1.0,
         "double_press_s": 0.4,
-        "volume": 1.0,
+        "quiet": False,
     },
     "web": {
         "host": "0.0.0.0",
