@@ -75,6 +75,7 @@ def create_app(
         streams=Slots(settings.max_streams),
         cameras=Slots(settings.max_camera_streams),
         renderers=renderers,
+        clock=clock,
     )
     app.register_blueprint(auth.bp)
     app.register_blueprint(api.bp)

@@ -7,6 +7,8 @@ test) starts clean and two apps in one process never share a limiter or a stream
 from __future__ import annotations
 
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -55,6 +57,9 @@ class WebState:
     streams: Slots
     cameras: Slots
     renderers: tuple[str, ...] = ()
+    # keyed digests of PINs the runtime confirmed lately, with their expiry (see auth.check_pin)
+    pin_cache: dict[bytes, float] = field(default_factory=dict)
+    clock: Callable[[], float] = time.monotonic
     # set when the server shuts down: live streams end instead of holding their threads
     closing: threading.Event = field(default_factory=threading.Event)
     # replay results of finished games, by game id (a finished game never changes)

@@ -1,0 +1,495 @@
+"""The web edge through Flask's test client: JSON shapes, PIN rules, CSRF, rate limits, streams."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+import web
+from web.config import WebConfigError
+
+from web_support import PIN, Table, make_table
+
+
+class Clock:
+    """A hand-moved clock for the login rate limit (tests never read wall-clock time)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture()
+def table(tmp_path: Any) -> Iterator[Table]:
+    with make_table(tmp_path) as t:
+        yield t
+
+
+@pytest.fixture()
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture()
+def app(table: Table, clock: Clock) -> Flask:
+    return web.create_app(table, {"heartbeat_s": 0.05, "max_streams": 2, "login_attempts": 3,
+                                  "login_window_s": 60.0}, clock=clock)
+
+
+@pytest.fixture()
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def pin_header(pin: str = PIN) -> dict[str, str]:
+    return {"X-Companion-Pin": pin}
+
+
+def csrf(client: FlaskClient) -> str:
+    token = client.get("/api/session").get_json()["csrf"]
+    assert isinstance(token, str) and len(token) >= 32
+    return token
+
+
+def login(client: FlaskClient, pin: str = PIN) -> str:
+    response = client.post("/login", json={"pin": pin}, headers={"X-CSRF-Token": csrf(client)})
+    assert response.status_code == 200, response.get_json()
+    token: str = response.get_json()["csrf"]
+    return token
+
+
+def version(client: FlaskClient) -> int:
+    v: int = client.get("/api/state").get_json()["version"]
+    return v
+
+
+# --- state --------------------------------------------------------------------------------
+
+
+def test_state_is_the_runtime_snapshot_as_json(client: FlaskClient, table: Table) -> None:
+    response = client.get("/api/state")
+    assert response.status_code == 200
+    assert response.mimetype == "application/json"
+    assert response.headers["Cache-Control"] == "no-store"
+    body = response.get_json()
+    assert body == json.loads(json.dumps(table.snapshot()))
+    for key in ("version", "game", "title", "game_id", "players", "view", "camera", "prompt",
+                "advisor"):
+        assert key in body
+    assert body["game"] == "moerder"
+    assert [p["name"] for p in body["players"]] == ["Ana", "Ben"]
+    assert body["camera"]["status"] in ("ok", "lost", "none")
+    assert len(body["view"]["cells"]) == 6 and all(len(row) == 6 for row in body["view"]["cells"])
+
+
+def test_reading_needs_no_login(client: FlaskClient) -> None:
+    for path in ("/", "/history", "/api/state", "/api/history", "/api/qr.svg", "/api/info"):
+        assert client.get(path).status_code == 200, path
+
+
+# --- actions and the PIN ------------------------------------------------------------------
+
+
+def test_action_without_pin_is_401_with_a_reason(client: FlaskClient) -> None:
+    before = version(client)
+    response = client.post("/api/action", json={"action": "next"})
+    assert response.status_code == 401
+    body = response.get_json()
+    assert body["error"] == "login_required" and "PIN" in body["reason"]
+    assert version(client) == before
+
+
+def test_action_with_wrong_pin_is_401(client: FlaskClient) -> None:
+    response = client.post("/api/action", json={"action": "next"}, headers=pin_header("0000000"))
+    assert response.status_code == 401
+    assert response.get_json()["error"] == "pin_wrong"
+
+
+def test_action_with_pin_header_changes_the_table(client: FlaskClient, table: Table) -> None:
+    before = version(client)
+    table.turn_a_tile_for_the_player_on_turn(client, pin_header())
+    response = client.post("/api/action", json={"action": "next"}, headers=pin_header())
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["ok"] is True
+    assert body["state"]["version"] > before
+    assert body["state"] == client.get("/api/state").get_json()
+    assert body["state"]["view"]["turn"] == 1  # Ben is on turn now
+
+
+def test_refused_action_is_409_with_the_rules_code(client: FlaskClient) -> None:
+    before = version(client)
+    # Nobody turned a tile yet, so saying MÖRDER is refused by the rules, not by the web.
+    response = client.post("/api/action", json={"action": "claim"}, headers=pin_header())
+    assert response.status_code == 409
+    body = response.get_json()
+    assert body["error"] == "refused"
+    assert isinstance(body["code"], str) and body["code"]
+    assert isinstance(body["reason"], str) and body["reason"]
+    assert version(client) == before
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ([1, 2], "JSON object"),
+        ({}, "action must be one of"),
+        ({"action": "jump"}, "action must be one of"),
+        ({"action": "next", "colour": "red"}, "unknown field"),
+        ({"action": "correct", "cell": [6, 0], "tile": "M"}, "off the 6x6"),
+        ({"action": "correct", "cell": [0], "tile": "M"}, "[row, column]"),
+        ({"action": "correct", "cell": [0, 0], "tile": "Q"}, "tile must be one of"),
+        ({"action": "correct", "cell": [0, True], "tile": "M"}, "[row, column]"),
+        ({"action": "turn", "cell": [0, 0]}, "needs cell and tile"),
+        ({"action": "claim", "cells": [[0, 0]]}, "six"),
+        ({"action": "settings", "advisor": "yes"}, "true or false"),
+        ({"action": "settings"}, "at least one"),
+        ({"action": "new_game", "game": "chess", "setup": {}}, "game must be one of"),
+        ({"action": "new_game", "game": "moerder", "setup": {"players": ["A", ""]}}, "non-empty"),
+        ({"action": "new_game", "game": "moerder", "setup": {"players": ["A", "a"]}}, "twice"),
+        ({"action": "new_game", "game": "moerder", "setup": {"players": ["A", "B"], "first": 2}},
+         "first"),
+        ({"action": "new_game", "game": "moerder", "setup": {"players": ["A" * 40, "B"]}},
+         "at most"),
+        ({"action": "resolve", "cells": {"a,b": "M"}}, "row,col"),
+        ({"action": "event", "event": {"cell": [0, 0]}}, "type"),
+        ({"action": "next", "player": -1}, "seat"),
+    ],
+)
+def test_bad_bodies_are_400_naming_the_problem(
+    client: FlaskClient, body: Any, words: str
+) -> None:
+    before = version(client)
+    response = client.post("/api/action", json=body, headers=pin_header())
+    assert response.status_code == 400
+    reply = response.get_json()
+    assert reply["error"] == "bad_action"
+    assert words in reply["reason"]
+    assert version(client) == before
+
+
+def test_non_json_body_is_400(client: FlaskClient) -> None:
+    response = client.post("/api/action", data="action=next", headers=pin_header(),
+                           content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 400
+    assert response.get_json()["error"] == "bad_body"
+    broken = client.post("/api/action", data="{not json", headers=pin_header(),
+                         content_type="application/json")
+    assert broken.status_code == 400
+
+
+def test_a_game_event_the_rules_cannot_decode_is_400(client: FlaskClient) -> None:
+    response = client.post("/api/action", json={"action": "event", "event": {"type": "fly"}},
+                           headers=pin_header())
+    assert response.status_code == 400
+    assert response.get_json()["error"] == "bad_action"
+
+
+def test_oversized_body_is_413_json(client: FlaskClient) -> None:
+    response = client.post("/api/action", data="x" * 70_000, headers=pin_header(),
+                           content_type="application/json")
+    assert response.status_code == 413
+    assert "reason" in response.get_json()
+
+
+def test_unknown_api_path_and_method_answer_json(client: FlaskClient) -> None:
+    missing = client.get("/api/nothing")
+    assert missing.status_code == 404 and missing.get_json()["error"] == "not_found"
+    wrong = client.get("/api/action")
+    assert wrong.status_code == 405 and "reason" in wrong.get_json()
+
+
+# --- sessions, CSRF ---------------------------------------------------------------------------
+
+
+def test_login_sets_a_strict_httponly_session_cookie(client: FlaskClient) -> None:
+    token = csrf(client)
+    response = client.post("/login", json={"pin": PIN}, headers={"X-CSRF-Token": token})
+    assert response.status_code == 200
+    assert response.get_json()["logged_in"] is True
+    cookie = next(h for h in response.headers.getlist("Set-Cookie")
+                  if h.startswith(web.SESSION_COOKIE + "="))
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert client.get("/api/session").get_json()["logged_in"] is True
+
+
+def test_session_actions_need_the_csrf_token(client: FlaskClient, table: Table) -> None:
+    token = login(client)
+    before = version(client)
+    assert client.post("/api/action", json={"action": "undo"}).status_code == 403
+    bad = client.post("/api/action", json={"action": "undo"}, headers={"X-CSRF-Token": "x" * 43})
+    assert bad.status_code == 403 and bad.get_json()["error"] == "csrf"
+    assert version(client) == before
+    table.turn_a_tile_for_the_player_on_turn(client, {"X-CSRF-Token": token})
+    assert version(client) > before
+
+
+def test_login_itself_needs_the_csrf_token(client: FlaskClient) -> None:
+    response = client.post("/login", json={"pin": PIN})
+    assert response.status_code == 403
+    assert client.get("/api/session").get_json()["logged_in"] is False
+
+
+def test_login_form_post_with_csrf_field_redirects(client: FlaskClient) -> None:
+    token = csrf(client)
+    response = client.post("/login", data={"pin": PIN, "csrf_token": token, "next": "/camera"})
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith("/camera")
+    assert client.get("/api/session").get_json()["logged_in"] is True
+
+
+def test_login_form_never_redirects_off_site(client: FlaskClient) -> None:
+    token = csrf(client)
+    response = client.post("/login", data={"pin": PIN, "csrf_token": token,
+                                            "next": "//evil.example/x"})
+    assert response.status_code == 303
+    assert response.headers["Location"] in ("/", "http://localhost/")
+
+
+def test_login_form_with_wrong_pin_shows_the_form_again(client: FlaskClient) -> None:
+    token = csrf(client)
+    response = client.post("/login", data={"pin": "99999999", "csrf_token": token})
+    assert response.status_code == 401
+    assert b'id="login-error"' in response.data
+
+
+def test_logout_ends_the_session(client: FlaskClient) -> None:
+    token = login(client)
+    assert client.post("/logout", headers={"X-CSRF-Token": token}, json={}).status_code == 200
+    assert client.get("/api/session").get_json()["logged_in"] is False
+    token = csrf(client)
+    response = client.post("/api/action", json={"action": "undo"}, headers={"X-CSRF-Token": token})
+    assert response.status_code == 401
+
+
+def test_logout_needs_the_csrf_token(client: FlaskClient) -> None:
+    login(client)
+    assert client.post("/logout", json={}).status_code == 403
+    assert client.get("/api/session").get_json()["logged_in"] is True
+
+
+def test_sessions_are_signed_with_the_runtime_secret(table: Table, clock: Clock) -> None:
+    """A second app on the same store (a restart) accepts the first app's session."""
+    first = web.create_app(table, {}, clock=clock).test_client()
+    login(first)
+    cookie = first.get_cookie(web.SESSION_COOKIE)
+    assert cookie is not None
+    second = web.create_app(table, {}, clock=clock).test_client()
+    second.set_cookie(web.SESSION_COOKIE, cookie.value)
+    assert second.get("/api/session").get_json()["logged_in"] is True
+
+
+# --- rate limiting ------------------------------------------------------------------------
+
+
+def test_wrong_pins_are_rate_limited_per_address(client: FlaskClient, clock: Clock) -> None:
+    for _ in range(3):
+        assert client.post("/api/action", json={"action": "undo"},
+                           headers=pin_header("11111111")).status_code == 401
+    # Now even the right PIN waits: guessing cannot continue at speed.
+    blocked = client.post("/api/action", json={"action": "undo"}, headers=pin_header())
+    assert blocked.status_code == 429
+    assert blocked.get_json()["error"] == "too_many_attempts"
+    assert 1 <= int(blocked.headers["Retry-After"]) <= 60
+    token = csrf(client)
+    assert client.post("/login", json={"pin": PIN},
+                       headers={"X-CSRF-Token": token}).status_code == 429
+    # Another phone on the LAN is not locked out by this one.
+    other = client.post("/api/action", json={"action": "bogus"}, headers=pin_header(),
+                        environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert other.status_code == 400
+    # Once the window has passed, the right PIN works again.
+    clock.now += 61
+    assert client.post("/login", json={"pin": PIN},
+                       headers={"X-CSRF-Token": token}).status_code == 200
+
+
+def test_login_failures_count_towards_the_same_limit(client: FlaskClient) -> None:
+    token = csrf(client)
+    for _ in range(3):
+        assert client.post("/login", json={"pin": "22222222"},
+                           headers={"X-CSRF-Token": token}).status_code == 401
+    assert client.post("/api/action", json={"action": "undo"},
+                       headers=pin_header()).status_code == 429
+
+
+def test_a_right_pin_clears_earlier_failures(client: FlaskClient) -> None:
+    for _ in range(2):
+        client.post("/api/action", json={"action": "undo"}, headers=pin_header("333333"))
+    client.post("/api/action", json={"action": "bogus"}, headers=pin_header())
+    for _ in range(2):
+        client.post("/api/action", json={"action": "undo"}, headers=pin_header("333333"))
+    assert client.post("/api/action", json={"action": "bogus"},
+                       headers=pin_header()).status_code == 400
+
+
+# --- server-sent events -------------------------------------------------------------------
+
+
+def _lines(response: Any) -> Iterator[str]:
+    for chunk in response.response:
+        text = chunk.decode() if isinstance(chunk, bytes) else chunk
+        yield from text.split("\n")
+
+
+def test_events_stream_the_state_then_each_change(client: FlaskClient, table: Table) -> None:
+    response = client.get("/api/events", buffered=False)
+    assert response.status_code == 200
+    assert response.mimetype == "text/event-stream"
+    lines = _lines(response)
+    datas: list[dict[str, Any]] = []
+
+    def next_data() -> dict[str, Any]:
+        for line in lines:
+            if line.startswith("data: "):
+                return dict(json.loads(line[len("data: "):]))
+        raise AssertionError("stream ended")
+
+    datas.append(next_data())
+    assert datas[0]["version"] == version(client)
+    table.turn_a_tile_for_the_player_on_turn(client, pin_header())
+    datas.append(next_data())
+    assert datas[1]["version"] > datas[0]["version"]
+    assert datas[1] == client.get("/api/state").get_json()
+    response.close()
+
+
+def test_events_send_heartbeat_comments(client: FlaskClient) -> None:
+    response = client.get("/api/events", buffered=False)
+    seen = []
+    for line in _lines(response):
+        seen.append(line)
+        if line.startswith(":"):
+            break
+    assert ": heartbeat" in seen
+    response.close()
+
+
+def test_event_streams_are_bounded(client: FlaskClient, app: Flask) -> None:
+    first = client.get("/api/events", buffered=False)
+    second = client.get("/api/events", buffered=False)
+    assert first.status_code == second.status_code == 200
+    full = client.get("/api/events")
+    assert full.status_code == 503
+    assert full.get_json()["error"] == "busy"
+    assert "Retry-After" in full.headers
+    first.close()
+    again = client.get("/api/events", buffered=False)
+    assert again.status_code == 200
+    again.close()
+    second.close()
+
+
+# --- camera -------------------------------------------------------------------------------
+
+
+def test_camera_needs_login(client: FlaskClient) -> None:
+    assert client.get("/api/camera.mjpg").status_code == 401
+    assert client.get("/api/camera.jpg").status_code == 401
+
+
+def test_camera_streams_jpeg_parts(client: FlaskClient) -> None:
+    response = client.get("/api/camera.mjpg", headers=pin_header(), buffered=False)
+    assert response.status_code == 200
+    assert response.mimetype == "multipart/x-mixed-replace"
+    chunk = next(iter(response.response))
+    head, _, body = chunk.partition(b"\r\n\r\n")
+    assert head.startswith(b"--frame\r\nContent-Type: image/jpeg")
+    length = int(head.split(b"Content-Length: ")[1])
+    assert body[:2] == b"\xff\xd8" and body[length - 2 : length] == b"\xff\xd9"
+    response.close()
+
+
+def test_camera_still_after_login(client: FlaskClient) -> None:
+    login(client)
+    response = client.get("/api/camera.jpg")
+    assert response.status_code == 200 and response.mimetype == "image/jpeg"
+    assert response.data[:2] == b"\xff\xd8"
+
+
+# --- history and export -------------------------------------------------------------------
+
+
+def test_history_lists_games_and_replays_them(client: FlaskClient, table: Table) -> None:
+    table.turn_a_tile_for_the_player_on_turn(client, pin_header())
+    games = client.get("/api/history").get_json()["games"]
+    assert games and {"id", "game", "players", "started", "events"} <= set(games[0])
+    game_id = games[0]["id"]
+    replay = client.get(f"/api/history/{game_id}").get_json()
+    steps = replay["steps"]
+    assert replay["game"]["id"] == game_id
+    assert steps[0]["event"] is None
+    assert len(steps) == 1 + len(client.get(f"/api/export/{game_id}").get_json()["events"])
+    # the last step is the table as it stands
+    assert steps[-1]["view"] == client.get("/api/state").get_json()["view"]
+    # an unfinished game shows no advisor figures unless the advisor is on
+    assert all("advisor" not in s for s in steps)
+
+
+def test_export_is_a_json_download(client: FlaskClient) -> None:
+    game_id = client.get("/api/history").get_json()["games"][0]["id"]
+    response = client.get(f"/api/export/{game_id}")
+    assert response.status_code == 200
+    assert "attachment" in response.headers["Content-Disposition"]
+    data = json.loads(response.data)
+    assert data["id"] == game_id and data["game"] == "moerder" and "setup" in data
+
+
+def test_unknown_game_is_404_json(client: FlaskClient) -> None:
+    for path in ("/api/history/99999", "/api/export/99999"):
+        response = client.get(path)
+        assert response.status_code == 404
+        assert response.get_json()["error"] == "unknown_game"
+
+
+# --- pages, language, QR, configuration ---------------------------------------------------
+
+
+def test_pages_follow_the_browser_language_and_switch(client: FlaskClient) -> None:
+    german = client.get("/", headers={"Accept-Language": "de-DE,de;q=0.9"})
+    assert b'<html lang="de">' in german.data and "Verlauf".encode() in german.data
+    english = client.get("/", headers={"Accept-Language": "en-GB"})
+    assert b'<html lang="en">' in english.data and b"History" in english.data
+    switched = client.get("/?lang=en", headers={"Accept-Language": "de"})
+    assert b'<html lang="en">' in switched.data
+    # the choice is remembered over the browser's language
+    again = client.get("/history", headers={"Accept-Language": "de"})
+    assert b'<html lang="en">' in again.data
+
+
+def test_pages_send_security_headers(client: FlaskClient) -> None:
+    response = client.get("/")
+    assert "script-src 'self'" in response.headers["Content-Security-Policy"]
+    assert response.headers["X-Frame-Options"] == "DENY"
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_qr_code_carries_the_public_address(table: Table) -> None:
+    app = web.create_app(table, {"public_url": "http://table-3.local:8000/"})
+    client = app.test_client()
+    svg = client.get("/api/qr.svg")
+    assert svg.mimetype == "image/svg+xml"
+    assert b"<svg" in svg.data and b"http://table-3.local:8000/" in svg.data
+    assert client.get("/api/info").get_json()["url"] == "http://table-3.local:8000/"
+
+
+def test_unknown_web_setting_is_refused_by_name(table: Table) -> None:
+    with pytest.raises(WebConfigError, match="heartbeat"):
+        web.create_app(table, {"heartbeat": 5})
+    with pytest.raises(WebConfigError, match="max_streams"):
+        web.create_app(table, {"threads": 4, "max_streams": 4})
+    with pytest.raises(WebConfigError, match="port"):
+        web.create_app(table, {"port": "80"})
+
+
+def test_app_never_runs_in_debug_mode(app: Flask) -> None:
+    assert app.debug is False
+    assert app.config["SESSION_COOKIE_HTTPONLY"] is True
+    assert app.config["SESSION_COOKIE_SAMESITE"] == "Strict"
