@@ -255,6 +255,10 @@ class Store:
         if cur.rowcount == 0:
             self.game(game_id)  # raises KeyError for an unknown game; ending twice is harmless
 
+    def reopen_game(self, game_id: int) -> None:
+        """The end of a game was undone: its log takes events again."""
+        self._write("UPDATE games SET ended = NULL, result = NULL WHERE id = ?", (game_id,))
+
     def events(self, game_id: int) -> list[EventRecord]:
         with self._lock:
             rows = self._conn.execute(

@@ -1,0 +1,971 @@
+"""The table loop: frames, button presses and phone actions in; events, LEDs, buzzer and
+dashboard updates out.
+
+One thread owns the game (``table``): everything that could change it — a stable camera
+reading, a button press, a phone's action, a tick of the clock — arrives on one queue and is
+handled in order, so the rules never see two things at once. An event is first applied to a
+copy of the game (:class:`~companion.games.base.Timeline`, pure), then committed to the
+:class:`~companion.store.Store`, and only then shown: a power cut can lose nothing that a
+person saw acknowledged.
+
+The camera runs in its own thread (``camera``): it opens the source, reads frames at the
+configured rate, hands each to the reader and posts the :class:`TableReading`. When the camera
+is lost the table keeps running (buttons and phones still work), the status LED shows it, the
+snapshot says ``camera.status == "lost"``, and the thread reopens with doubling backoff.
+
+Vision never decides the game. A reading becomes events only when it is *still* (no hand over
+the grid) and the same ``stable_frames`` times in a row. Cells the reader is unsure of
+(``'?'``), readings the rules call impossible (``impossible_reading``) or otherwise refuse, and
+readings that contradict the board all become a *prompt*: the buzzer asks, the status LED
+blinks, the snapshot carries ``prompt`` for the phones, and nothing is guessed. A prompt goes
+away when a later still reading agrees with the game, or when someone answers it on the phone
+(``resolve`` / ``correct``).
+
+The clock and every thread live here, never in ``companion.games``.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any, Protocol
+
+from companion.config import Config
+from companion.errors import CompanionError, InputError
+from companion.games import find_game
+from companion.games.base import Effect, EventError, GameRules, Refused, Timeline, Undo
+from companion.store import Store
+
+_log = logging.getLogger(__name__)
+
+SIZE = 6
+UNSURE = "?"
+HIDDEN = "."
+SUBMIT_TIMEOUT_S = 10.0
+
+
+class RuntimeFault(CompanionError, RuntimeError):
+    """Root of the runtime's own errors."""
+
+
+class Busy(RuntimeFault):
+    """Every live-stream slot is taken (the web answers 503)."""
+
+
+# --- what vision hands the runtime ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableReading:
+    """One frame as the runtime needs it: 36 cell characters and whether the table was still.
+
+    ``cells`` uses the board notation per cell (``M Ö R D E``, ``X`` victim, ``.`` face down)
+    plus ``?`` for a cell the reader is not sure of, row by row from the top left.
+    ``candidates`` lists, for unsure cells (index 0–35), the letters it might be, for the prompt.
+    ``corners``: the grid's four outer corners in the image (TL, TR, BR, BL), to draw.
+    """
+
+    cells: str
+    still: bool = True
+    candidates: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    corners: tuple[tuple[float, float], ...] | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.cells) != SIZE * SIZE:
+            raise ValueError(f"a reading has {SIZE * SIZE} cells, not {len(self.cells)}")
+
+    @classmethod
+    def from_grid(cls, grid: str, still: bool = True, **kw: Any) -> TableReading:
+        """From the notation of ``companion vision read-grid`` (rows joined by ``/``)."""
+        rows = grid.split("/")
+        if len(rows) != SIZE or any(len(r) != SIZE for r in rows):
+            raise ValueError(f"not a 6x6 grid: {grid!r}")
+        cells = "".join(rows).upper().replace("O", "Ö")
+        return cls(cells, still, **kw)
+
+
+class TableReader(Protocol):
+    """Frames to readings; raises ``vision.VisionError`` when no grid is in the frame."""
+
+    def __call__(self, image: Any) -> TableReading: ...
+
+
+# --- messages on the table queue -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Action:
+    body: Mapping[str, Any]
+    source: str
+    reply: Future[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class _Press:
+    seat: int
+    press: str  # next | claim | quit
+
+
+@dataclass(frozen=True)
+class _Camera:
+    status: str  # ok | lost | none
+    message: str | None = None
+    retry_in: float | None = None
+
+
+@dataclass(frozen=True)
+class _Advice:
+    board: str
+    figures: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class _Barrier:
+    done: threading.Event
+
+
+_STOP = object()
+
+
+class Runtime(AbstractContextManager["Runtime"]):
+    """One table: the game, its log, its panel, its camera and its phones.
+
+    Implements ``web.protocol.TableAPI``. ``start()`` (or ``with``) starts the threads;
+    ``close()`` stops them, idempotently. ``source`` and ``reader`` may be ``None`` (a table
+    with no camera: buttons and phones only); ``pin_factory`` ``None`` means the one the
+    ``[hardware]`` settings name; ``echo`` receives the panel's console lines (the demo).
+    """
+
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        *,
+        source: Any = None,
+        reader: TableReader | None = None,
+        pin_factory: Any = None,
+        echo: Callable[[str], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        on_tick: Callable[[], None] | None = None,
+        advisor: Callable[[str], Mapping[str, Any]] | None = None,
+    ) -> None:
+        from hardware.panel import Panel, PinMap, make_pin_factory
+
+        self.config = config
+        self.store = store
+        self._table = config.section("table")
+        self._camera_cfg = config.section("camera")
+        self._vision = config.section("vision")
+        self._web = config.section("web")
+        hw = config.section("hardware")
+        self.source = source
+        self.reader = reader
+        self._clock = clock
+        self._on_tick = on_tick
+        self._advisor_fn = advisor if advisor is not None else _default_advisor()
+        self._inbox: queue.Queue[Any] = queue.Queue()
+        self._lock = threading.RLock()  # guards the snapshot and the subscribers
+        self._stopping = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self._started = False
+        self._closed = False
+
+        # game state (owned by the table thread after start)
+        self.rules: GameRules[Any] | None = None
+        self.timeline: Timeline[Any] | None = None
+        self.game_id: int | None = None
+        self._colours: list[str] = []
+        self._stable: tuple[str, int] | None = None  # (cells, times seen in a row)
+        self._prompt: dict[str, Any] | None = None
+        self._last: dict[str, Any] | None = None
+        self._camera: dict[str, Any] = {
+            "status": "none",
+            "source": getattr(source, "name", None),
+            "message": None,
+            "retry_in": None,
+            "fps": None,
+        }
+        self._advice: dict[str, Any] = {
+            "enabled": bool(self._table["advisor"]) and self._advisor_fn is not None,
+            "possible": None,
+            "p_end": None,
+            "p_end_se": None,
+        }
+        self._advice_for: str | None = None
+        self._advice_wanted: queue.Queue[str | None] = queue.Queue(maxsize=1)
+        self._last_activity = clock()
+        self._reminded = False
+
+        # what the phones see
+        self._version = 0
+        self._snapshot: dict[str, Any] = {}
+        self._subscribers: set[_Subscription] = set()
+        self._max_streams = int(self._web["max_streams"])
+        self._frame_jpeg: bytes | None = None
+        self._frame_seq = 0
+        self._frame_cond = threading.Condition()
+
+        factory = pin_factory if pin_factory is not None else make_pin_factory(hw["pin_factory"])
+        self.pins = PinMap.from_config(hw)
+        self.panel = Panel(self.pins, self._button, pin_factory=factory, echo=echo)
+        try:
+            self._resume()
+        except BaseException:
+            self.panel.close()
+            raise
+
+    # --- lifecycle --------------------------------------------------------------------------
+
+    def start(self) -> Runtime:
+        if self._started:
+            return self
+        self._started = True
+        self._spawn("table", self._table_loop)
+        if self.source is not None and self.reader is not None:
+            self._spawn("camera", self._camera_loop)
+        if self._advice["enabled"]:
+            self._spawn("advisor", self._advisor_loop)
+        return self
+
+    def _spawn(self, name: str, target: Callable[[], None]) -> None:
+        t = threading.Thread(target=target, name=name, daemon=True)
+        self._threads.append(t)
+        t.start()
+
+    def __enter__(self) -> Runtime:
+        return self.start()
+
+    def __exit__(
+        self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the threads, close the camera and release the pins (idempotent)."""
+        if self._closed:
+            return
+        self._closed = True
+        self._stopping.set()
+        self._inbox.put(_STOP)
+        try:
+            self._advice_wanted.put_nowait(None)
+        except queue.Full:
+            pass
+        with self._frame_cond:
+            self._frame_cond.notify_all()
+        for t in self._threads:
+            t.join(timeout=5.0)
+        if self.source is not None:
+            self.source.close()
+        self.panel.close()
+        with self._lock:
+            for sub in list(self._subscribers):
+                sub.put(None)
+
+    @property
+    def alive(self) -> bool:
+        """True while the table thread runs (the service's watchdog pings only then)."""
+        return any(t.name == "table" and t.is_alive() for t in self._threads)
+
+    # --- the game in progress ---------------------------------------------------------------
+
+    def _resume(self) -> None:
+        """Fold the game in progress back from the log, or start the configured one."""
+        record = self.store.current()
+        if record is None:
+            names = list(self._table["players"])[: len(self.pins.buttons)]
+            self._new_game(self._table["game"], {"players": names, "first": 0}, announce=False)
+            self._publish()
+            return
+        rules = find_game(record.game)
+        timeline = Timeline.start(rules, record.setup)
+        skipped = 0
+        for ev in self.store.events(record.id):
+            try:
+                event = Undo() if ev.body.get("type") == "undo" else rules.decode(ev.body)
+                timeline, _ = timeline.push(event)
+            except (Refused, EventError) as exc:  # a log from other rules: keep it, skip it
+                skipped += 1
+                _log.error("game %d event %d no longer applies: %s", record.id, ev.seq, exc)
+        self.rules, self.timeline, self.game_id = rules, timeline, record.id
+        self._colours = [c for _, c in record.players]
+        _log.info(
+            "resumed game %d (%s) from %d events%s", record.id, record.game,
+            record.events, f", {skipped} skipped" if skipped else "",
+        )
+        self._show_state()
+        self._publish()
+
+    def _new_game(self, game: str, setup: Mapping[str, Any], announce: bool = True) -> None:
+        rules = find_game(game)
+        try:
+            timeline = Timeline.start(rules, setup)
+        except EventError as exc:
+            raise InputError(str(exc)) from None
+        view = rules.view(timeline.state)
+        names = [str(p.get("name", f"Spieler {i + 1}")) for i, p in enumerate(view.get("players", []))]
+        if len(names) > len(self.pins.buttons):
+            raise InputError(
+                f"{len(names)} players, but the table has {len(self.pins.buttons)} buttons"
+            )
+        colours = list(self._table["colours"])
+        seats = [(n, colours[i % len(colours)] if colours else "") for i, n in enumerate(names)]
+        if self.game_id is not None and self.timeline is not None:
+            self.store.end_game(self.game_id, self._result(abandoned=True))
+        game_id = self.store.new_game(rules.name, rules.title, dict(setup), seats)
+        self.rules, self.timeline, self.game_id = rules, timeline, game_id
+        self._colours = [c for _, c in seats]
+        self._prompt = None
+        self._stable = None
+        self._advice.update(possible=None, p_end=None, p_end_se=None)
+        self._advice_for = None
+        _log.info("new game %d: %s with %s", game_id, rules.name, ", ".join(names))
+        if announce:
+            self._last = {"kind": "effects", "source": "system", "effects": [
+                {"kind": "new_game", "data": {"game": rules.name, "game_id": game_id}}
+            ], "code": None, "reason": None}
+        self._show_state()
+
+    def _view(self) -> dict[str, Any]:
+        assert self.rules is not None and self.timeline is not None
+        return self.rules.view(self.timeline.state)
+
+    def _result(self, abandoned: bool = False) -> dict[str, Any]:
+        view = self._view()
+        winner = view.get("winner")
+        names = [p.get("name") for p in view.get("players", [])]
+        return {
+            "winner": names[winner] if isinstance(winner, int) and winner < len(names) else None,
+            "reason": "abandoned" if abandoned else view.get("win_reason"),
+        }
+
+    def _apply(self, body: Mapping[str, Any], source: str) -> tuple[Effect, ...]:
+        """Decode, apply, commit durably, then show. Raises Refused/EventError untouched."""
+        assert self.rules is not None and self.timeline is not None and self.game_id is not None
+        event = Undo() if body.get("type") == "undo" else self.rules.decode(body)
+        was_over = self._view().get("phase") == "over"
+        timeline, effects = self.timeline.push(event)
+        encoded = {"type": "undo"} if isinstance(event, Undo) else self.rules.encode(event)
+        if was_over:
+            self.store.reopen_game(self.game_id)  # undoing the end of a game
+        self.store.append(self.game_id, encoded, source)  # durable before anyone sees it
+        self.timeline = timeline
+        self._last_activity = self._clock()
+        self._reminded = False
+        self._last = {
+            "kind": "effects", "source": source, "code": None, "reason": None,
+            "effects": [{"kind": e.kind, "data": dict(e.data)} for e in effects],
+        }
+        self._effects(effects)
+        if any(e.kind == "winner" for e in effects):
+            self.store.end_game(self.game_id, self._result())
+        return effects
+
+    # --- effects to the panel -----------------------------------------------------------------
+
+    def _effects(self, effects: Sequence[Effect]) -> None:
+        from hardware.panel import Tune
+
+        for e in effects:
+            player = e.data.get("player")
+            if e.kind in ("turn", "final_look"):
+                self.panel.play(Tune.TURN)
+            elif e.kind == "claim_valid" and isinstance(player, int):
+                self.panel.flash_claim(player, True)
+                self.panel.play(Tune.CLAIM_VALID)
+            elif e.kind == "victim":
+                self.panel.play(Tune.REMINDER)
+            elif e.kind == "quit":
+                self.panel.play(Tune.TIMER_EXPIRED)
+            elif e.kind == "winner":
+                self.panel.play(Tune.WINNER if player is not None else Tune.TIMER_EXPIRED)
+            elif e.kind == "undone":
+                self.panel.play(Tune.REMINDER)
+        self._show_state()
+
+    def _show_state(self) -> None:
+        """The steady LEDs for the game as it stands (turn or winner) and the status LED."""
+        from hardware.panel import Light
+
+        view = self._view()
+        names = [str(p.get("name", "")) for p in view.get("players", [])]
+        self.panel.set_names(names)
+        if view.get("phase") == "over" or view.get("winner") is not None:
+            self.panel.show_winner(view.get("winner"))
+        else:
+            turn = view.get("turn")
+            self.panel.show_turn(turn if isinstance(turn, int) else None)
+        if self._camera["status"] == "lost":
+            light = Light.CAMERA_LOST
+        elif self._prompt is not None:
+            light = Light.PROMPT
+        elif view.get("pending"):
+            light = Light.PENDING
+        else:
+            light = Light.OK
+        self.panel.show_status(light)
+
+    def _refused(self, exc: Refused, source: str, seat: int | None) -> None:
+        from hardware.panel import Tune
+
+        self._last = {
+            "kind": "refused", "source": source, "code": exc.code, "reason": exc.reason,
+            "effects": [], "details": _jsonable(exc.details),
+        }
+        if seat is not None:
+            self.panel.flash_claim(seat, False)
+        self.panel.play(Tune.CLAIM_INVALID)
+
+    # --- the table thread ---------------------------------------------------------------------
+
+    def _table_loop(self) -> None:
+        tick = 0.5
+        while True:
+            try:
+                item = self._inbox.get(timeout=tick)
+            except queue.Empty:
+                item = None
+            if item is _STOP:
+                return
+            try:
+                if isinstance(item, _Action):
+                    self._do_action(item)
+                elif isinstance(item, _Press):
+                    self._do_press(item)
+                elif isinstance(item, TableReading):
+                    self._do_reading(item)
+                elif isinstance(item, _Camera):
+                    self._do_camera(item)
+                elif isinstance(item, _Advice):
+                    self._do_advice(item)
+                elif isinstance(item, _Barrier):
+                    item.done.set()
+                self._tick()
+            except Exception:  # never let one bad message stop the table
+                _log.exception("table loop: handling %r failed", item)
+                if isinstance(item, _Action) and not item.reply.done():
+                    item.reply.set_exception(RuntimeFault("the table could not do that"))
+            if self._on_tick is not None:
+                self._on_tick()
+
+    def _tick(self) -> None:
+        """Work the clock does: remind a player who has been idle on their turn."""
+        from hardware.panel import Tune
+
+        reminder = float(self._table["reminder_s"])
+        if reminder <= 0 or self._reminded or self.timeline is None:
+            return
+        if self._view().get("phase") == "over":
+            return
+        if self._clock() - self._last_activity >= reminder:
+            self._reminded = True
+            self.panel.play(Tune.REMINDER)
+
+    def _changed(self) -> None:
+        self._show_state()
+        self._publish()
+        self._want_advice()
+
+    # --- phones -------------------------------------------------------------------------------
+
+    def submit(self, action: Mapping[str, Any]) -> dict[str, Any]:
+        """Carry out a phone's action; returns the snapshot once the event is on disk."""
+        if not isinstance(action, Mapping) or not isinstance(action.get("action"), str):
+            raise InputError('an action is a JSON object with an "action" name')
+        if not self._started or self._closed:
+            raise RuntimeFault("the table is not running")
+        reply: Future[dict[str, Any]] = Future()
+        self._inbox.put(_Action(copy.deepcopy(dict(action)), "web", reply))
+        return reply.result(timeout=SUBMIT_TIMEOUT_S)
+
+    def _do_action(self, item: _Action) -> None:
+        try:
+            self._act(item.body, item.source)
+        except (Refused, EventError, InputError) as exc:
+            if isinstance(exc, Refused):
+                self._refused(exc, item.source, None)
+                self._publish()
+            item.reply.set_exception(exc)
+            return
+        self._changed()
+        item.reply.set_result(self.snapshot())
+
+    def _act(self, body: Mapping[str, Any], source: str) -> None:
+        name = body["action"]
+        fields = {k: v for k, v in body.items() if k != "action"}
+        view = self._view()
+        if name in ("next", "undo"):
+            _no_fields(name, fields)
+            self._apply({"type": name}, source)
+        elif name in ("claim", "quit", "pass"):
+            fields.setdefault("player", view.get("turn"))
+            self._apply({"type": name, **fields}, source)
+        elif name == "correct":
+            self._apply({"type": "correct", **fields}, source)
+            self._clear_prompt_if_settled()
+        elif name == "resolve":
+            self._resolve(fields, source)
+        elif name == "new_game":
+            game = fields.get("game", self.rules.name if self.rules else self._table["game"])
+            setup = fields.get("setup")
+            if not isinstance(game, str) or not isinstance(setup, Mapping):
+                raise InputError('new_game needs "game" (a name) and "setup" (an object)')
+            self._new_game(game, setup)
+        elif name == "settings":
+            if set(fields) - {"advisor"} or not isinstance(fields.get("advisor"), bool):
+                raise InputError('settings: only {"advisor": true|false} can be changed here')
+            self._advice["enabled"] = fields["advisor"] and self._advisor_fn is not None
+            if self._advice["enabled"] and not any(t.name == "advisor" for t in self._threads):
+                self._spawn("advisor", self._advisor_loop)
+        elif name == "event":
+            event = fields.get("event")
+            if not isinstance(event, Mapping) or set(fields) != {"event"}:
+                raise InputError('"event" needs one field "event" holding a game event')
+            self._apply(event, source)
+        else:
+            known = "next, claim, quit, pass, correct, resolve, undo, new_game, settings, event"
+            raise InputError(f"unknown action {name!r}; known: {known}")
+
+    def _resolve(self, fields: Mapping[str, Any], source: str) -> None:
+        """Answer a prompt: ``{"cells": {"r,c": tile or null}}``; hidden cells are turned."""
+        cells = fields.get("cells")
+        if set(fields) != {"cells"} or not isinstance(cells, Mapping) or not cells:
+            raise InputError('resolve needs "cells": {"row,col": "M" | … | null}')
+        board = self._board()
+        for key, tile in cells.items():
+            try:
+                r, c = (int(x) for x in str(key).split(","))
+                index = r * SIZE + c
+                if not (0 <= r < SIZE and 0 <= c < SIZE):
+                    raise ValueError
+            except ValueError:
+                raise InputError(f"resolve: {key!r} is not a cell 'row,col'") from None
+            if board is not None and board[index] == HIDDEN:
+                if tile is not None:
+                    self._apply({"type": "turn_tile", "cell": [r, c], "tile": tile}, source)
+            else:
+                self._apply({"type": "correct", "cell": [r, c], "tile": tile}, source)
+        self._prompt = None
+        self._stable = None  # look again with the answers in place
+
+    def _clear_prompt_if_settled(self) -> None:
+        if self._prompt is not None and self._stable is not None:
+            self._prompt = None
+            self._stable = None
+
+    # --- buttons ------------------------------------------------------------------------------
+
+    def _button(self, press: Any) -> None:
+        """Panel callback (gpiozero's thread): queue it for the table thread."""
+        self._inbox.put(_Press(press.seat, press.press.value))
+
+    def _do_press(self, item: _Press) -> None:
+        view = self._view()
+        turn = view.get("turn")
+        try:
+            if view.get("phase") == "over":
+                if item.press == "claim":  # a long press after the end: the same table again
+                    names = [p["name"] for p in view.get("players", [])]
+                    first = view.get("winner") if isinstance(view.get("winner"), int) else 0
+                    self._new_game(self.rules.name if self.rules else "moerder",
+                                   {"players": names, "first": first})
+                    self._changed()
+                return
+            if item.seat >= len(view.get("players", [])):
+                return  # a button at an empty seat
+            if item.press == "next":
+                if item.seat != turn:
+                    raise Refused("not_your_turn", "only the player on turn says Next")
+                self._apply({"type": "next"}, "button")
+            elif item.press == "claim":
+                self._apply({"type": "claim", "player": item.seat}, "button")
+            elif item.press == "quit":
+                self._apply({"type": "quit", "player": item.seat}, "button")
+        except Refused as exc:
+            self._refused(exc, "button", item.seat)
+            self._publish()
+            return
+        self._changed()
+
+    # --- the camera ---------------------------------------------------------------------------
+
+    def _board(self) -> str | None:
+        """The game's 36 cells in reading characters, or None for a game without a grid."""
+        cells = self._view().get("cells")
+        if not isinstance(cells, list) or len(cells) != SIZE:
+            return None
+        return "".join(HIDDEN if t is None else str(t) for row in cells for t in row)
+
+    def _do_reading(self, reading: TableReading) -> None:
+        if not reading.still:
+            self._stable = None
+            return
+        if self._stable is not None and self._stable[0] == reading.cells:
+            self._stable = (reading.cells, self._stable[1] + 1)
+        else:
+            self._stable = (reading.cells, 1)
+        if self._stable[1] != int(self._vision["stable_frames"]):
+            return  # not yet believed, or already handled
+        board = self._board()
+        if board is None:
+            return
+        before = (self._prompt, self.timeline)
+        self._observe(reading, board)
+        if (self._prompt, self.timeline) != before:
+            self._changed()
+
+    def _observe(self, reading: TableReading, board: str) -> None:
+        seen = reading.cells
+        unsure = [i for i, ch in enumerate(seen) if ch == UNSURE and board[i] == HIDDEN]
+        turned = [i for i, ch in enumerate(seen) if board[i] == HIDDEN and ch not in (HIDDEN, UNSURE)]
+        differs = [
+            i for i, ch in enumerate(seen)
+            if board[i] != HIDDEN and ch != board[i] and ch != UNSURE
+        ]
+        if unsure:
+            self._ask("unsure", "unsure_cells", unsure, reading,
+                      "The camera is not sure what these tiles show: please tell it.")
+            return
+        if differs:
+            self._ask("unsure", "reading_differs", differs, reading,
+                      "The camera sees something else than the game remembers here: "
+                      "please check these tiles.")
+            return
+        # the victim first: its neighbours are only allowed once it lies face up
+        turned.sort(key=lambda i: seen[i] != "X")
+        for i in turned:
+            r, c = divmod(i, SIZE)
+            try:
+                self._apply({"type": "turn_tile", "cell": [r, c], "tile": seen[i]}, "camera")
+            except Refused as exc:
+                kind = "impossible" if exc.code == "impossible_reading" else "unsure"
+                self._ask(kind, exc.code, [i], reading, exc.reason)
+                self._refused(exc, "camera", None)
+                return
+        if self._prompt is not None:
+            _log.info("prompt settled by the camera: %s", self._prompt["code"])
+            self._prompt = None
+
+    def _ask(self, kind: str, code: str, cells: list[int], reading: TableReading, message: str) -> None:
+        from hardware.panel import Tune
+
+        prompt = {
+            "kind": kind,
+            "code": code,
+            "cells": [list(divmod(i, SIZE)) for i in cells],
+            "seen": {f"{i // SIZE},{i % SIZE}": reading.cells[i] for i in cells},
+            "candidates": {
+                f"{i // SIZE},{i % SIZE}": list(reading.candidates.get(i, ())) for i in cells
+            },
+            "message": message,
+        }
+        if prompt != self._prompt:
+            self._prompt = prompt
+            self.panel.play(Tune.PROMPT)
+            _log.info("asking the table (%s): %s", code, prompt["cells"])
+
+    def _do_camera(self, item: _Camera) -> None:
+        from hardware.panel import Tune
+
+        was = self._camera["status"]
+        self._camera.update(status=item.status, message=item.message, retry_in=item.retry_in)
+        if item.status == "lost" and was != "lost":
+            self.panel.play(Tune.ALARM)
+            self._stable = None
+        self._show_state()
+        self._publish()
+
+    def _camera_loop(self) -> None:
+        from vision import VisionError
+        from vision.sources import CameraLost, CameraUnavailable, EndOfFrames
+
+        assert self.source is not None and self.reader is not None
+        low = float(self._camera_cfg["reconnect_min_s"])
+        high = float(self._camera_cfg["reconnect_max_s"])
+        period = 1.0 / max(float(self._camera_cfg["fps"]), 0.1)
+        backoff = low
+        while not self._stopping.is_set():
+            try:
+                self.source.open()
+                self._inbox.put(_Camera("ok"))
+                backoff = low
+                last = 0.0
+                while not self._stopping.is_set():
+                    frame = self.source.read()
+                    now = self._clock()
+                    try:
+                        reading = self.reader(frame.image)
+                    except VisionError as exc:
+                        _log.debug("frame %d: %s", frame.index, exc)
+                        reading = None
+                    if reading is not None:
+                        self._inbox.put(reading)
+                    self._store_frame(frame.image, reading)
+                    if self.source.live and now - last < period:
+                        self._stopping.wait(period - (now - last))
+                    last = now
+            except EndOfFrames:
+                self.source.close()
+                self._inbox.put(_Camera("none", "the recording has ended"))
+                return
+            except (CameraLost, CameraUnavailable) as exc:
+                self.source.close()
+                _log.warning("camera: %s (again in %.1f s)", exc, backoff)
+                self._inbox.put(_Camera("lost", str(exc), backoff))
+                if self._stopping.wait(backoff):
+                    return
+                backoff = min(backoff * 2, high)
+            except Exception:
+                self.source.close()
+                _log.exception("camera thread failed; reopening")
+                self._inbox.put(_Camera("lost", "camera failure", backoff))
+                if self._stopping.wait(backoff):
+                    return
+                backoff = min(backoff * 2, high)
+
+    def _store_frame(self, image: Any, reading: TableReading | None) -> None:
+        if not self._frame_waiters:
+            return  # nobody watches the MJPEG stream: do not spend the CPU
+        import cv2
+        import numpy as np
+
+        if reading is not None and reading.corners is not None:
+            image = image.copy()
+            pts = np.array(reading.corners, np.int32).reshape(-1, 1, 2)
+            cv2.polylines(image, [pts], True, (0, 220, 0), 3)
+        scale = 800 / max(image.shape[1], 1)
+        if scale < 1:
+            image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 75])
+        if ok:
+            with self._frame_cond:
+                self._frame_jpeg = buf.tobytes()
+                self._frame_seq += 1
+                self._frame_cond.notify_all()
+
+    _frame_waiters = 0
+
+    # --- advisor ------------------------------------------------------------------------------
+
+    def _want_advice(self) -> None:
+        if not self._advice["enabled"]:
+            return
+        board = self._view().get("board")
+        if not isinstance(board, str) or board == self._advice_for:
+            return
+        try:
+            self._advice_wanted.get_nowait()  # only the newest board matters
+        except queue.Empty:
+            pass
+        try:
+            self._advice_wanted.put_nowait(board)
+        except queue.Full:
+            pass
+
+    def _advisor_loop(self) -> None:
+        assert self._advisor_fn is not None
+        while not self._stopping.is_set():
+            board = self._advice_wanted.get()
+            if board is None:
+                return
+            try:
+                figures = self._advisor_fn(board)
+            except Exception:
+                _log.exception("advisor failed on %s", board)
+                continue
+            self._inbox.put(_Advice(board, figures))
+
+    def _do_advice(self, item: _Advice) -> None:
+        if self._view().get("board") != item.board:
+            return  # the table moved on meanwhile
+        self._advice_for = item.board
+        for key in ("possible", "p_end", "p_end_se"):
+            self._advice[key] = item.figures.get(key)
+        self._publish()
+
+    # --- what the phones see ------------------------------------------------------------------
+
+    def _publish(self) -> None:
+        assert self.rules is not None and self.timeline is not None
+        view = self._view()
+        turn = view.get("turn")
+        players = [
+            {
+                "index": i,
+                "name": p.get("name"),
+                "colour": self._colours[i] if i < len(self._colours) else None,
+                "on_turn": i == turn and view.get("phase") != "over",
+                **{k: v for k, v in p.items() if k != "name"},
+            }
+            for i, p in enumerate(view.get("players", []))
+        ]
+        with self._lock:
+            self._version += 1
+            self._snapshot = {
+                "version": self._version,
+                "game": self.rules.name,
+                "title": self.rules.title,
+                "game_id": self.game_id,
+                "players": players,
+                "view": view,
+                "events": len(self.timeline.states) - 1,
+                "can_undo": len(self.timeline.states) > 1,
+                "camera": dict(self._camera),
+                "prompt": copy.deepcopy(self._prompt),
+                "advisor": dict(self._advice),
+                "last": copy.deepcopy(self._last),
+                "panel": {"status": self.panel.status.value},
+            }
+            message = copy.deepcopy(self._snapshot)
+            for sub in self._subscribers:
+                sub.put(message)
+
+    def snapshot(self) -> dict[str, Any]:
+        with self._lock:
+            return copy.deepcopy(self._snapshot)
+
+    def subscribe(self) -> AbstractContextManager[_Subscription]:
+        """A live feed of snapshots for one SSE client; :class:`Busy` when all slots are taken."""
+        with self._lock:
+            if self._streams() >= self._max_streams:
+                raise Busy(f"all {self._max_streams} live streams are in use; try again later")
+            sub = _Subscription()
+            self._subscribers.add(sub)
+        return self._subscription(sub)
+
+    @contextmanager
+    def _subscription(self, sub: _Subscription) -> Iterator[_Subscription]:
+        try:
+            yield sub
+        finally:
+            with self._lock:
+                self._subscribers.discard(sub)
+
+    def _streams(self) -> int:
+        return len(self._subscribers) + self._frame_waiters
+
+    def frames(self) -> Iterator[bytes]:
+        """JPEG frames with the grid drawn, for MJPEG; takes a stream slot until closed."""
+        with self._lock:
+            if self._streams() >= self._max_streams:
+                raise Busy(f"all {self._max_streams} live streams are in use; try again later")
+            self._frame_waiters += 1
+        return self._frame_iter()
+
+    def _frame_iter(self) -> Iterator[bytes]:
+        seen = -1
+        try:
+            while not self._stopping.is_set():
+                with self._frame_cond:
+                    if self._frame_seq == seen or self._frame_jpeg is None:
+                        self._frame_cond.wait(timeout=1.0)
+                    if self._frame_jpeg is None or self._frame_seq == seen:
+                        continue
+                    seen, jpeg = self._frame_seq, self._frame_jpeg
+                yield jpeg
+        finally:
+            with self._lock:
+                self._frame_waiters -= 1
+
+    def history(self) -> list[dict[str, Any]]:
+        return [g.summary() for g in self.store.games()]
+
+    def export(self, game_id: int) -> dict[str, Any]:
+        return self.store.export(game_id)
+
+    def check_pin(self, pin: str) -> bool:
+        return isinstance(pin, str) and self.store.check_pin(pin)
+
+    def session_secret(self) -> str:
+        return self.store.session_secret()
+
+    # --- test and bench hooks (public: the bench measures through them) ----------------------
+
+    def post_reading(self, reading: TableReading) -> None:
+        """Hand the table a reading as the camera thread does (bench, tests, other readers)."""
+        self._inbox.put(reading)
+
+    def wait_version(self, version: int, timeout: float = 5.0) -> dict[str, Any]:
+        """Block until the snapshot's version reaches ``version`` (tests and the bench)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            snap = self.snapshot()
+            if snap.get("version", 0) >= version:
+                return snap
+            time.sleep(0.005)
+        raise TimeoutError(f"snapshot version {version} not reached")
+
+    def drain(self, timeout: float = 5.0) -> None:
+        """Wait until every queued message has been handled."""
+        done = threading.Event()
+        self._inbox.put(_Barrier(done))
+        if not done.wait(timeout):
+            raise TimeoutError("the table did not catch up")
+
+
+class _Subscription:
+    """One SSE client's queue; a slow phone loses old snapshots, never blocks the table."""
+
+    def __init__(self, depth: int = 8) -> None:
+        self._q: queue.Queue[dict[str, Any] | None] = queue.Queue(maxsize=depth)
+
+    def put(self, message: dict[str, Any] | None) -> None:
+        while True:
+            try:
+                self._q.put_nowait(message)
+                return
+            except queue.Full:
+                try:
+                    self._q.get_nowait()
+                except queue.Empty:
+                    pass
+
+    def get(self, timeout: float) -> dict[str, Any] | None:
+        try:
+            return self._q.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+
+def _no_fields(name: str, fields: Mapping[str, Any]) -> None:
+    if fields:
+        raise InputError(f"{name} takes no fields, got {', '.join(sorted(fields))}")
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return getattr(value, "value", str(value))
+
+
+def _default_advisor() -> Callable[[str], Mapping[str, Any]] | None:
+    """The Mörder solver's figures for a board, when the solver is installed."""
+    try:
+        from companion.games.moerder import solver  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    analyse = getattr(solver, "analyse", None)
+    if analyse is None:
+        return None
+
+    def advise(board: str) -> Mapping[str, Any]:
+        result = analyse(board)
+        get = result.get if isinstance(result, Mapping) else lambda k: getattr(result, k, None)
+        return {"possible": get("possible"), "p_end": get("p_end"), "p_end_se": get("p_end_se")}
+
+    return advise
+
+
+__all__ = ["Busy", "Runtime", "RuntimeFault", "TableReader", "TableReading"]

@@ -1,0 +1,260 @@
+"""The table loop on real parts: a temp SQLite log, gpiozero's MockFactory, a replay camera."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+from companion import config as config_mod
+from companion.errors import InputError
+from companion.games.base import Refused
+from companion.runtime import Busy, Runtime, TableReading
+from companion.store import Store
+from vision.sources import ReplaySource
+
+BLANK = "." * 36
+
+
+def cells(**tiles: str) -> str:
+    """A reading with some cells set: cells(c0_0="M", c2_3="?")."""
+    out = list(BLANK)
+    for key, ch in tiles.items():
+        r, c = (int(x) for x in key[1:].split("_"))
+        out[r * 6 + c] = ch
+    return "".join(out)
+
+
+@pytest.fixture
+def factory() -> Iterator[MockFactory]:
+    save = Device.pin_factory
+    Device.pin_factory = MockFactory()
+    try:
+        yield Device.pin_factory
+    finally:
+        Device.pin_factory.reset()
+        Device.pin_factory = save
+
+
+def make_config(tmp_path: Path, **camera: object) -> config_mod.Config:
+    cfg = config_mod.defaults()
+    cfg = cfg.replace("table", database=str(tmp_path / "log.sqlite"), players=["Ana", "Ben", "Cem"],
+                      advisor=False, reminder_s=0.0)
+    cfg = cfg.replace("hardware", long_press_s=0.2, double_press_s=0.1, bounce_s=0.0)
+    cfg = cfg.replace("vision", stable_frames=2)
+    if camera:
+        cfg = cfg.replace("camera", **camera)
+    return cfg
+
+
+@pytest.fixture
+def table(tmp_path: Path, factory: MockFactory) -> Iterator[Runtime]:
+    cfg = make_config(tmp_path)
+    with Store(cfg.section("table")["database"]) as store, Runtime(cfg, store, pin_factory=factory) as rt:
+        yield rt
+
+
+def see(rt: Runtime, reading: str, times: int = 2) -> dict[str, object]:
+    for _ in range(times):
+        rt.post_reading(TableReading(reading))
+    rt.drain()
+    return rt.snapshot()
+
+
+def test_a_stable_reading_becomes_an_event_and_the_log_keeps_it(table: Runtime, factory: MockFactory) -> None:
+    snap = table.snapshot()
+    assert snap["game"] == "moerder" and [p["name"] for p in snap["players"]] == ["Ana", "Ben", "Cem"]
+    table.post_reading(TableReading(cells(c0_0="M")))  # seen once: not believed yet
+    table.drain()
+    assert table.snapshot()["view"]["cells"][0][0] is None
+    snap = see(table, cells(c0_0="M"), times=1)
+    assert snap["view"]["cells"][0][0] == "M"
+    assert [e.body for e in table.store.events(snap["game_id"])] == [
+        {"type": "turn_tile", "cell": [0, 0], "tile": "M"}
+    ]
+    assert table.store.events(snap["game_id"])[0].source == "camera"
+
+
+def test_a_hand_over_the_table_is_not_read(table: Runtime) -> None:
+    table.post_reading(TableReading(cells(c0_0="M")))
+    table.post_reading(TableReading(cells(c0_0="R"), still=False))
+    table.post_reading(TableReading(cells(c0_0="M")))
+    table.drain()
+    assert table.snapshot()["view"]["cells"][0][0] is None
+
+
+def test_buttons_drive_the_turn_and_leds_follow(table: Runtime, factory: MockFactory) -> None:
+    see(table, cells(c1_1="E"))
+    leds = [factory.pin(p) for p in table.pins.leds]
+    assert [led.state for led in leds[:3]] == [True, False, False]
+    button = factory.pin(table.pins.buttons[0])
+    button.drive_low()
+    time.sleep(0.03)
+    button.drive_high()
+    deadline = time.monotonic() + 5
+    while table.snapshot()["view"]["turn"] != 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    snap = table.snapshot()
+    assert snap["view"]["turn"] == 1 and snap["players"][1]["on_turn"]
+    assert [led.state for led in leds[:3]] == [False, True, False]
+    assert table.store.events(snap["game_id"])[-1].source == "button"
+
+
+def test_unsure_cells_ask_the_table_instead_of_guessing(table: Runtime, factory: MockFactory) -> None:
+    buzzer = factory.pin(table.pins.buzzer)
+    snap = see(table, cells(c2_3="?"))
+    prompt = snap["prompt"]
+    assert prompt is not None and prompt["kind"] == "unsure" and prompt["cells"] == [[2, 3]]
+    assert table.store.events(snap["game_id"]) == []
+    assert snap["panel"]["status"] == "prompt"
+    assert table.panel.wait_idle()
+    assert any(s.state for s in buzzer.states)  # the buzzer asked
+    # a phone answers: the tile is turned with the answer, durably, and the prompt goes
+    snap = table.submit({"action": "resolve", "cells": {"2,3": "D"}})
+    assert snap["prompt"] is None and snap["view"]["cells"][2][3] == "D"
+    assert table.store.events(snap["game_id"])[-1].source == "web"
+
+
+def test_a_clearer_reading_settles_the_prompt(table: Runtime) -> None:
+    assert see(table, cells(c2_3="?"))["prompt"] is not None
+    snap = see(table, cells(c2_3="R"))
+    assert snap["prompt"] is None and snap["view"]["cells"][2][3] == "R"
+
+
+def test_an_impossible_reading_is_asked_about_not_applied(table: Runtime) -> None:
+    # seven Ms over seven turns, then an eighth is seen
+    board = list(BLANK)
+    for i in range(7):
+        board[i] = "M"
+        see(table, "".join(board))
+        table.submit({"action": "next"})
+    board[7] = "M"
+    snap = see(table, "".join(board))
+    assert snap["prompt"]["kind"] == "impossible" and snap["prompt"]["code"] == "impossible_reading"
+    assert snap["prompt"]["cells"] == [[1, 1]]
+    assert snap["view"]["cells"][1][1] is None
+    assert snap["last"]["code"] == "impossible_reading"
+    # the table takes the tile back: the prompt goes
+    board[7] = "."
+    assert see(table, "".join(board))["prompt"] is None
+
+
+def test_a_reading_against_the_board_is_asked_about(table: Runtime) -> None:
+    see(table, cells(c0_0="M"))
+    snap = see(table, cells(c0_0="R"))
+    assert snap["prompt"]["code"] == "reading_differs" and snap["prompt"]["cells"] == [[0, 0]]
+    snap = table.submit({"action": "correct", "cell": [0, 0], "tile": "R"})
+    assert snap["view"]["cells"][0][0] == "R"
+
+
+def test_phone_actions_errors_and_undo(table: Runtime) -> None:
+    with pytest.raises(InputError, match="unknown action"):
+        table.submit({"action": "dance"})
+    with pytest.raises(InputError):
+        table.submit({"nothing": 1})  # type: ignore[dict-item]
+    with pytest.raises(Refused) as info:
+        table.submit({"action": "next"})  # no tile turned yet
+    assert info.value.code == "tile_not_turned"
+    assert table.snapshot()["last"]["code"] == "tile_not_turned"
+    see(table, cells(c0_0="M"))
+    snap = table.submit({"action": "undo"})
+    assert snap["view"]["cells"][0][0] is None and not snap["can_undo"]
+    assert [e.body["type"] for e in table.store.events(snap["game_id"])] == ["turn_tile", "undo"]
+
+
+def test_new_game_ends_the_old_one_in_the_history(table: Runtime) -> None:
+    old = table.snapshot()["game_id"]
+    snap = table.submit({"action": "new_game", "game": "moerder",
+                         "setup": {"players": ["Ana", "Ben"], "first": 1}})
+    assert snap["game_id"] != old and snap["view"]["turn"] == 1
+    hist = table.history()
+    assert [h["id"] for h in hist[:2]] == [snap["game_id"], old]
+    assert hist[1]["in_progress"] is False
+    assert table.export(old)["id"] == old
+    with pytest.raises(InputError, match="players"):
+        table.submit({"action": "new_game", "game": "moerder", "setup": {"players": ["Solo"]}})
+
+
+def test_a_restart_folds_the_game_back(tmp_path: Path, factory: MockFactory) -> None:
+    cfg = make_config(tmp_path)
+    db = cfg.section("table")["database"]
+    with Store(db) as store, Runtime(cfg, store, pin_factory=factory) as rt:
+        see(rt, cells(c0_0="M"))
+        rt.submit({"action": "next"})
+        see(rt, cells(c0_0="M", c5_5="E"))
+        before = rt.snapshot()
+    factory.reset()
+    with Store(db) as store, Runtime(cfg, store, pin_factory=factory) as rt:
+        after = rt.snapshot()
+    assert after["game_id"] == before["game_id"]
+    assert after["view"] == before["view"]
+
+
+def test_live_streams_are_bounded(table: Runtime) -> None:
+    n = table.config.section("web")["max_streams"]
+    with pytest.MonkeyPatch.context():
+        subs = [table.subscribe() for _ in range(n)]
+        entered = [s.__enter__() for s in subs]
+        with pytest.raises(Busy):
+            table.subscribe()
+        with pytest.raises(Busy):
+            table.frames()
+        version = table.snapshot()["version"]
+        table.submit({"action": "settings", "advisor": False})
+        msg = entered[0].get(timeout=5)
+        assert msg is not None and msg["version"] > version
+        subs[0].__exit__(None, None, None)
+        with table.subscribe() as again:
+            assert again.get(timeout=0.01) is None
+        for s in subs[1:]:
+            s.__exit__(None, None, None)
+
+
+def _frames(folder: Path, n: int = 3) -> None:
+    folder.mkdir(exist_ok=True)
+    for i in range(n):
+        cv2.imwrite(str(folder / f"{i:03d}.png"), np.full((48, 64, 3), 40 * i, np.uint8))
+
+
+def test_camera_lost_keeps_the_table_running_and_reconnects(tmp_path: Path, factory: MockFactory) -> None:
+    folder = tmp_path / "cam"
+    _frames(folder)
+    cfg = make_config(tmp_path, source="replay", device=str(folder), loop=True, fps=50.0,
+                      reconnect_min_s=0.05, reconnect_max_s=0.2)
+    source = ReplaySource(folder, fps=50.0, loop=True)
+
+    def empty_table(image: np.ndarray) -> TableReading:
+        return TableReading(BLANK)  # every tile face down: what the first frames show
+
+    def wait_for(status: str) -> dict[str, object]:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            snap = rt.snapshot()
+            if snap["camera"]["status"] == status:
+                return snap
+            time.sleep(0.02)
+        raise AssertionError(f"camera never became {status}: {rt.snapshot()['camera']}")
+
+    with Store(tmp_path / "log.sqlite") as store, Runtime(
+        cfg, store, source=source, reader=empty_table, pin_factory=factory
+    ) as rt:
+        wait_for("ok")
+        hidden = tmp_path / "unplugged"
+        shutil.move(str(folder), str(hidden))  # the camera goes away
+        snap = wait_for("lost")
+        assert snap["panel"]["status"] == "camera_lost" and snap["camera"]["message"]
+        # the table still takes actions while the camera is gone
+        assert rt.submit({"action": "settings", "advisor": False})["camera"]["status"] == "lost"
+        status_led = factory.pin(rt.pins.status_led)
+        time.sleep(0.3)
+        assert [s.state for s in status_led.states][-2:] in ([True, False], [False, True])
+        shutil.move(str(hidden), str(folder))  # plugged back in
+        snap = wait_for("ok")
+        assert snap["panel"]["status"] == "ok" and status_led.state is True
