@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""Letter readers measured: the shipped model vs Tesseract (psm 10, deu), and both together.
+
+(a) Renders in the TEST font families (never used in training), every letter A–Z ÄÖÜ at each
+    of the 4 rotations: clean tile faces (tilt up to ±5°) and camera-damaged crops.
+(b) Real photos: ../shared/data/boggle-photos (development split; nothing was fitted on it).
+    Only single-letter cubes are scored (class a–z, and 'q' as Q). 'qu', the digraphs
+    ('an', 'in', 'th', 'he', 'er') and 'wild' cubes are not single letters and are left out
+    (counted and reported).
+
+Accuracy counts a crop right only when the reader names the right letter; an unsure answer
+(letter None) counts as wrong in "accuracy" and is reported separately, with the accuracy
+on the crops the reader was sure of. ms/letter is wall time per crop on this machine
+(shared, under load; single process).
+
+    .venv/bin/python bench/vision_letters_bench.py [--tess-every 4] [--no-tesseract]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision import glyphs, letters_tesseract  # noqa: E402
+from vision.letters import LETTERS, MODEL_PATH, LetterReader, LetterReading  # noqa: E402
+
+Item = tuple[np.ndarray, str, int]  # crop, letter, rotation (-1 unknown)
+Reader = Callable[[np.ndarray], LetterReading]
+
+
+def rendered(split: str, damaged: bool, seed: int) -> list[Item]:
+    rng = np.random.default_rng(seed)
+    items: list[Item] = []
+    for font in glyphs.font_paths(split):  # type: ignore[arg-type]
+        for letter in LETTERS:
+            for rot in (0, 90, 180, 270):
+                if damaged:
+                    crop = glyphs.camera_crop(rng, letter, font, rotation=rot, max_tilt=12.0, harsh=True)
+                else:
+                    light = int(rng.integers(170, 256))
+                    dark = int(rng.integers(0, 90))
+                    fg, bg = ((dark,) * 3, (light,) * 3) if rng.random() < 0.7 else ((light,) * 3, (dark,) * 3)
+                    crop = glyphs.render_glyph(
+                        letter, font, int(rng.integers(40, 97)), fg, bg, rotation=rot,  # type: ignore[arg-type]
+                        weight_jitter=float(rng.uniform(-0.3, 0.5)), scale=float(rng.uniform(0.5, 0.7)),
+                        tilt=float(rng.uniform(-5, 5)),
+                    )
+                items.append((crop, letter, rot))
+    return items
+
+
+def photos(data_dir: Path) -> tuple[list[Item], Counter[str]]:
+    items: list[Item] = []
+    skipped: Counter[str] = Counter()
+    images: dict[str, np.ndarray] = {}
+    with open(data_dir / "annotations.csv", newline="") as fh:
+        for row in csv.DictReader(fh):
+            cls = row["class"].strip()
+            if len(cls) != 1 or not cls.isalpha():
+                skipped[cls.lower()] += 1
+                continue
+            name = row["filename"]
+            if name not in images:
+                img = cv2.imread(str(data_dir / name), cv2.IMREAD_COLOR)
+                if img is None:
+                    skipped["unreadable"] += 1
+                    continue
+                images[name] = img
+            img = images[name]
+            x0, y0, x1, y1 = (int(float(row[k])) for k in ("xmin", "ymin", "xmax", "ymax"))
+            crop = img[max(0, y0) : y1, max(0, x0) : x1]
+            if crop.size == 0:
+                skipped["empty box"] += 1
+                continue
+            items.append((crop, cls.upper(), -1))
+    return items, skipped
+
+
+def measure(name: str, read: Reader, items: Sequence[Item]) -> dict[str, float]:
+    right = unsure = rot_right = rot_known = sure_right = 0
+    t0 = time.perf_counter()
+    readings = [read(c) for c, _, _ in items]
+    ms = (time.perf_counter() - t0) * 1000.0 / max(1, len(items))
+    confusions: Counter[tuple[str, str]] = Counter()
+    for (_, letter, rot), r in zip(items, readings):
+        if r.letter is None:
+            unsure += 1
+            continue
+        if r.letter == letter:
+            right += 1
+            sure_right += 1
+            if rot >= 0 and letter not in "HINOSXZ":  # letters that look alike turned
+                rot_known += 1
+                rot_right += int(r.rotation == rot)
+        else:
+            confusions[(letter, r.letter)] += 1
+    n = len(items)
+    sure = n - unsure
+    out = {
+        "n": n, "acc": right / n, "unsure": unsure / n,
+        "acc_sure": sure_right / sure if sure else float("nan"),
+        "rot": rot_right / rot_known if rot_known else float("nan"), "ms": ms,
+    }
+    rot_txt = f"  rotation right {out['rot']:.1%}" if rot_known else ""
+    print(f"  {name:<34} acc {out['acc']:6.1%}  unsure {out['unsure']:5.1%}  "
+          f"acc when sure {out['acc_sure']:6.1%}{rot_txt}  {ms:6.2f} ms/letter  (n={n})")
+    if confusions:
+        worst = ", ".join(f"{a}->{b} {k}" for (a, b), k in confusions.most_common(8))
+        print(f"  {'':<34} most confused: {worst}")
+    return out
+
+
+def with_second_opinion(reader: LetterReader) -> Reader:
+    """Model first; when unsure, Tesseract at the model's rotation may confirm a candidate."""
+    def read(crop: np.ndarray) -> LetterReading:
+        r = reader.read(crop)
+        if r.letter is not None:
+            return r
+        t = letters_tesseract.read(crop, turns=False) if r.rotation == 0 else _tess_at(crop, r.rotation)
+        top = [c for c, _ in r.candidates[:3]]
+        if t.letter is not None and t.letter in top:
+            return LetterReading(t.letter, r.rotation, r.confidence, r.candidates)
+        return r
+    return read
+
+
+def _tess_at(crop: np.ndarray, rotation: int) -> LetterReading:
+    back = {90: cv2.ROTATE_90_COUNTERCLOCKWISE, 180: cv2.ROTATE_180, 270: cv2.ROTATE_90_CLOCKWISE}[rotation]
+    return letters_tesseract.read(cv2.rotate(crop, back), turns=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data" / "boggle-photos")
+    ap.add_argument("--model", type=Path, default=MODEL_PATH)
+    ap.add_argument("--tess-every", type=int, default=4, help="Tesseract on every k-th crop only (it is slow)")
+    ap.add_argument("--no-tesseract", action="store_true")
+    args = ap.parse_args(argv)
+
+    reader = LetterReader.load(args.model)
+    size = args.model.stat().st_size
+    print(f"model {args.model.name}: {size / 1e6:.2f} MB; unsure below {reader.min_confidence:.2f}")
+    print(f"test font families (never trained on): {', '.join(glyphs.split_families('test'))}")
+    sets: list[tuple[str, list[Item]]] = [
+        ("renders, TEST fonts, clean tiles", rendered("test", False, 11)),
+        ("renders, TEST fonts, camera-damaged", rendered("test", True, 12)),
+    ]
+    if (args.data / "annotations.csv").exists():
+        items, skipped = photos(args.data)
+        sets.append(("real photos (boggle, single letters)", items))
+        print(f"photos: {len(items)} single-letter crops scored; left out: "
+              + ", ".join(f"{k} {v}" for k, v in sorted(skipped.items())))
+    else:
+        print(f"no photos at {args.data}; photo figures skipped")
+    for title, items in sets:
+        print(f"\n{title}:")
+        measure("model (all 29 letters)", reader.read, items)
+        if title.startswith("renders"):
+            ours = [it for it in items if it[1] in "MÖRDE"]
+            measure("model, alphabet MÖRDE (M Ö R D E only)", lambda c: reader.read(c, "MÖRDE"), ours)
+            oo = [it for it in items if it[1] in "OÖ"]
+            measure("model on O and Ö only", reader.read, oo)
+        if not args.no_tesseract:
+            sub = items[:: max(1, args.tess_every)]
+            measure(f"tesseract best of 4 turns (1/{args.tess_every})", letters_tesseract.read, sub)
+            measure(f"tesseract upright only (1/{args.tess_every})", lambda c: letters_tesseract.read(c, turns=False), sub)
+            if title.startswith("renders"):
+                oo = [it for it in sub if it[1] in "OÖ"]
+                if oo:
+                    measure("tesseract on O and Ö only", letters_tesseract.read, oo)
+            measure(f"model + tesseract when unsure (1/{args.tess_every})", with_second_opinion(reader), sub)
+            measure(f"model alone, same crops (1/{args.tess_every})", reader.read, sub)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

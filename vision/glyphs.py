@@ -1,0 +1,360 @@
+"""Single letters drawn from installed fonts: tile faces for synth, training crops for letters.
+
+The fonts are split once, by family, into ``train`` and ``test``: the letter model only ever
+sees ``train`` families, so a benchmark on ``test`` families measures styles it never saw.
+Clones (Liberation/Nimbus/Free Sans are all Helvetica-like) stay on the same side where
+possible; the test families below are chosen because no train family resembles them closely.
+
+Colours are BGR tuples, as everywhere in OpenCV. Rotation is clockwise, in degrees.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Literal
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+_log = logging.getLogger(__name__)
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ"
+
+FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"))
+
+# Families the letter model never trains on (unseen styles for tests and bench).
+TEST_FAMILIES = frozenset({"Carlito", "Caladea", "URW Gothic", "DejaVu Serif"})
+# Script and symbol faces: not letters a tile or cube would carry.
+SKIP_FAMILIES = frozenset({"Z003", "D050000L", "Standard Symbols PS"})
+
+# Shapes that are not letters, for the reject class (digits that look like letters are left out).
+NON_LETTERS = "#&?@%*+§=34"
+
+Split = Literal["train", "test", "all"]
+BGR = tuple[int, int, int]
+
+
+class GlyphError(ValueError):
+    """A font or letter that cannot be drawn."""
+
+
+@functools.lru_cache(maxsize=1)
+def _all_fonts() -> tuple[tuple[Path, str], ...]:
+    """Every usable font as (path, family), one file per (family, style), sorted for stability."""
+    seen: dict[tuple[str, str], Path] = {}
+    files: list[Path] = []
+    for root in FONT_DIRS:
+        if root.is_dir():
+            files.extend(p for p in root.rglob("*") if p.suffix.lower() in (".ttf", ".otf"))
+    for path in sorted(files, key=lambda p: (p.name, str(p))):
+        try:
+            font = ImageFont.truetype(str(path), 32)
+        except OSError:
+            continue
+        family, style = font.getname()
+        family = family or path.stem
+        if family in SKIP_FAMILIES or (family, style or "") in seen:
+            continue
+        if not _has_letters(font):
+            continue
+        seen[(family, style or "")] = path
+    return tuple(sorted(((p, fam) for (fam, _), p in seen.items()), key=lambda x: str(x[0])))
+
+
+def _has_letters(font: ImageFont.FreeTypeFont) -> bool:
+    """True when the font draws all of A–Z and the umlauts (not its 'missing glyph' box)."""
+    def ink(ch: str) -> bytes:
+        im = Image.new("L", (64, 64), 0)
+        ImageDraw.Draw(im).text((8, 8), ch, font=font, fill=255)
+        return im.tobytes()
+
+    missing = ink("\U0010fffd")
+    return all(ink(ch) != missing for ch in LETTERS)
+
+
+def font_paths(split: Split = "all") -> list[Path]:
+    """Installed fonts that draw A–Z, Ä, Ö, Ü; ``test`` families are never used in training."""
+    if split not in ("train", "test", "all"):
+        raise GlyphError(f"unknown font split {split!r}")
+    fonts = _all_fonts()
+    if split == "all":
+        return [p for p, _ in fonts]
+    want_test = split == "test"
+    return [p for p, fam in fonts if (fam in TEST_FAMILIES) == want_test]
+
+
+def font_family(font: Path) -> str:
+    """The family name of a font file (for reports)."""
+    return str(_load_font(str(font), 32).getname()[0])
+
+
+@functools.lru_cache(maxsize=512)
+def _load_font(path: str, px: int) -> ImageFont.FreeTypeFont:
+    try:
+        return ImageFont.truetype(path, px)
+    except OSError as exc:
+        raise GlyphError(f"cannot load font {path}: {exc}") from exc
+
+
+@functools.lru_cache(maxsize=256)
+def _cap_height(path: str) -> float:
+    """Height of 'H' per pixel of font size, so every letter of a font shares one scale."""
+    font = _load_font(path, 200)
+    box = font.getbbox("H")
+    return max(1.0, float(box[3] - box[1])) / 200.0
+
+
+def glyph_mask(
+    letter: str,
+    font: Path,
+    size: int,
+    *,
+    rotation: int = 0,
+    scale: float = 0.6,
+    tilt: float = 0.0,
+    offset: tuple[float, float] = (0.0, 0.0),
+    weight: float = 0.0,
+    underline: bool = False,
+) -> np.ndarray:
+    """Coverage (0..1 float32, size x size) of one letter centred on a square face.
+
+    ``scale`` is the cap height as a fraction of the face; ``offset`` shifts the letter by a
+    fraction of the face; ``weight`` thickens (>0) or thins (<0) strokes; ``underline`` adds
+    the bar that letter dice put under M, W, N, Z to show which way is up.
+    """
+    if not letter:
+        raise GlyphError("empty letter")
+    if rotation % 90:
+        raise GlyphError(f"rotation must be a multiple of 90, not {rotation}")
+    big = size * 2  # draw at twice the size, then area-downsample: smooth, honest edges
+    px = max(4, int(round(big * scale / _cap_height(str(font)))))
+    fnt = _load_font(str(font), px)
+    stroke = int(round(max(0.0, weight) * px / 18.0))
+    canvas = 3 * big
+    img = Image.new("L", (canvas, canvas), 0)
+    draw = ImageDraw.Draw(img)
+    draw.text((big, big), letter, font=fnt, fill=255, stroke_width=stroke, stroke_fill=255)
+    mask = np.asarray(img, dtype=np.uint8).copy()
+    if weight < 0:
+        k = int(round(-weight * px / 18.0))
+        if k > 0:
+            mask = cv2.erode(mask, np.ones((k + 1, k + 1), np.uint8))
+    ys, xs = np.nonzero(mask > 32)
+    if len(xs) == 0:
+        raise GlyphError(f"font {font.name} draws nothing for {letter!r}")
+    x0, x1, y0, y1 = xs.min(), xs.max(), ys.min(), ys.max()
+    if underline:
+        bar_h = max(2, int(round(px * 0.07)))
+        gap = max(2, int(round(px * 0.08)))
+        top = y1 + gap
+        mask[top : top + bar_h, x0 : x1 + 1] = 255
+        y1 = top + bar_h
+    cx, cy = (x0 + x1) / 2.0, (y0 + y1) / 2.0
+    angle = rotation + tilt  # clockwise
+    m = cv2.getRotationMatrix2D((cx, cy), -angle, 1.0)
+    m[0, 2] += big / 2.0 - cx + offset[0] * big
+    m[1, 2] += big / 2.0 - cy + offset[1] * big
+    out = cv2.warpAffine(mask, m, (big, big), flags=cv2.INTER_LINEAR, borderValue=0)
+    small = cv2.resize(out, (size, size), interpolation=cv2.INTER_AREA)
+    return small.astype(np.float32) / 255.0
+
+
+def render_glyph(
+    letter: str,
+    font: Path,
+    size: int,
+    fg: BGR,
+    bg: BGR,
+    rotation: int = 0,
+    weight_jitter: float = 0.0,
+    *,
+    scale: float = 0.6,
+    tilt: float = 0.0,
+    offset: tuple[float, float] = (0.0, 0.0),
+    underline: bool = False,
+) -> np.ndarray:
+    """A square BGR tile face (uint8, size x size) with ``letter`` in ``fg`` on ``bg``.
+
+    ``rotation`` (0/90/180/270) turns the letter clockwise; ``tilt`` adds a few degrees more.
+    ``weight_jitter`` in about [-1, 1] makes strokes thinner or bolder than the font's own.
+    """
+    mask = glyph_mask(
+        letter, font, size, rotation=rotation, scale=scale, tilt=tilt, offset=offset,
+        weight=weight_jitter, underline=underline,
+    )
+    return _composite(mask, fg, bg)
+
+
+def _composite(mask: np.ndarray, fg: BGR, bg: BGR) -> np.ndarray:
+    m = mask[..., None]
+    f = np.asarray(fg, np.float32)[None, None, :]
+    b = np.asarray(bg, np.float32)[None, None, :]
+    return np.clip(b * (1.0 - m) + f * m, 0, 255).astype(np.uint8)
+
+
+# --- crops as a camera sees them (training and benchmarks) -----------------------------------
+
+def _light_colour(rng: np.random.Generator) -> BGR:
+    base = rng.uniform(150, 255)
+    tint = rng.normal(0, 18, 3)
+    c = np.clip(base + tint, 0, 255)
+    return (int(c[0]), int(c[1]), int(c[2]))
+
+
+def _dark_colour(rng: np.random.Generator) -> BGR:
+    base = rng.uniform(0, 110)
+    tint = rng.normal(0, 25, 3)
+    c = np.clip(base + tint, 0, 255)
+    return (int(c[0]), int(c[1]), int(c[2]))
+
+
+def _shape_mask(rng: np.random.Generator, size: int) -> np.ndarray:
+    """A picture that is not a letter: blobs, strokes, a figure, a pattern (reject class)."""
+    img = np.zeros((size, size), np.uint8)
+    kind = rng.integers(0, 5)
+    c = size // 2
+    th = int(rng.integers(1, max(2, size // 10)))
+    if kind == 0:  # a little figure: head, body, limbs (like a victim tile)
+        r = int(size * rng.uniform(0.07, 0.14))
+        cv2.circle(img, (c, int(c - size * 0.2)), r, 255, -1)
+        cv2.line(img, (c, c - int(size * 0.1)), (c, c + int(size * 0.15)), 255, th + 1)
+        for dx in (-1, 1):
+            cv2.line(img, (c, c), (c + dx * int(size * 0.15), c - int(size * 0.05)), 255, th)
+            cv2.line(img, (c, c + int(size * 0.15)), (c + dx * int(size * 0.12), c + int(size * 0.3)), 255, th)
+    elif kind == 1:  # random strokes
+        for _ in range(int(rng.integers(2, 6))):
+            p = rng.integers(size // 5, 4 * size // 5, 4)
+            cv2.line(img, (int(p[0]), int(p[1])), (int(p[2]), int(p[3])), 255, th)
+    elif kind == 2:  # blobs
+        for _ in range(int(rng.integers(1, 5))):
+            p = rng.integers(size // 5, 4 * size // 5, 2)
+            ax = rng.integers(2, size // 5, 2)
+            cv2.ellipse(img, (int(p[0]), int(p[1])), (int(ax[0]), int(ax[1])), float(rng.uniform(0, 180)), 0, 360, 255, -1)
+    elif kind == 3:  # pattern like a tile back
+        step = int(rng.integers(4, max(5, size // 4)))
+        for x in range(0, size, step):
+            cv2.line(img, (x, 0), (x + size // 2, size), 255, 1)
+    # kind 4: blank face
+    return img.astype(np.float32) / 255.0
+
+
+def camera_crop(
+    rng: np.random.Generator,
+    letter: str | None,
+    font: Path | None,
+    *,
+    rotation: int = 0,
+    max_tilt: float = 12.0,
+    harsh: bool = True,
+) -> np.ndarray:
+    """A BGR crop of one tile/cube face as a camera might see it, with a known letter.
+
+    ``letter=None`` draws a face that carries no letter (a picture, a symbol, a blank face or
+    plain noise). ``harsh`` adds the worst of real photos: heavy blur, low resolution, glare,
+    JPEG, a skewed view and the table showing around a rounded face.
+    """
+    size = 64
+    tilt = float(rng.uniform(-max_tilt, max_tilt)) if rng.random() < 0.85 else float(rng.normal(0, max_tilt / 3))
+    if letter is not None:
+        if font is None:
+            raise GlyphError("a letter needs a font")
+        mask = glyph_mask(
+            letter, font, size, rotation=rotation,
+            scale=float(rng.uniform(0.42, 0.72)), tilt=tilt,
+            offset=(float(rng.normal(0, 0.04)), float(rng.normal(0, 0.04))),
+            weight=float(rng.uniform(-0.5, 1.0)),
+            underline=bool(rng.random() < 0.08),
+        )
+    else:
+        r = rng.random()
+        if r < 0.35 and font is not None:
+            sym = NON_LETTERS[int(rng.integers(0, len(NON_LETTERS)))]
+            try:
+                mask = glyph_mask(sym, font, size, rotation=int(rng.integers(0, 4)) * 90,
+                                  scale=float(rng.uniform(0.4, 0.7)), tilt=tilt)
+            except GlyphError:
+                mask = _shape_mask(rng, size)
+        elif r < 0.9:
+            mask = _shape_mask(rng, size)
+        else:
+            mask = np.clip(rng.normal(0.3, 0.3, (size, size)), 0, 1).astype(np.float32)
+            mask = cv2.GaussianBlur(mask, (0, 0), float(rng.uniform(0.5, 3)))
+    if rng.random() < 0.75:
+        bg, fg = _light_colour(rng), _dark_colour(rng)
+    else:
+        bg, fg = _dark_colour(rng), _light_colour(rng)
+    if abs(sum(bg) - sum(fg)) < 150:  # keep the letter visible
+        fg = (0, 0, 0) if sum(bg) > 380 else (255, 255, 255)
+    face = _composite(mask, fg, bg).astype(np.float32)
+
+    # light: a gradient and sometimes a glare spot
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32) / size
+    g = 1.0 + rng.uniform(-0.25, 0.25) * (xx - 0.5) + rng.uniform(-0.25, 0.25) * (yy - 0.5)
+    face *= g[..., None]
+    if harsh and rng.random() < 0.15:
+        gx, gy = rng.uniform(0, 1, 2)
+        rad = rng.uniform(0.1, 0.3)
+        spot = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * rad**2))
+        face += (spot * rng.uniform(40, 120))[..., None]
+
+    # the face on the table: a margin of table, rounded corners, a slightly skewed view
+    out_size = 80
+    table = np.empty((out_size, out_size, 3), np.float32)
+    table[:] = np.asarray(_dark_colour(rng) if rng.random() < 0.6 else _light_colour(rng), np.float32)
+    table += rng.normal(0, 8, table.shape).astype(np.float32)
+    fill = float(rng.uniform(0.72, 1.0)) if harsh else float(rng.uniform(0.85, 1.0))
+    side = fill * out_size
+    c = out_size / 2.0 + rng.normal(0, 0.03 * out_size, 2)
+    skew = 0.06 if harsh else 0.02
+    dst = np.array(
+        [[c[0] - side / 2, c[1] - side / 2], [c[0] + side / 2, c[1] - side / 2],
+         [c[0] + side / 2, c[1] + side / 2], [c[0] - side / 2, c[1] + side / 2]], np.float32
+    ) + rng.normal(0, skew * side, (4, 2)).astype(np.float32)
+    src = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32)
+    h = cv2.getPerspectiveTransform(src, dst)
+    warped = cv2.warpPerspective(face, h, (out_size, out_size), flags=cv2.INTER_LINEAR)
+    alpha_src = np.zeros((size, size), np.float32)
+    rad = int(rng.uniform(0, 0.18) * size)
+    cv2.rectangle(alpha_src, (rad, 0), (size - 1 - rad, size - 1), 1.0, -1)
+    cv2.rectangle(alpha_src, (0, rad), (size - 1, size - 1 - rad), 1.0, -1)
+    for px, py in ((rad, rad), (size - 1 - rad, rad), (rad, size - 1 - rad), (size - 1 - rad, size - 1 - rad)):
+        cv2.circle(alpha_src, (px, py), rad, 1.0, -1)
+    alpha = cv2.warpPerspective(alpha_src, h, (out_size, out_size), flags=cv2.INTER_LINEAR)[..., None]
+    img = table * (1 - alpha) + warped * alpha
+
+    # optics and sensor: blur, lost resolution, noise, JPEG
+    sigma = float(rng.uniform(0, 2.6 if harsh else 1.0))
+    if sigma > 0.3:
+        img = cv2.GaussianBlur(img, (0, 0), sigma)
+    if harsh and rng.random() < 0.15:  # motion blur
+        k = int(rng.integers(3, 8))
+        ker = np.zeros((k, k), np.float32)
+        ker[k // 2, :] = 1.0 / k
+        rm = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
+        ker = cv2.warpAffine(ker, rm, (k, k))
+        ker /= max(1e-6, float(ker.sum()))
+        img = cv2.filter2D(img, -1, ker)
+    low = int(rng.integers(18, 80)) if harsh else int(rng.integers(36, 80))
+    img = cv2.resize(img, (low, low), interpolation=cv2.INTER_AREA)
+    img += rng.normal(0, rng.uniform(0, 10 if harsh else 4), img.shape).astype(np.float32)
+    u8 = np.clip(img, 0, 255).astype(np.uint8)
+    q = int(rng.integers(25 if harsh else 60, 96))
+    ok, buf = cv2.imencode(".jpg", u8, [cv2.IMWRITE_JPEG_QUALITY, q])
+    if ok:
+        u8 = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return u8
+
+
+def font_label(font: Path) -> str:
+    """'Family Style' for reports."""
+    fam, style = _load_font(str(font), 32).getname()
+    return f"{fam} {style}".strip()
+
+
+def split_families(split: Split) -> Sequence[str]:
+    """Family names on one side of the split (for reports)."""
+    return sorted({font_family(p) for p in font_paths(split)})

@@ -1,0 +1,353 @@
+"""Read one letter (A–Z, Ä, Ö, Ü) from a crop of a tile or cube face, in any of 4 rotations.
+
+The reader is a small multilayer perceptron over HOG and coarse-pixel features of a
+normalised crop, trained by ``scripts/train_letters.py`` on letters rendered from the
+*train* fonts (see ``vision.glyphs``) with camera-like damage. Each class is a
+(letter, rotation) pair, plus one class for "not a letter", so one pass gives the letter, how
+it is turned and how sure the model is. Scores are softmax probabilities with a temperature
+fitted on held-out renders, so ``confidence`` can be thresholded: below ``min_confidence``
+the reading says ``letter=None`` (unsure) instead of guessing.
+
+Rotation of letters that look the same turned (O, X, H, I, N, S, Z) is whichever the model
+prefers; it means nothing for them. N turned 90° *is* a Z, and M turned 180° is nearly a W:
+without an underline or a restricted alphabet those pairs are only told apart by proportions.
+
+``taught`` adapts a reader to a real tile set: labelled crops become prototypes in the
+network's last hidden layer (with all four turns of each), and a nearest-prototype vote is
+blended with the network.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision import VisionError
+
+_log = logging.getLogger(__name__)
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ"
+ROTATIONS = (0, 90, 180, 270)
+N_CLASSES = len(LETTERS) * len(ROTATIONS) + 1  # + "not a letter"
+REJECT = N_CLASSES - 1
+MODEL_PATH = Path(__file__).with_name("models") / "letters.npz"
+UNSURE_BELOW = 0.6
+NORM = 32  # side of the normalised crop
+
+FloatArray = np.ndarray
+
+
+class LetterError(VisionError):
+    """A crop or model the letter reader cannot use."""
+
+
+@dataclass(frozen=True)
+class LetterReading:
+    """What one crop shows: ``letter`` None means unsure or not a letter."""
+
+    letter: str | None
+    rotation: int
+    confidence: float
+    candidates: tuple[tuple[str, float], ...] = ()
+
+
+def class_index(letter: str, rotation: int) -> int:
+    """The model's class for ``letter`` turned ``rotation`` degrees clockwise."""
+    return LETTERS.index(letter) * 4 + ROTATIONS.index(rotation % 360)
+
+
+# --- features ------------------------------------------------------------------------------
+
+def _gray(crop: np.ndarray) -> np.ndarray:
+    if not isinstance(crop, np.ndarray) or crop.ndim not in (2, 3) or crop.size == 0:
+        raise LetterError("a crop must be a non-empty gray or BGR image array")
+    if crop.ndim == 3:
+        if crop.shape[2] == 4:
+            crop = cv2.cvtColor(crop, cv2.COLOR_BGRA2BGR)
+        elif crop.shape[2] == 1:
+            crop = crop[..., 0]
+    if crop.ndim == 3:
+        crop = cv2.cvtColor(crop.astype(np.uint8), cv2.COLOR_BGR2GRAY)
+    if min(crop.shape[:2]) < 4:
+        raise LetterError(f"crop too small: {crop.shape[1]}x{crop.shape[0]}")
+    return crop.astype(np.float32)
+
+
+def normalize(crop: np.ndarray) -> FloatArray:
+    """Ink map (NORM x NORM, 0..1): the letter bright on black, whatever its colours were.
+
+    The face colour is the median of the middle of the crop (letters cover less than half of
+    it); ink is whatever departs from it on the side of the longer tail, so dark-on-light and
+    light-on-dark tiles look alike to the model.
+    """
+    g = _gray(crop)
+    side = 40
+    interp = cv2.INTER_AREA if min(g.shape) > side else cv2.INTER_LINEAR
+    g = cv2.resize(g, (side, side), interpolation=interp)
+    mid = g[6:34, 6:34]
+    med = float(np.median(mid))
+    lo, hi = np.percentile(mid, (2, 98))
+    ink = (g - med) if (hi - med) > (med - lo) else (med - g)
+    top = float(np.percentile(ink[6:34, 6:34], 99))
+    ink = np.clip(ink / max(top, 12.0), 0.0, 1.0)
+    return cv2.resize(ink, (NORM, NORM), interpolation=cv2.INTER_AREA)
+
+
+def _hog(img: FloatArray, cell: int = 8, bins: int = 9) -> FloatArray:
+    """Histogram of oriented gradients (unsigned, 2x2-cell blocks, L2-Hys normalised).
+
+    Written here because OpenCV 5 moved HOGDescriptor (and cv2.ml) out of the main package.
+    """
+    gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=1)
+    gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=1)
+    mag = np.sqrt(gx * gx + gy * gy)
+    ang = (np.arctan2(gy, gx) % np.pi) * (bins / np.pi)
+    lo = np.floor(ang).astype(np.int64) % bins
+    frac = ang - np.floor(ang)
+    n = img.shape[0] // cell
+    hist = np.zeros((n, n, bins), np.float32)
+    cy, cx = np.divmod(np.arange(img.size), img.shape[1])
+    ci = (cy // cell).clip(0, n - 1) * n + (cx // cell).clip(0, n - 1)
+    flat = hist.reshape(n * n, bins)
+    m = mag.reshape(-1)
+    f = frac.reshape(-1)
+    b0 = lo.reshape(-1)
+    np.add.at(flat, (ci, b0), m * (1 - f))
+    np.add.at(flat, (ci, (b0 + 1) % bins), m * f)
+    blocks = np.concatenate(
+        [hist[:-1, :-1], hist[1:, :-1], hist[:-1, 1:], hist[1:, 1:]], axis=2
+    ).reshape((n - 1) * (n - 1), 4 * bins)
+    blocks = blocks / np.sqrt((blocks**2).sum(axis=1, keepdims=True) + 1e-6)
+    blocks = np.minimum(blocks, 0.2)
+    blocks = blocks / np.sqrt((blocks**2).sum(axis=1, keepdims=True) + 1e-6)
+    return blocks.reshape(-1)
+
+
+def features(ink: FloatArray) -> FloatArray:
+    """HOG (shape) plus a 16x16 thumbnail (where the ink is, e.g. Ö's dots)."""
+    hog = _hog(ink.astype(np.float32))
+    thumb = cv2.resize(ink, (16, 16), interpolation=cv2.INTER_AREA).reshape(-1)
+    return np.concatenate([hog, thumb]).astype(np.float32)
+
+
+def crop_features(crop: np.ndarray) -> FloatArray:
+    return features(normalize(crop))
+
+
+# --- the network ---------------------------------------------------------------------------
+
+@dataclass
+class Mlp:
+    """Weights of a ReLU MLP; ``layers`` is a list of (W, b)."""
+
+    mean: FloatArray
+    std: FloatArray
+    layers: list[tuple[FloatArray, FloatArray]]
+    temperature: float = 1.0
+
+    def hidden(self, x: FloatArray) -> FloatArray:
+        h = (x - self.mean) / self.std
+        for w, b in self.layers[:-1]:
+            h = np.maximum(h @ w + b, 0.0)
+        return h
+
+    def logits(self, x: FloatArray) -> FloatArray:
+        w, b = self.layers[-1]
+        return self.hidden(x) @ w + b
+
+    def probs(self, x: FloatArray) -> FloatArray:
+        return softmax(self.logits(x) / self.temperature)
+
+
+def softmax(z: FloatArray) -> FloatArray:
+    z = z - z.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+# --- taught prototypes ---------------------------------------------------------------------
+
+def _turns(crop: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """The crop turned by each extra clockwise quarter (how much to add to its rotation)."""
+    return [
+        (0, crop),
+        (90, cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)),
+        (180, cv2.rotate(crop, cv2.ROTATE_180)),
+        (270, cv2.rotate(crop, cv2.ROTATE_90_COUNTERCLOCKWISE)),
+    ]
+
+
+class LetterReader:
+    """The letter reader; ``load()`` gives the shipped model."""
+
+    def __init__(
+        self,
+        net: Mlp,
+        prototypes: FloatArray | None = None,
+        proto_labels: np.ndarray | None = None,
+        min_confidence: float = UNSURE_BELOW,
+    ) -> None:
+        self.net = net
+        self.prototypes = prototypes
+        self.proto_labels = proto_labels
+        self.min_confidence = min_confidence
+
+    # persistence ------------------------------------------------------------------------
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> LetterReader:
+        """A reader from a model file (None: the shipped model)."""
+        p = Path(path) if path is not None else MODEL_PATH
+        try:
+            with np.load(p, allow_pickle=False) as z:
+                meta = json.loads(str(z["meta"]))
+                n = int(meta["layers"])
+                layers = [
+                    (z[f"w{i}"].astype(np.float32), z[f"b{i}"].astype(np.float32)) for i in range(n)
+                ]
+                net = Mlp(z["mean"].astype(np.float32), z["std"].astype(np.float32), layers,
+                          float(meta["temperature"]))
+                protos = z["protos"].astype(np.float32) if "protos" in z else None
+                labels = z["proto_labels"].astype(np.int64) if "proto_labels" in z else None
+        except (OSError, KeyError, ValueError) as exc:
+            raise LetterError(f"cannot load letter model {p}: {exc}") from exc
+        if meta.get("letters") != LETTERS or int(meta.get("norm", -1)) != NORM:
+            raise LetterError(f"letter model {p} was made for other letters or features")
+        return cls(net, protos, labels, float(meta.get("min_confidence", UNSURE_BELOW)))
+
+    def save(self, path: str | Path) -> None:
+        """Write the model (and any taught prototypes) as one .npz file."""
+        arrays: dict[str, np.ndarray] = {
+            "mean": self.net.mean.astype(np.float32),
+            "std": self.net.std.astype(np.float32),
+        }
+        for i, (w, b) in enumerate(self.net.layers):
+            arrays[f"w{i}"] = w.astype(np.float16)
+            arrays[f"b{i}"] = b.astype(np.float32)
+        if self.prototypes is not None and self.proto_labels is not None:
+            arrays["protos"] = self.prototypes.astype(np.float16)
+            arrays["proto_labels"] = self.proto_labels.astype(np.int16)
+        meta = {
+            "letters": LETTERS, "norm": NORM, "layers": len(self.net.layers),
+            "temperature": self.net.temperature, "min_confidence": self.min_confidence,
+        }
+        arrays["meta"] = np.array(json.dumps(meta))
+        p = Path(path)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        with open(p, "wb") as fh:  # np.savez_compressed would append .npz to a bare name
+            np.savez_compressed(fh, **arrays)  # type: ignore[arg-type]
+
+    # reading ---------------------------------------------------------------------------
+    def class_probs(self, crops: Sequence[np.ndarray]) -> FloatArray:
+        """Probabilities over the (letter, rotation) classes and reject, one row per crop."""
+        if len(crops) == 0:
+            return np.zeros((0, N_CLASSES), np.float32)
+        x = np.stack([crop_features(c) for c in crops])
+        p = self.net.probs(x)
+        if self.prototypes is not None and self.proto_labels is not None and len(self.prototypes):
+            p = 0.5 * p + 0.5 * self._proto_probs(self.net.hidden(x))
+        return p
+
+    def _proto_probs(self, h: FloatArray) -> FloatArray:
+        """Soft nearest-prototype vote in the hidden space (cosine similarity)."""
+        assert self.prototypes is not None and self.proto_labels is not None
+        hn = h / (np.linalg.norm(h, axis=1, keepdims=True) + 1e-6)
+        pn = self.prototypes / (np.linalg.norm(self.prototypes, axis=1, keepdims=True) + 1e-6)
+        sim = hn @ pn.T  # (n, m)
+        out = np.zeros((len(h), N_CLASSES), np.float32)
+        k = min(5, sim.shape[1])
+        idx = np.argpartition(-sim, k - 1, axis=1)[:, :k]
+        for i in range(len(h)):
+            s = sim[i, idx[i]]
+            w = np.exp((s - s.max()) / 0.05)
+            for j, wt in zip(idx[i], w):
+                out[i, self.proto_labels[j]] += wt
+            # far from every prototype: the vote is weak, leave the mass to "not a letter"
+            out[i, REJECT] += w.sum() * (1.0 - float(np.clip((s.max() - 0.5) / 0.3, 0, 1)))
+        return out / out.sum(axis=1, keepdims=True)
+
+    def read(self, crop: np.ndarray, alphabet: str | None = None) -> LetterReading:
+        """Read one crop; ``alphabet`` (e.g. "MÖRDE") restricts the answer."""
+        return self.read_many([crop], alphabet)[0]
+
+    def read_many(
+        self, crops: Sequence[np.ndarray], alphabet: str | None = None
+    ) -> list[LetterReading]:
+        allowed = _allowed(alphabet)
+        probs = self.class_probs(crops)
+        return [self._decide(p, allowed) for p in probs]
+
+    def _decide(self, p: FloatArray, allowed: np.ndarray | None) -> LetterReading:
+        by_letter = p[:REJECT].reshape(len(LETTERS), 4)
+        letter_p = by_letter.sum(axis=1)
+        if allowed is None:
+            score = letter_p
+        else:
+            # Letters outside the alphabet still count against the answer (a clear 'A' on a
+            # MÖRDE board is unsure, not an 'M'), but only the strongest one.
+            outside = float(letter_p[~allowed].max()) if (~allowed).any() else 0.0
+            denom = float(letter_p[allowed].sum()) + float(p[REJECT]) + outside
+            score = np.where(allowed, letter_p / max(denom, 1e-9), 0.0)
+        order = np.argsort(-score)
+        best = int(order[0])
+        conf = float(np.clip(score[best], 0.0, 1.0))
+        rotation = ROTATIONS[int(np.argmax(by_letter[best]))]
+        cands = tuple((LETTERS[i], round(float(score[i]), 4)) for i in order[:3] if score[i] > 0)
+        letter = LETTERS[best] if conf >= self.min_confidence else None
+        return LetterReading(letter, rotation, round(conf, 4), cands)
+
+    # teaching --------------------------------------------------------------------------
+    def taught(self, examples: Sequence[tuple[np.ndarray, str]]) -> LetterReader:
+        """A reader that also knows these labelled crops (letters upright or turned as given).
+
+        Each crop is stored in all four turns so a tile taught once is known in any
+        direction. The label may carry the crop's rotation as "Ö@90" (default upright).
+        """
+        if not examples:
+            raise LetterError("teaching needs at least one labelled crop")
+        feats: list[FloatArray] = []
+        labels: list[int] = []
+        for crop, label in examples:
+            letter, rot = _parse_label(label)
+            for extra, turned in _turns(crop):
+                feats.append(crop_features(turned))
+                labels.append(class_index(letter, (rot + extra) % 360))
+        h = self.net.hidden(np.stack(feats))
+        if self.prototypes is not None and self.proto_labels is not None:
+            h = np.concatenate([self.prototypes, h])
+            lab = np.concatenate([self.proto_labels, np.asarray(labels)])
+        else:
+            lab = np.asarray(labels)
+        return LetterReader(self.net, h.astype(np.float32), lab.astype(np.int64), self.min_confidence)
+
+
+def _parse_label(label: str) -> tuple[str, int]:
+    text, _, rot = label.partition("@")
+    letter = text.strip().upper()
+    if letter not in LETTERS or len(letter) != 1:
+        raise LetterError(f"not a letter the reader knows: {label!r}")
+    try:
+        r = int(rot) if rot else 0
+    except ValueError as exc:
+        raise LetterError(f"bad rotation in label {label!r}") from exc
+    if r % 90:
+        raise LetterError(f"rotation must be 0, 90, 180 or 270 in {label!r}")
+    return letter, r % 360
+
+
+def _allowed(alphabet: str | None) -> np.ndarray | None:
+    if alphabet is None:
+        return None
+    letters = {c for c in alphabet.upper() if not c.isspace() and c not in ",;"}
+    unknown = sorted(letters - set(LETTERS))
+    if unknown or not letters:
+        raise LetterError(f"alphabet must be letters from {LETTERS}; got {alphabet!r}")
+    return np.array([c in letters for c in LETTERS])
+
+
+__all__ = ["LetterReading", "LetterReader", "LetterError", "LETTERS", "ROTATIONS", "normalize", "features"]
