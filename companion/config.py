@@ -76,6 +76,11 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "max_streams": 4,
         "heartbeat_s": 15.0,
         "language": "de",
+        "max_camera_streams": 2,
+        "login_attempts": 5,
+        "login_window_s": 300.0,
+        "session_hours": 12.0,
+        "public_url": "",
     },
     "service": {
         "watchdog": True,

@@ -43,6 +43,7 @@ from companion.errors import CompanionError, InputError
 from companion.games import find_game
 from companion.games.base import Effect, EventError, GameRules, Refused, Timeline, Undo
 from companion.store import Store
+from web import protocol as _protocol
 
 _log = logging.getLogger(__name__)
 
@@ -56,8 +57,7 @@ class RuntimeFault(CompanionError, RuntimeError):
     """Root of the runtime's own errors."""
 
 
-class Busy(RuntimeFault):
-    """Every live-stream slot is taken (the web answers 503)."""
+Busy = _protocol.Busy  # every live-stream slot is taken (the web answers 503)
 
 
 # --- what vision hands the runtime ---------------------------------------------------------------
@@ -71,12 +71,14 @@ class TableReading:
     plus ``?`` for a cell the reader is not sure of, row by row from the top left.
     ``candidates`` lists, for unsure cells (index 0–35), the letters it might be, for the prompt.
     ``corners``: the grid's four outer corners in the image (TL, TR, BR, BL), to draw.
+    ``rotations``: how far each letter is turned (0/90/180/270), so the dashboard draws it so.
     """
 
     cells: str
     still: bool = True
     candidates: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
     corners: tuple[tuple[float, float], ...] | None = None
+    rotations: tuple[int, ...] | None = None  # per cell, clockwise degrees of the letter
 
     def __post_init__(self) -> None:
         if len(self.cells) != SIZE * SIZE:
@@ -175,6 +177,8 @@ class Runtime(AbstractContextManager["Runtime"]):
         self._lock = threading.RLock()  # guards the snapshot and the subscribers
         self._stopping = threading.Event()
         self._threads: list[threading.Thread] = []
+        self._camera_thread: threading.Thread | None = None
+        self._camera_stop = threading.Event()
         self._started = False
         self._closed = False
 
@@ -186,6 +190,7 @@ class Runtime(AbstractContextManager["Runtime"]):
         self._stable: tuple[str, int] | None = None  # (cells, times seen in a row)
         self._prompt: dict[str, Any] | None = None
         self._last: dict[str, Any] | None = None
+        self._rotations: list[list[int]] | None = None
         self._camera: dict[str, Any] = {
             "status": "none",
             "source": getattr(source, "name", None),
@@ -230,15 +235,40 @@ class Runtime(AbstractContextManager["Runtime"]):
         self._started = True
         self._spawn("table", self._table_loop)
         if self.source is not None and self.reader is not None:
-            self._spawn("camera", self._camera_loop)
+            self.attach_camera(self.source, self.reader)
         if self._advice["enabled"]:
             self._spawn("advisor", self._advisor_loop)
         return self
 
-    def _spawn(self, name: str, target: Callable[[], None]) -> None:
-        t = threading.Thread(target=target, name=name, daemon=True)
-        self._threads.append(t)
+    def _spawn(self, name: str, target: Callable[..., None], *args: Any) -> threading.Thread:
+        t = threading.Thread(target=target, args=args, name=name, daemon=True)
+        self._threads = [x for x in self._threads if x.is_alive()] + [t]
         t.start()
+        return t
+
+    def attach_camera(self, source: Any, reader: TableReader) -> None:
+        """Watch the table through ``source`` (replacing any camera before it)."""
+        self.detach_camera()
+        with self._lock:
+            self.source, self.reader = source, reader
+            self._camera_stop = threading.Event()
+            self._camera["source"] = getattr(source, "name", None)
+            self._camera_thread = self._spawn("camera", self._camera_loop, source, reader,
+                                              self._camera_stop)
+
+    def detach_camera(self, message: str | None = None) -> None:
+        """Stop watching: the table runs on buttons and phones alone (status ``none``)."""
+        with self._lock:
+            stop, thread = self._camera_stop, self._camera_thread
+            self._camera_thread = None
+        if thread is None:
+            return
+        stop.set()
+        if thread is not threading.current_thread():
+            thread.join(timeout=5.0)
+        if self.source is not None:
+            self.source.close()
+        self._inbox.put(_Camera("none", message))
 
     def __enter__(self) -> Runtime:
         return self.start()
@@ -261,6 +291,7 @@ class Runtime(AbstractContextManager["Runtime"]):
             pass
         with self._frame_cond:
             self._frame_cond.notify_all()
+        self._camera_stop.set()
         for t in self._threads:
             t.join(timeout=5.0)
         if self.source is not None:
@@ -325,6 +356,7 @@ class Runtime(AbstractContextManager["Runtime"]):
         self._colours = [c for _, c in seats]
         self._prompt = None
         self._stable = None
+        self._rotations = None
         self._advice.update(possible=None, p_end=None, p_end_se=None)
         self._advice_for = None
         _log.info("new game %d: %s with %s", game_id, rules.name, ", ".join(names))
@@ -476,14 +508,17 @@ class Runtime(AbstractContextManager["Runtime"]):
 
     # --- phones -------------------------------------------------------------------------------
 
-    def submit(self, action: Mapping[str, Any]) -> dict[str, Any]:
-        """Carry out a phone's action; returns the snapshot once the event is on disk."""
+    def submit(self, action: Mapping[str, Any], source: str = "web") -> dict[str, Any]:
+        """Carry out a phone's action; returns the snapshot once the event is on disk.
+
+        ``source`` names who acted in the log (``web``; the demo's director says ``demo``).
+        """
         if not isinstance(action, Mapping) or not isinstance(action.get("action"), str):
             raise InputError('an action is a JSON object with an "action" name')
         if not self._started or self._closed:
             raise RuntimeFault("the table is not running")
         reply: Future[dict[str, Any]] = Future()
-        self._inbox.put(_Action(copy.deepcopy(dict(action)), "web", reply))
+        self._inbox.put(_Action(copy.deepcopy(dict(action)), source, reply))
         return reply.result(timeout=SUBMIT_TIMEOUT_S)
 
     def _do_action(self, item: _Action) -> None:
@@ -508,6 +543,10 @@ class Runtime(AbstractContextManager["Runtime"]):
         elif name in ("claim", "quit", "pass"):
             fields.setdefault("player", view.get("turn"))
             self._apply({"type": name, **fields}, source)
+        elif name == "turn":  # a tile entered by hand (a table without camera)
+            if set(fields) != {"cell", "tile"}:
+                raise InputError('turn needs exactly "cell": [row, col] and "tile"')
+            self._apply({"type": "turn_tile", **fields}, source)
         elif name == "correct":
             self._apply({"type": "correct", **fields}, source)
             self._clear_prompt_if_settled()
@@ -531,7 +570,7 @@ class Runtime(AbstractContextManager["Runtime"]):
                 raise InputError('"event" needs one field "event" holding a game event')
             self._apply(event, source)
         else:
-            known = "next, claim, quit, pass, correct, resolve, undo, new_game, settings, event"
+            known = "next, claim, quit, pass, turn, correct, resolve, undo, new_game, settings, event"
             raise InputError(f"unknown action {name!r}; known: {known}")
 
     def _resolve(self, fields: Mapping[str, Any], source: str) -> None:
@@ -615,11 +654,15 @@ class Runtime(AbstractContextManager["Runtime"]):
         if self._stable[1] != int(self._vision["stable_frames"]):
             return  # not yet believed, or already handled
         board = self._board()
-        if board is None:
-            return
-        before = (self._prompt, self.timeline)
+        if board is None or self._view().get("phase") == "over":
+            return  # nothing left to referee: the table is being cleared
+        before = (self._prompt, self.timeline, self._rotations)
+        if reading.rotations is not None:
+            rot = [r if reading.cells[i] not in (HIDDEN, UNSURE, "X") else 0
+                   for i, r in enumerate(reading.rotations)]
+            self._rotations = [rot[r * SIZE:(r + 1) * SIZE] for r in range(SIZE)]
         self._observe(reading, board)
-        if (self._prompt, self.timeline) != before:
+        if (self._prompt, self.timeline, self._rotations) != before:
             self._changed()
 
     def _observe(self, reading: TableReading, board: str) -> None:
@@ -683,51 +726,50 @@ class Runtime(AbstractContextManager["Runtime"]):
         self._show_state()
         self._publish()
 
-    def _camera_loop(self) -> None:
+    def _camera_loop(self, source: Any, reader: TableReader, stop: threading.Event) -> None:
         from vision import VisionError
         from vision.sources import CameraLost, CameraUnavailable, EndOfFrames
 
-        assert self.source is not None and self.reader is not None
         low = float(self._camera_cfg["reconnect_min_s"])
         high = float(self._camera_cfg["reconnect_max_s"])
         period = 1.0 / max(float(self._camera_cfg["fps"]), 0.1)
         backoff = low
-        while not self._stopping.is_set():
+        while not stop.is_set():
             try:
-                self.source.open()
+                source.open()
                 self._inbox.put(_Camera("ok"))
                 backoff = low
                 last = 0.0
-                while not self._stopping.is_set():
-                    frame = self.source.read()
+                while not stop.is_set():
+                    frame = source.read()
                     now = self._clock()
                     try:
-                        reading = self.reader(frame.image)
+                        reading = reader(frame.image)
                     except VisionError as exc:
                         _log.debug("frame %d: %s", frame.index, exc)
                         reading = None
                     if reading is not None:
                         self._inbox.put(reading)
                     self._store_frame(frame.image, reading)
-                    if self.source.live and now - last < period:
-                        self._stopping.wait(period - (now - last))
+                    if source.live and now - last < period:
+                        stop.wait(period - (now - last))
                     last = now
             except EndOfFrames:
-                self.source.close()
+                source.close()
                 self._inbox.put(_Camera("none", "the recording has ended"))
                 return
             except (CameraLost, CameraUnavailable) as exc:
-                self.source.close()
+                source.close()
                 _log.warning("camera: %s (again in %.1f s)", exc, backoff)
                 self._inbox.put(_Camera("lost", str(exc), backoff))
-                if self._stopping.wait(backoff):
+                if stop.wait(backoff):
                     return
                 backoff = min(backoff * 2, high)
             except Exception:
-                self.source.close()
+                source.close()
                 _log.exception("camera thread failed; reopening")
                 self._inbox.put(_Camera("lost", "camera failure", backoff))
-                if self._stopping.wait(backoff):
+                if stop.wait(backoff):
                     return
                 backoff = min(backoff * 2, high)
 
@@ -819,6 +861,7 @@ class Runtime(AbstractContextManager["Runtime"]):
                 "events": len(self.timeline.states) - 1,
                 "can_undo": len(self.timeline.states) > 1,
                 "camera": dict(self._camera),
+                "rotations": copy.deepcopy(self._rotations),
                 "prompt": copy.deepcopy(self._prompt),
                 "advisor": dict(self._advice),
                 "last": copy.deepcopy(self._last),

@@ -11,6 +11,12 @@ from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
+from companion.errors import CompanionError
+
+
+class Busy(CompanionError, RuntimeError):
+    """Every live-stream slot is taken; the web answers 503 (``companion.runtime.Busy`` is this)."""
+
 
 class Subscription(Protocol):
     def get(self, timeout: float) -> dict[str, Any] | None:
@@ -40,3 +46,9 @@ class TableAPI(Protocol):
 
     def export(self, game_id: int) -> dict[str, Any]:
         """One game's set-up and events as JSON; raises ``KeyError`` for an unknown id."""
+
+    def check_pin(self, pin: str) -> bool:
+        """Whether ``pin`` is the table PIN (stored hashed; compared in constant time)."""
+
+    def session_secret(self) -> str:
+        """The key that signs web sessions; made once and stored, so logins survive restarts."""
