@@ -152,7 +152,7 @@ class Server:
                                      ident="companion", channel_timeout=60,
                                      clear_untrusted_proxy_headers=True)
         self.host = host
-        self.port: int = self._server.effective_port
+        self.port = int(self._server.effective_port)
         self._thread = threading.Thread(target=self._run, name="web-server", daemon=True)
         self._closed = False
 

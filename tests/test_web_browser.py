@@ -1,0 +1,230 @@
+"""End to end in real headless Chromium (Debian's, never a downloaded one) via Playwright.
+
+Runs against a live dashboard served by waitress: the page at phone size, a tile turned on
+the table appearing live, PIN login, Next from the phone, the QR code, the camera view and
+the history replay. Screenshots go to artifacts/ (git-ignored) for people to look at.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from web_support import Site, start_site
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+PHONE = {"width": 360, "height": 740}
+TABLET = {"width": 1024, "height": 768}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    with start_site(tmp_path_factory.mktemp("site")) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip("no /usr/bin/chromium (scripts/setup --dev installs it)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture()
+def phone(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, locale="de-DE",
+                                  is_mobile=True, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    try:
+        yield page
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def wait_until(page: Any, expression: str, arg: Any = None, timeout_s: float = 20.0) -> None:
+    """Poll ``expression`` (a JS function of ``arg``) in the page until it is true.
+
+    Playwright's wait_for_function evaluates strings, which the page's CSP (script-src 'self')
+    rightly forbids; page.evaluate goes through the debugging protocol instead.
+    """
+    deadline = time.monotonic() + timeout_s
+    while not page.evaluate(expression, arg):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {expression}")
+        page.wait_for_timeout(100)
+
+
+def face_up(page: Any) -> int:
+    n: int = page.evaluate("document.querySelectorAll('.mb-tile:not(.hidden)').length")
+    return n
+
+
+def api_state(site: Site) -> dict[str, Any]:
+    with urllib.request.urlopen(site.url + "api/state", timeout=10) as r:
+        data: dict[str, Any] = json.load(r)
+    return data
+
+
+def login(page: Any, site: Site, next_path: str = "/") -> None:
+    page.goto(site.url + "login?next=" + next_path)
+    page.fill("#pin", site.pin)
+    page.click("#login-form button[type=submit]")
+    page.wait_for_url(site.url.rstrip("/") + next_path)
+
+
+def test_phone_page_shows_the_board_live(site: Site, phone: Any) -> None:
+    phone.goto(site.url)
+    phone.wait_for_selector(".mb-board")
+    assert phone.locator(".mb-tile").count() == 36
+    # live over server-sent events, not polling
+    phone.wait_for_selector("#live[data-state=on]")
+    # usable at 360 px: nothing wider than the screen
+    width = phone.evaluate("document.scrollingElement.scrollWidth")
+    assert width <= PHONE["width"]
+    board = phone.locator(".mb-wrap").bounding_box()
+    assert board["width"] >= 300  # the board fills the phone's width
+    assert phone.locator("#banner strong").inner_text().strip()
+    ARTIFACTS.mkdir(exist_ok=True)
+    phone.screenshot(path=str(ARTIFACTS / "phone-table.png"), full_page=True)
+
+
+def test_a_tile_turned_on_the_table_appears(site: Site, phone: Any) -> None:
+    phone.goto(site.url)
+    phone.wait_for_selector("#live[data-state=on]")
+    before = face_up(phone)
+    site.turn_a_tile()
+    wait_until(phone, "n => document.querySelectorAll('.mb-tile:not(.hidden)').length > n", before,
+               timeout_s=30)
+    # the page shows exactly the board the runtime reports
+    cells = api_state(site)["view"]["cells"]
+    shown = phone.evaluate(
+        "Array.from(document.querySelectorAll('.mb-tile')).map(t => "
+        "t.classList.contains('hidden') ? null : (t.classList.contains('victim') ? 'X' : "
+        "t.textContent.trim()))"
+    )
+    assert shown == [cells[r][c] for r in range(6) for c in range(6)]
+
+
+def test_pin_login_then_next_advances_the_turn(site: Site, phone: Any) -> None:
+    site.fresh_game()
+    login(phone, site)
+    phone.wait_for_selector("#btn-next")
+    phone.wait_for_selector("#live[data-state=on]")
+    start = api_state(site)["view"]
+    on_turn = start["players"][start["turn"]]["name"]
+    # tap a face-down tile and say which letter it shows (a table without camera)
+    phone.locator(".mb-tile.hidden").first.click()
+    phone.locator("#sheet .pick[data-tile='E']").click()
+    wait_until(phone, "() => !document.querySelector('#btn-next').disabled")
+    assert on_turn in phone.locator("#banner strong").inner_text()
+    phone.locator("#btn-next").click()
+    wait_until(phone, "name => document.querySelector('.player.on-turn .name').textContent !== name",
+               on_turn)
+    after = api_state(site)["view"]
+    assert after["turn"] != start["turn"]
+    nxt = after["players"][after["turn"]]["name"]
+    assert nxt in phone.locator("#banner strong").inner_text()
+    assert phone.locator(".player.on-turn .name").inner_text() == nxt
+    ARTIFACTS.mkdir(exist_ok=True)
+    phone.evaluate("window.scrollTo(0, 0)")
+    phone.screenshot(path=str(ARTIFACTS / "phone-control.png"), full_page=True)
+
+
+def test_wrong_pin_is_refused_in_the_page(site: Site, phone: Any) -> None:
+    phone.goto(site.url + "login")
+    phone.fill("#pin", "0")
+    phone.click("#login-form button[type=submit]")
+    assert phone.locator("#login-error").is_visible()
+    phone.goto(site.url)
+    assert phone.locator("#btn-next").count() == 0
+
+
+def test_qr_code_on_the_page_reads_back_as_the_address(site: Site, phone: Any) -> None:
+    cv2 = pytest.importorskip("cv2")
+    import numpy as np
+
+    phone.goto(site.url)
+    qr = phone.locator("#qr")
+    qr.scroll_into_view_if_needed()
+    wait_until(phone, "() => document.querySelector('#qr').naturalWidth > 0")
+    png = qr.screenshot()
+    image = cv2.imdecode(np.frombuffer(io.BytesIO(png).getvalue(), np.uint8), cv2.IMREAD_GRAYSCALE)
+    image = cv2.copyMakeBorder(image, 20, 20, 20, 20, cv2.BORDER_CONSTANT, value=255)
+    text, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
+    shown = phone.locator("#share-url").inner_text()
+    assert text and text == shown
+    assert text.startswith("http://") and text.endswith(":%d/" % site.port)
+
+
+def test_camera_view_after_login_stops_when_hidden(site: Site, phone: Any) -> None:
+    phone.goto(site.url + "camera")
+    assert phone.locator("#camera").count() == 0  # behind the login
+    login(phone, site, "/camera")
+    wait_until(phone, "() => document.querySelector('#camera').naturalWidth > 0")
+    phone.evaluate(
+        "Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
+        "document.dispatchEvent(new Event('visibilitychange'))"
+    )
+    assert phone.evaluate("document.querySelector('#camera').src").startswith("data:")
+    assert phone.locator("#camera-note").is_visible()
+
+
+def test_history_replays_a_game_step_by_step(site: Site, phone: Any) -> None:
+    phone.goto(site.url + "history")
+    phone.wait_for_selector(".game-item a")
+    phone.locator(".game-item a").first.click()
+    phone.wait_for_selector(".mb-board")
+    slider = phone.locator("#step")
+    last = int(slider.get_attribute("max"))
+    assert last >= 1
+    wait_until(phone, "() => document.querySelector('#step').value === document.querySelector('#step').max")
+    at_end = face_up(phone)
+    phone.locator("#step-prev").click()
+    assert slider.input_value() == str(last - 1)
+    slider.fill("0")
+    assert face_up(phone) == 0 and at_end >= 1
+    assert phone.locator("#export").get_attribute("href").startswith("/api/export/")
+
+
+def test_language_switch(site: Site, phone: Any) -> None:
+    phone.goto(site.url)
+    assert phone.evaluate("document.documentElement.lang") == "de"
+    phone.locator("#lang-switch").click()
+    wait_until(phone, "() => document.documentElement.lang === 'en'")
+    assert "Table" in phone.locator(".tabs").inner_text()
+
+
+def test_tablet_layout_has_two_columns(site: Site, browser: Any) -> None:
+    context = browser.new_context(viewport=TABLET, locale="en-GB")
+    page = context.new_page()
+    try:
+        page.goto(site.url)
+        page.wait_for_selector(".mb-board")
+        stage = page.locator(".stage").bounding_box()
+        side = page.locator(".side").bounding_box()
+        assert side["x"] > stage["x"] + stage["width"] - 1  # side panel beside the board
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "tablet-table.png"))
+    finally:
+        context.close()
