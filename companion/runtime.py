@@ -534,6 +534,11 @@ class Runtime(AbstractContextManager["Runtime"]):
         item.reply.set_result(self.snapshot())
 
     def _act(self, body: Mapping[str, Any], source: str) -> None:
+        self._act_on(body, source)
+        if self._last is not None and self._last.get("source") == source:
+            self._last["action"] = body["action"]
+
+    def _act_on(self, body: Mapping[str, Any], source: str) -> None:
         name = body["action"]
         fields = {k: v for k, v in body.items() if k != "action"}
         view = self._view()
@@ -1012,3 +1017,61 @@ def _default_advisor() -> Callable[[str], Mapping[str, Any]] | None:
 
 
 __all__ = ["Busy", "Runtime", "RuntimeFault", "TableReader", "TableReading"]
+
+
+class VisionReader:
+    """The vision pipeline as a :class:`TableReader`: locate the grid, read the 36 cells.
+
+    Uses vision's stages (``vision.grid.locate``, ``crop_tile``, ``vision.tiles.TileReader``
+    over the shipped ``LetterReader``). A letter below ``min_confidence`` becomes ``?``: the
+    runtime asks rather than guesses. The back of the tiles is learned from ``reference``
+    (a frame with every tile face down) when given, else inferred by the tile reader.
+    """
+
+    def __init__(self, settings: Mapping[str, Any]) -> None:
+        try:
+            from vision.grid import crop_tile, locate
+            from vision.letters import LetterReader
+            from vision.tiles import TileReader
+        except ImportError as exc:
+            raise RuntimeFault(f"the vision cannot read a grid here: {exc}") from None
+        self._locate = locate
+        self._crop = crop_tile
+        self._tiles = TileReader(LetterReader.load())
+        self.min_confidence = float(settings.get("min_confidence", 0.8))
+        reference = str(settings.get("reference", ""))
+        if reference:
+            import cv2
+
+            image = cv2.imread(reference, cv2.IMREAD_COLOR)
+            if image is None:
+                raise InputError(f"{reference}: not a readable reference image")
+            self._tiles.learn_back(self._crops(image, locate(image)))
+
+    def _crops(self, image: Any, grid: Any) -> list[Any]:
+        return [self._crop(image, grid, r, c) for r in range(SIZE) for c in range(SIZE)]
+
+    def __call__(self, image: Any) -> TableReading:
+        grid = self._locate(image)
+        cells = self._tiles.read(self._crops(image, grid))
+        chars: list[str] = []
+        candidates: dict[int, tuple[str, ...]] = {}
+        for i, cell in enumerate(cells):
+            ch = cell.char
+            if ch not in (HIDDEN, "X", UNSURE) and cell.confidence < self.min_confidence:
+                ch = UNSURE
+            if ch == UNSURE and cell.letter:
+                candidates[i] = (str(cell.letter),)
+            chars.append(ch)
+        corners = tuple((float(x), float(y)) for x, y in grid.corners)
+        return TableReading(
+            "".join(chars),
+            still=True,
+            candidates=candidates,
+            corners=corners,
+            rotations=tuple(int(c.rotation) for c in cells),
+        )
+
+
+def vision_reader(settings: Mapping[str, Any]) -> TableReader:
+    return VisionReader(settings)

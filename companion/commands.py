@@ -1,0 +1,258 @@
+"""``companion run``, ``companion demo`` and ``companion export``: the table itself.
+
+``run`` is the Pi service (systemd/companion.service starts it): camera, panel, rules, log and
+dashboard in one process, so the camera is opened once. It tells systemd when it is ready and
+pings the watchdog while the table loop is alive (``sd_notify`` over ``$NOTIFY_SOCKET``,
+written by hand: one datagram, no extra dependency).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import signal
+import socket
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+from companion.errors import InputError
+
+_log = logging.getLogger(__name__)
+
+
+def register(subparsers: Any) -> None:
+    run = subparsers.add_parser("run", help="run the table (the Pi service)")
+    run.add_argument("--config", type=Path, default=None,
+                     help="settings file (default /etc/companion/config.toml)")
+    run.add_argument("-v", "--verbose", action="store_true", help="log more")
+    run.set_defaults(func=cmd_run)
+
+    demo = subparsers.add_parser(
+        "demo", help="a rendered game through the whole pipeline, no hardware needed"
+    )
+    demo.add_argument("--port", type=int, default=8000, help="dashboard port (0 = any free)")
+    demo.add_argument("--host", default="0.0.0.0", help="address to serve on")
+    demo.add_argument("--speed", type=float, default=1.0, help="replay speed (2 = twice as fast)")
+    demo.add_argument("--db", type=Path, default=None, help="keep the event log in this file")
+    demo.add_argument("--seed", type=int, default=7, help="which game to play")
+    demo.add_argument("--rounds", type=int, default=0, help="stop after N games (0 = loop)")
+    demo.add_argument("--quiet", action="store_true", help="no LED/buzzer console lines")
+    demo.set_defaults(func=cmd_demo)
+
+    export = subparsers.add_parser("export", help="one game's set-up and events as JSON")
+    export.add_argument("game", type=int, metavar="GAME", help="the game's id (see the history)")
+    export.add_argument("--config", type=Path, default=None)
+    export.add_argument("--db", type=Path, default=None, help="the event log (default: config)")
+    export.add_argument("-o", "--output", type=Path, default=None, help="write to a file")
+    export.set_defaults(func=cmd_export)
+
+
+# --- systemd -----------------------------------------------------------------------------------
+
+
+def sd_notify(message: str, environ: Any = None) -> bool:
+    """Send ``message`` (``READY=1``, ``WATCHDOG=1``…) to systemd; False when not under it."""
+    env = os.environ if environ is None else environ
+    address = env.get("NOTIFY_SOCKET")
+    if not address:
+        return False
+    if address.startswith("@"):  # an abstract socket
+        address = "\0" + address[1:]
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+            sock.connect(address)
+            sock.sendall(message.encode())
+    except OSError as exc:
+        _log.warning("sd_notify %s: %s", message, exc)
+        return False
+    return True
+
+
+def watchdog_interval(environ: Any = None) -> float | None:
+    """Half of systemd's WatchdogSec, in seconds (``$WATCHDOG_USEC``), or None without one."""
+    env = os.environ if environ is None else environ
+    usec = env.get("WATCHDOG_USEC")
+    pid = env.get("WATCHDOG_PID")
+    if not usec or (pid and pid != str(os.getpid())):
+        return None
+    try:
+        return max(int(usec) / 2e6, 0.05)
+    except ValueError:
+        return None
+
+
+# --- run ---------------------------------------------------------------------------------------
+
+
+def _logging(verbose: bool) -> None:
+    logging.basicConfig(
+        level=logging.DEBUG if verbose else logging.INFO,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from companion import config as config_mod
+    from companion.runtime import Runtime
+    from companion.store import Store, new_pin
+    from vision.sources import open_source
+
+    _logging(args.verbose)
+    cfg = config_mod.load(args.config)
+    table = cfg.section("table")
+    web_cfg = cfg.section("web")
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    with Store(table["database"]) as store:
+        if not store.has_pin():
+            pin = new_pin()
+            store.set_pin(pin)
+            print(f"PIN: {pin}  (the table PIN, chosen now at first start; it is stored hashed)",
+                  flush=True)
+        source = open_source(cfg.section("camera"))
+        reader = vision_reader(cfg.section("vision")) if source is not None else None
+        with Runtime(cfg, store, source=source, reader=reader) as runtime:
+            import web
+
+            app = web.create_app(runtime, web_cfg)
+            server = web.Server(app, web_cfg["host"], web_cfg["port"], web_cfg["threads"])
+            with server:
+                print(f"Dashboard: http://{_lan_address()}:{server.port}/", flush=True)
+                sd_notify("READY=1\nSTATUS=table running")
+                period = watchdog_interval() if cfg.section("service")["watchdog"] else None
+                while not stop.wait(period or 1.0):
+                    if period is not None and runtime.alive:
+                        sd_notify("WATCHDOG=1")  # only while the table loop is alive
+                sd_notify("STOPPING=1")
+    return 0
+
+
+def vision_reader(settings: dict[str, Any]) -> Any:
+    """The vision pipeline as the runtime's reader (frames to :class:`TableReading`)."""
+    from companion.runtime import vision_reader as make
+
+    return make(settings)
+
+
+# --- demo --------------------------------------------------------------------------------------
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    import segno
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    from companion import config as config_mod
+    from companion import demo
+    from companion.progress import progress
+    from companion.runtime import Runtime
+    from companion.store import Store, new_pin
+
+    if args.speed <= 0:
+        raise InputError("--speed must be positive")
+    if not 0 <= args.port <= 65535:
+        raise InputError("--port must be 0–65535")
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+
+    script = demo.choose_script(args.seed)
+    folder = demo.cache_dir() / demo.session_key(script, demo.DEFAULT_SIZE)
+    if not (folder / "session.json").is_file():
+        print(f"Rendering the demo game ({len(script.boards) - 1} turns) once into {folder} …",
+              flush=True)
+        total = 2 * len(script.boards) - 1
+        ticks = iter(progress(range(total), total, "frames"))
+
+        def step(done: int, _total: int) -> None:
+            next(ticks, None)
+
+        demo.render_session(script, folder, progress=step)
+        for _ in ticks:
+            pass
+
+    tmp = tempfile.TemporaryDirectory(prefix="companion-demo-")
+    db = args.db or Path(tmp.name) / "demo.sqlite"
+    cfg = config_mod.load(None, environ={})  # the demo ignores /etc: it must run anywhere
+    cfg = cfg.replace("table", database=str(db), players=list(script.players), advisor=True,
+                      reminder_s=0.0)
+    cfg = cfg.replace("camera", source="replay", device=str(folder))
+    cfg = cfg.replace("hardware", pin_factory="mock")
+    cfg = cfg.replace("web", host=args.host, port=args.port)
+    echo = None if args.quiet else (lambda line: print(f"  [table] {line}", flush=True))
+    factory = MockFactory(pin_class=MockPWMPin)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        with Store(db) as store:
+            pin = new_pin()
+            store.set_pin(pin)
+            reader = vision_reader(cfg.section("vision"))
+            with Runtime(cfg, store, pin_factory=factory, echo=echo) as runtime:
+                import web
+
+                web_cfg = cfg.section("web")
+                app = web.create_app(runtime, web_cfg)
+                with web.Server(app, web_cfg["host"], web_cfg["port"], web_cfg["threads"]) as srv:
+                    host = _lan_address() if web_cfg["host"] in ("0.0.0.0", "") else web_cfg["host"]
+                    url = f"http://{host}:{srv.port}/"
+                    print(f"Dashboard: {url}", flush=True)
+                    print(f"PIN: {pin}", flush=True)
+                    try:
+                        segno.make(url, error="l").terminal(compact=True)
+                    except (OSError, ValueError):
+                        pass
+                    print("Ctrl+C stops the demo.", flush=True)
+                    director = demo.Director(runtime, script, folder, reader, factory,
+                                             speed=args.speed, rounds=args.rounds,
+                                             say=lambda line: print(line, flush=True)).start()
+                    try:
+                        while not stop.wait(0.5):
+                            if args.rounds and not director._thread.is_alive():
+                                break
+                    finally:
+                        director.close()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        tmp.cleanup()
+    return 0
+
+
+def _lan_address() -> str:
+    """This machine's address on the LAN (what a phone types), else localhost."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            sock.connect(("10.255.255.255", 1))  # no packet is sent: it only picks a route
+            address = str(sock.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+    return address if not address.startswith("0.") else "127.0.0.1"
+
+
+# --- export ------------------------------------------------------------------------------------
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from companion import config as config_mod
+    from companion.store import Store
+
+    db = args.db
+    if db is None:
+        db = Path(config_mod.load(args.config).section("table")["database"])
+    if not Path(db).is_file():
+        raise InputError(f"{db}: no event log there")
+    with Store(db) as store:
+        try:
+            data = store.export(args.game)
+        except KeyError:
+            raise InputError(f"no game {args.game} in {db}") from None
+    text = json.dumps(data, ensure_ascii=False, indent=2)
+    if args.output is not None:
+        args.output.write_text(text + "\n", encoding="utf-8")
+    else:
+        sys.stdout.write(text + "\n")
+    return 0

@@ -1,0 +1,257 @@
+"""``companion demo``: a whole table with no hardware, the first thing a newcomer runs.
+
+A game of Finde den Mörder is played out by the real rules (seeded), rendered frame by frame
+with :mod:`vision.synth` into a recorded session (cached, so the second start is instant), and
+replayed through the whole pipeline: the replay camera, the vision reader, the rules, the
+event log in a temporary database, gpiozero's MockFactory panel and the web dashboard.
+
+Simulated players sit at the table: they press their (mock) buttons as people would — a short
+press for Next once their tile lies face up, a long press to claim MÖRDER when the word stands
+on the table — so the console shows the LED and buzzer answering. When a phone takes over
+(any action other than settings or answering a prompt), the demo hands the table to it: the
+camera is detached and the players stop pressing until that game is over. Then, after a short
+pause, the next round starts. It loops until stopped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.games.moerder.board import CELLS, Board, Tile
+
+_log = logging.getLogger(__name__)
+
+PLAYERS = ("Ada", "Bruno", "Clara")
+SCRIPT_VERSION = 1
+TURN_S = 3.0  # seconds of recording per turn at speed 1
+STILL_AT = (0.6, 1.2)  # still frames after the hand, within a turn
+DEFAULT_SIZE = (960, 720)
+
+
+@dataclass(frozen=True)
+class Script:
+    """A game played out by the rules: the board after each turn (0 = all face down)."""
+
+    seed: int
+    players: tuple[str, ...]
+    boards: tuple[Board, ...]
+    claim: bool  # the last turn ends in a valid claim (else: played to the last tile)
+
+
+def play_out(seed: int, players: Sequence[str] = PLAYERS) -> Script:
+    """The turns of one game: tiles in a seeded order, the victim's neighbours with it."""
+    import numpy as np
+
+    from companion.games.moerder.chain import find_chains
+    from companion.games.moerder.rules import GAME, Next, TurnTile
+
+    rng = np.random.default_rng([seed, 11])
+    pool = [t for t in (Tile.M, Tile.OE, Tile.R, Tile.D, Tile.E) for _ in range(7)] + [Tile.VICTIM]
+    order = [int(i) for i in rng.permutation(CELLS)]
+    tiles = [pool[int(i)] for i in rng.permutation(CELLS)]
+    state = GAME.new({"players": list(players), "first": 0})
+    boards = [state.board]
+    for cell in order:
+        if state.board.cells[cell] is not None:
+            continue
+        state = GAME.apply(state, TurnTile(divmod(cell, 6), tiles[cell])).state
+        while state.pending:
+            c = state.pending[0]
+            state = GAME.apply(state, TurnTile(c, tiles[c[0] * 6 + c[1]])).state
+        boards.append(state.board)
+        if find_chains(state.board, limit=1):
+            return Script(seed, tuple(players), tuple(boards), True)
+        if all(t is not None for t in state.board.cells):
+            break
+        state = GAME.apply(state, Next()).state
+    return Script(seed, tuple(players), tuple(boards), False)
+
+
+def choose_script(seed: int, min_turns: int = 12, max_turns: int = 24) -> Script:
+    """The first game from ``seed`` on that is worth watching: a claim after a while, a victim."""
+    for s in range(seed, seed + 500):
+        script = play_out(s)
+        victim = any(Tile.VICTIM in b.cells for b in script.boards)
+        if script.claim and victim and min_turns <= len(script.boards) - 1 <= max_turns:
+            return script
+    return play_out(seed)
+
+
+def render_session(
+    script: Script,
+    folder: Path,
+    size: tuple[int, int] = DEFAULT_SIZE,
+    progress: Callable[[int, int], None] | None = None,
+) -> Path:
+    """Render the script as a recorded session (JPEG frames + timing) into ``folder``.
+
+    Each turn: a frame with a hand over the grid, then the table still (two frames, the
+    second a copy: a still table looks the same twice). Reused when already complete.
+    """
+    from vision import synth
+    from vision.sources import SESSION_FILE, SessionWriter
+
+    if (folder / SESSION_FILE).is_file():
+        return folder
+    partial = folder.with_name(folder.name + ".partial")
+    partial.mkdir(parents=True, exist_ok=True)
+    style = synth.styles("train")[script.seed % len(synth.styles("train"))]
+    layout = synth.make_layout(style, script.seed, size)
+    total = 2 * len(script.boards) - 1
+    done = 0
+    entries: list[dict[str, Any]] = []
+    with SessionWriter(partial) as writer:
+        for turn, board in enumerate(script.boards):
+            t0 = turn * TURN_S
+            if turn > 0:
+                img, _ = synth.render_table(script.boards[turn - 1], style, script.seed,
+                                            layout=layout, hand=True, frame=2 * turn)
+                writer.add(img, t0)
+                done += 1
+                if progress:
+                    progress(done, total)
+            img, truth = synth.render_table(board, style, script.seed, layout=layout,
+                                            frame=2 * turn + 1)
+            for k, dt in enumerate(STILL_AT):
+                writer.add(img, t0 + dt)
+            entries.append({"turn": turn, "board": str(board),
+                            "rotations": list(truth.rotations)})
+            done += 1
+            if progress:
+                progress(done, total)
+    (partial / "script.json").write_text(
+        json.dumps({"seed": script.seed, "players": list(script.players), "turns": entries}),
+        encoding="utf-8",
+    )
+    if folder.exists():
+        import shutil
+
+        shutil.rmtree(folder)
+    partial.rename(folder)
+    return folder
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "companion" / "demo"
+
+
+def session_key(script: Script, size: tuple[int, int]) -> str:
+    text = f"{SCRIPT_VERSION}:{script.seed}:{size}:{[str(b) for b in script.boards]}"
+    return hashlib.sha1(text.encode()).hexdigest()[:12]
+
+
+class Director:
+    """Plays the simulated players and starts round after round (a thread of its own)."""
+
+    def __init__(
+        self,
+        runtime: Any,
+        script: Script,
+        session: Path,
+        reader: Any,
+        factory: Any,
+        speed: float = 1.0,
+        pause_s: float = 6.0,
+        rounds: int = 0,
+        say: Callable[[str], None] = print,
+    ) -> None:
+        self.runtime = runtime
+        self.script = script
+        self.session = session
+        self.reader = reader
+        self.factory = factory
+        self.speed = speed
+        self.pause_s = pause_s
+        self.rounds = rounds
+        self.say = say
+        self.stop = threading.Event()
+        self.round = 0
+        self._thread = threading.Thread(target=self._run, name="demo-director", daemon=True)
+
+    def start(self) -> Director:
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self.stop.set()
+        self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        try:
+            while not self.stop.is_set() and (self.rounds == 0 or self.round < self.rounds):
+                self.round += 1
+                self._play_round()
+                self.stop.wait(self.pause_s / max(self.speed, 0.1))
+        except Exception:
+            _log.exception("the demo director failed")
+
+    def _play_round(self) -> None:
+        from vision.sources import ReplaySource
+
+        rt = self.runtime
+        rt.submit({"action": "new_game", "game": "moerder",
+                   "setup": {"players": list(self.script.players), "first": 0}}, source="demo")
+        game_id = rt.snapshot()["game_id"]
+        self.say(f"demo: round {self.round} (game {game_id}): "
+                 f"{', '.join(self.script.players)} sit down")
+        rt.attach_camera(ReplaySource(self.session, speed=self.speed), self.reader)
+        acted: tuple[int, int, Any] | None = None
+        handed = False
+        ended_at: float | None = None
+        while not self.stop.is_set():
+            snap = rt.snapshot()
+            if snap["game_id"] != game_id:
+                game_id = snap["game_id"]  # a phone started another game: it is theirs
+                handed = True
+            view = snap["view"] or {}
+            last = snap.get("last") or {}
+            phone = last.get("source") == "web" and last.get("kind") == "effects"
+            if not handed and phone and last.get("action") not in ("resolve", "correct"):
+                handed = True
+                self.say("demo: a phone took over the table; the players sit back")
+                rt.detach_camera("the demo handed the table to a phone")
+            if view.get("phase") == "over":
+                return
+            if snap["camera"]["status"] == "none" and not handed and snap["camera"]["message"]:
+                ended_at = ended_at or time.monotonic()
+                if time.monotonic() - ended_at > 10 / max(self.speed, 0.1):
+                    return  # the recording ended without an end of game (a misread): next round
+            if not handed and snap["prompt"] is None and view.get("phase") in ("playing", "final_look"):
+                key = (int(view.get("turn_number", 0)), int(view.get("turn", 0)), view.get("phase"))
+                ready = view.get("tile_turned_this_turn") and not view.get("pending")
+                if view.get("phase") == "final_look":
+                    ready = True
+                if ready and key != acted:
+                    acted = key
+                    self._press(int(view["turn"]), self._chain_on(view.get("board")))
+            self.stop.wait(0.1)
+
+    def _chain_on(self, board: Any) -> bool:
+        from companion.games.moerder.chain import find_chains
+
+        return isinstance(board, str) and bool(find_chains(Board.parse(board), limit=1))
+
+    def _press(self, seat: int, claim: bool) -> None:
+        """Press a seat's (mock) button like a person: a tap for Next, held for a claim."""
+        self.stop.wait(0.3 / max(self.speed, 0.1))  # a moment to look at the table
+        pins = self.runtime.pins
+        pin = self.factory.pin(pins.buttons[seat])
+        down = pins.long_press_s + 0.15 if claim else 0.1
+        if pins.pull_up:
+            pin.drive_low()
+            time.sleep(down)
+            pin.drive_high()
+        else:
+            pin.drive_high()
+            time.sleep(down)
+            pin.drive_low()
