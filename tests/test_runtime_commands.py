@@ -1,0 +1,86 @@
+"""The table's commands: systemd notification by hand, export, and their errors."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+
+import pytest
+
+from companion import cli
+from companion.commands import sd_notify, watchdog_interval
+from companion.store import Store
+
+
+def test_sd_notify_sends_one_datagram_to_the_notify_socket(tmp_path: Path) -> None:
+    path = str(tmp_path / "notify")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind(path)
+        assert sd_notify("READY=1", {"NOTIFY_SOCKET": path})
+        assert server.recv(256) == b"READY=1"
+        assert sd_notify("WATCHDOG=1", {"NOTIFY_SOCKET": path})
+        assert server.recv(256) == b"WATCHDOG=1"
+
+
+def test_sd_notify_to_an_abstract_socket() -> None:
+    name = f"companion-test-{id(object())}"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind("\0" + name)
+        assert sd_notify("STOPPING=1", {"NOTIFY_SOCKET": "@" + name})
+        assert server.recv(256) == b"STOPPING=1"
+
+
+def test_sd_notify_outside_systemd_is_a_quiet_no(tmp_path: Path) -> None:
+    assert not sd_notify("READY=1", {})
+    assert not sd_notify("READY=1", {"NOTIFY_SOCKET": str(tmp_path / "gone")})
+
+
+def test_watchdog_interval_is_half_of_watchdog_sec() -> None:
+    import os
+
+    assert watchdog_interval({"WATCHDOG_USEC": "30000000"}) == 15.0
+    assert watchdog_interval({"WATCHDOG_USEC": "30000000", "WATCHDOG_PID": str(os.getpid())}) == 15.0
+    assert watchdog_interval({"WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "1"}) is None
+    assert watchdog_interval({}) is None
+    assert watchdog_interval({"WATCHDOG_USEC": "soon"}) is None
+
+
+def _db_with_a_game(tmp_path: Path) -> tuple[Path, int]:
+    db = tmp_path / "log.sqlite"
+    with Store(db) as s:
+        gid = s.new_game("moerder", "Finde den Mörder", {"players": ["Ana", "Ben"], "first": 0},
+                         [("Ana", "red"), ("Ben", "blue")])
+        s.append(gid, {"type": "turn_tile", "cell": [0, 0], "tile": "Ö"}, "camera")
+        s.append(gid, {"type": "next"}, "button")
+    return db, gid
+
+
+def test_export_prints_the_game_as_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db, gid = _db_with_a_game(tmp_path)
+    assert cli.main(["export", str(gid), "--db", str(db)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["id"] == gid and out["setup"]["players"] == ["Ana", "Ben"]
+    assert [e["event"]["type"] for e in out["events"]] == ["turn_tile", "next"]
+    assert out["events"][0]["event"]["tile"] == "Ö"
+    target = tmp_path / "game.json"
+    assert cli.main(["export", str(gid), "--db", str(db), "-o", str(target)]) == 0
+    assert json.loads(target.read_text(encoding="utf-8")) == out
+
+
+def test_export_errors_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db, gid = _db_with_a_game(tmp_path)
+    assert cli.main(["export", str(gid + 5), "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("companion: error: no game") and err.count("\n") == 1
+    assert cli.main(["export", "1", "--db", str(tmp_path / "none.sqlite")]) == 2
+    assert "no event log" in capsys.readouterr().err
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[table]\ndatabse = 'x'\n")
+    assert cli.main(["export", "1", "--config", str(bad)]) == 2
+    assert "table.databse" in capsys.readouterr().err
+
+
+def test_demo_refuses_a_bad_speed(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["demo", "--speed", "0"]) == 2
+    assert "--speed" in capsys.readouterr().err
