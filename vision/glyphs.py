@@ -156,8 +156,8 @@ def glyph_mask(
     cx, cy = (x0 + x1) / 2.0, (y0 + y1) / 2.0
     angle = rotation + tilt  # clockwise
     m = cv2.getRotationMatrix2D((cx, cy), -angle, 1.0)
-    m[0, 2] += big / 2.0 - cx + offset[0] * big
-    m[1, 2] += big / 2.0 - cy + offset[1] * big
+    m[0, 2] += (big - 1) / 2.0 - cx + offset[0] * big  # pixel centres: exact quarter turns
+    m[1, 2] += (big - 1) / 2.0 - cy + offset[1] * big
     out = cv2.warpAffine(mask, m, (big, big), flags=cv2.INTER_LINEAR, borderValue=0)
     small = cv2.resize(out, (size, size), interpolation=cv2.INTER_AREA)
     return small.astype(np.float32) / 255.0
