@@ -258,3 +258,52 @@ def test_camera_lost_keeps_the_table_running_and_reconnects(tmp_path: Path, fact
         shutil.move(str(hidden), str(folder))  # plugged back in
         snap = wait_for("ok")
         assert snap["panel"]["status"] == "ok" and status_led.state is True
+
+
+def _hold(factory: MockFactory, gpio: int, seconds: float) -> None:
+    pin = factory.pin(gpio)
+    pin.drive_low()
+    time.sleep(seconds)
+    pin.drive_high()
+
+
+def _until(rt: Runtime, check: object, timeout: float = 5.0) -> dict[str, object]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        snap = rt.snapshot()
+        if check(snap):  # type: ignore[operator]
+            return snap
+        time.sleep(0.01)
+    raise AssertionError(f"condition not reached: {rt.snapshot()['view']}")
+
+
+def test_a_long_press_claim_wins_and_another_starts_the_next_game(table: Runtime, factory: MockFactory) -> None:
+    word = "MÖRDER"
+    seen = list(BLANK)
+    for i, ch in enumerate(word):
+        seen[i] = ch
+        see(table, "".join(seen))
+        if i < len(word) - 1:
+            table.submit({"action": "next"})
+    on_turn = table.snapshot()["view"]["turn"]
+    _hold(factory, table.pins.buttons[on_turn], 0.35)
+    snap = _until(table, lambda s: s["view"]["phase"] == "over")
+    assert snap["view"]["winner"] == on_turn and snap["view"]["chain"] == [[0, c] for c in range(6)]
+    assert table.history()[0]["winner"] == snap["players"][on_turn]["name"]
+    time.sleep(0.6)
+    winner_led = factory.pin(table.pins.leds[on_turn])
+    assert [s.state for s in winner_led.states].count(True) >= 2  # it blinks
+    old = snap["game_id"]
+    _hold(factory, table.pins.buttons[(on_turn + 1) % 3], 0.35)
+    snap = _until(table, lambda s: s["game_id"] != old)
+    assert snap["view"]["phase"] == "playing" and snap["view"]["turn"] == on_turn  # winner starts
+
+
+def test_a_claim_without_a_chain_is_refused_on_the_panel(table: Runtime, factory: MockFactory) -> None:
+    see(table, cells(c0_0="M"))
+    buzzer = factory.pin(table.pins.buzzer)
+    _hold(factory, table.pins.buttons[0], 0.35)
+    snap = _until(table, lambda s: (s["last"] or {}).get("code") == "claim_invalid")
+    assert snap["view"]["phase"] == "playing" and snap["view"]["winner"] is None
+    assert table.panel.wait_idle()
+    assert any(s.state for s in buzzer.states)
