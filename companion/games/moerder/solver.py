@@ -64,7 +64,6 @@ BITS = np.array(BIT, dtype=np.uint64)
 DIRECTIONS: tuple[tuple[int, int], ...] = tuple(
     (dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc
 )
-_ONE = np.uint64(1)
 
 # Default chunk of boards per numpy pass: big enough to amortise the ~150 operations, small
 # enough that the working arrays stay in the CPU cache.
@@ -74,12 +73,17 @@ EXACT_LIMIT = 20_000
 TARGET_SE = 0.005
 
 
+_SHIFTS: dict[tuple[int, int], tuple[bool, np.uint64]] = {
+    d: (STRIDE * d[0] + d[1] > 0, np.uint64(abs(STRIDE * d[0] + d[1]))) for d in DIRECTIONS
+}
+_U1 = np.uint64(1)
+_UROW = np.uint64(STRIDE)
+
+
 def _shift(x: NDArray[np.uint64], d: tuple[int, int]) -> NDArray[np.uint64]:
     """Move every set cell by ``d``; cells leaving the board land in the guard or fall off."""
-    k = STRIDE * d[0] + d[1]
-    if k > 0:
-        return np.left_shift(x, np.uint64(k))
-    return np.right_shift(x, np.uint64(-k))
+    left, k = _SHIFTS[d]
+    return np.left_shift(x, k) if left else np.right_shift(x, k)
 
 
 def _box(x: NDArray[np.uint64]) -> NDArray[np.uint64]:
@@ -87,38 +91,29 @@ def _box(x: NDArray[np.uint64]) -> NDArray[np.uint64]:
 
     Including the cell itself is harmless: the result is always ANDed with a different letter.
     """
-    h = x | (x << np.uint64(1)) | (x >> np.uint64(1))
-    return h | (h << np.uint64(STRIDE)) | (h >> np.uint64(STRIDE))
+    h = x | (x << _U1)
+    h |= x >> _U1
+    out = h | (h << _UROW)
+    out |= h >> _UROW
+    return out
 
 
 def _count_neighbours(
     x: NDArray[np.uint64],
-) -> tuple[NDArray[np.uint64], NDArray[np.uint64], list[NDArray[np.uint64]]]:
+) -> tuple[NDArray[np.uint64], NDArray[np.uint64], dict[tuple[int, int], NDArray[np.uint64]]]:
     """Cells with at least one / at least two neighbours in ``x``, and the 8 shifted copies.
 
-    ``copies[j]`` marks the cells whose neighbour in direction ``DIRECTIONS[j]`` is in ``x``.
+    ``copies[w]`` marks the cells whose neighbour in direction ``w`` is in ``x``.
     """
     one = np.zeros_like(x)
     two = np.zeros_like(x)
-    copies = []
+    copies = {}
     for dr, dc in DIRECTIONS:
         s = _shift(x, (-dr, -dc))
-        copies.append(s)
+        copies[(dr, dc)] = s
         two |= one & s
         one |= s
     return one, two, copies
-
-
-# For each direction u (index), the directions w with max(|u - w|) == 2: an E at d + u does not
-# touch the R3 at d + w.
-_FAR: tuple[tuple[int, ...], ...] = tuple(
-    tuple(
-        j
-        for j, w in enumerate(DIRECTIONS)
-        if max(abs(u[0] - w[0]), abs(u[1] - w[1])) == 2
-    )
-    for u in DIRECTIONS
-)
 
 
 def _has_chain_chunk(masks: NDArray[np.uint64]) -> NDArray[np.bool_]:
@@ -130,18 +125,26 @@ def _has_chain_chunk(masks: NDArray[np.uint64]) -> NDArray[np.bool_]:
     e2 = e & r_two
     e1 = e & r_one & ~r_two
     # D cells by how many reachable R3 neighbours they have.
-    s_one, s_two, copies = _count_neighbours(s3)
+    s_one, s_two, c = _count_neighbours(s3)
     d_any = d & s_one
     d2 = d & s_two
     d1 = d_any & ~s_two
-    d1_dir = [d1 & c for c in copies]  # D with its single R3 in direction w
-    far = np.zeros_like(m)
-    for j, u in enumerate(DIRECTIONS):
-        group = np.zeros_like(m)
-        for w in _FAR[j]:
-            group |= d1_dir[w]
-        far |= _shift(group, u)
-    good = (e2 & _box(d_any)) | (e1 & (_box(d2) | far))
+    # A D with its single R3 in direction w lends a valid chain to the E in direction u iff
+    # max(|u - w|) == 2: w lies in the row (or column) of directions opposite to u's. Group
+    # the D's by which side their R3 lies on (up, down, left, right).
+    up = d1 & (c[(-1, -1)] | c[(-1, 0)] | c[(-1, 1)])
+    down = d1 & (c[(1, -1)] | c[(1, 0)] | c[(1, 1)])
+    left = d1 & (c[(-1, -1)] | c[(0, -1)] | c[(1, -1)])
+    right = d1 & (c[(-1, 1)] | c[(0, 1)] | c[(1, 1)])
+    far = _shift(up, (1, 0)) | _shift(down, (-1, 0))
+    far |= _shift(left, (0, 1))
+    far |= _shift(right, (0, -1))
+    far |= _shift(up | left, (1, 1))
+    far |= _shift(up | right, (1, -1))
+    far |= _shift(down | left, (-1, 1))
+    far |= _shift(down | right, (-1, -1))
+    good = e2 & _box(d_any)
+    good |= e1 & (_box(d2) | far)
     result: NDArray[np.bool_] = good != 0
     return result
 
