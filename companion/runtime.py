@@ -999,19 +999,26 @@ def _jsonable(value: Any) -> Any:
 
 
 def _default_advisor() -> Callable[[str], Mapping[str, Any]] | None:
-    """The Mörder solver's figures for a board, when the solver is installed."""
+    """The Mörder solver's figures for a board (run in the advisor thread, never the table's).
+
+    The Monte Carlo draws from a generator seeded by the board, so the same board always
+    shows the same figures.
+    """
     try:
-        from companion.games.moerder import solver  # type: ignore[attr-defined]
+        from companion.games.moerder import solver
     except ImportError:
-        return None
-    analyse = getattr(solver, "analyse", None)
-    if analyse is None:
         return None
 
     def advise(board: str) -> Mapping[str, Any]:
-        result = analyse(board)
-        get = result.get if isinstance(result, Mapping) else lambda k: getattr(result, k, None)
-        return {"possible": get("possible"), "p_end": get("p_end"), "p_end_se": get("p_end_se")}
+        import zlib
+
+        import numpy as np
+
+        from companion.games.moerder.board import Board
+
+        rng = np.random.default_rng(zlib.crc32(board.encode()))
+        result = solver.analyse(Board.parse(board), rng).to_json()
+        return {k: result[k] for k in ("possible", "p_end", "p_end_se")}
 
     return advise
 

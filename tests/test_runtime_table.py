@@ -307,3 +307,15 @@ def test_a_claim_without_a_chain_is_refused_on_the_panel(table: Runtime, factory
     assert snap["view"]["phase"] == "playing" and snap["view"]["winner"] is None
     assert table.panel.wait_idle()
     assert any(s.state for s in buzzer.states)
+
+
+def test_the_advisor_fills_its_figures_off_the_table_thread(tmp_path: Path, factory: MockFactory) -> None:
+    cfg = make_config(tmp_path).replace("table", advisor=True)
+    with Store(tmp_path / "log.sqlite") as store, Runtime(cfg, store, pin_factory=factory) as rt:
+        see(rt, cells(c0_0="M", c0_1="Ö"))
+        snap = _until(rt, lambda s: s["advisor"]["p_end"] is not None, timeout=20)
+        adv = snap["advisor"]
+        assert adv["enabled"] and adv["possible"] is True and 0.0 < adv["p_end"] <= 1.0
+        assert adv["p_end_se"] >= 0.0
+        snap = rt.submit({"action": "settings", "advisor": False})
+        assert snap["advisor"]["enabled"] is False
