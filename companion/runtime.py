@@ -208,6 +208,7 @@ class Runtime(AbstractContextManager["Runtime"]):
         self._advice_wanted: queue.Queue[str | None] = queue.Queue(maxsize=1)
         self._last_activity = clock()
         self._reminded = False
+        self._last_frame_at: float | None = None
 
         # what the phones see
         self._version = 0
@@ -489,8 +490,17 @@ class Runtime(AbstractContextManager["Runtime"]):
                 self._on_tick()
 
     def _tick(self) -> None:
-        """Work the clock does: remind a player who has been idle on their turn."""
+        """Work the clock does: a camera gone silent, a player idle on their turn."""
         from hardware.panel import Tune
+
+        silent = float(self._camera_cfg["read_timeout_s"])
+        last = self._last_frame_at
+        if (
+            silent > 0 and last is not None and self._camera["status"] == "ok"
+            and self._clock() - last > silent
+        ):
+            # a read that hangs cannot be interrupted; say so until frames come again
+            self._do_camera(_Camera("lost", f"no frame for {silent:.0f} s"))
 
         reminder = float(self._table["reminder_s"])
         if reminder <= 0 or self._reminded or self.timeline is None:
@@ -748,6 +758,9 @@ class Runtime(AbstractContextManager["Runtime"]):
                 while not stop.is_set():
                     frame = source.read()
                     now = self._clock()
+                    if self._camera["status"] == "lost":  # frames again after a silence
+                        self._inbox.put(_Camera("ok"))
+                    self._last_frame_at = now
                     try:
                         reading = reader(frame.image)
                     except VisionError as exc:

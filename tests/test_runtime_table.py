@@ -319,3 +319,18 @@ def test_the_advisor_fills_its_figures_off_the_table_thread(tmp_path: Path, fact
         assert adv["p_end_se"] >= 0.0
         snap = rt.submit({"action": "settings", "advisor": False})
         assert snap["advisor"]["enabled"] is False
+
+
+def test_a_camera_gone_silent_is_signalled(tmp_path: Path, factory: MockFactory) -> None:
+    from vision.sources import SessionWriter
+
+    with SessionWriter(tmp_path / "slow") as w:  # the second frame comes a minute later
+        w.add(np.zeros((48, 64, 3), np.uint8), 0.0)
+        w.add(np.zeros((48, 64, 3), np.uint8), 60.0)
+    cfg = make_config(tmp_path, read_timeout_s=0.3)
+    with Store(tmp_path / "log.sqlite") as store, Runtime(
+        cfg, store, source=ReplaySource(tmp_path / "slow"),
+        reader=lambda image: TableReading(BLANK), pin_factory=factory,
+    ) as rt:
+        snap = _until(rt, lambda s: s["camera"]["status"] == "lost")
+        assert "no frame" in snap["camera"]["message"] and snap["panel"]["status"] == "camera_lost"

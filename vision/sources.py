@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
@@ -278,16 +279,17 @@ class ReplaySource(FrameSource):
         speed: float = 1.0,
         loop: bool = False,
         clock: Callable[[], float] = time.monotonic,
-        sleep: Callable[[float], None] = time.sleep,
+        sleep: Callable[[float], None] | None = None,
     ) -> None:
         super().__init__()
+        self._wake = threading.Event()  # close() cuts a long wait short
         self.folder = Path(folder)
         self.fps = fps
         self.speed = speed
         self.loop = loop
         self.name = f"replay:{self.folder}"
         self._clock = clock
-        self._sleep = sleep
+        self._sleep: Callable[[float], Any] = sleep if sleep is not None else self._wake.wait
         self._frames: list[tuple[Path, float]] = []
         self._pos = 0
         self._offset = 0.0
@@ -298,6 +300,7 @@ class ReplaySource(FrameSource):
         return False
 
     def _open_device(self) -> None:
+        self._wake.clear()
         self._frames = load_session(self.folder, self.fps)
         self._pos = 0
         self._offset = 0.0
@@ -320,6 +323,8 @@ class ReplaySource(FrameSource):
             wait = self._start + t / self.speed - self._clock()
             if wait > 0:
                 self._sleep(wait)
+            if self._wake.is_set():
+                raise EndOfFrames(f"{self.name}: closed")
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
             raise CameraLost(f"{path}: not a readable image")
@@ -327,6 +332,10 @@ class ReplaySource(FrameSource):
 
     def _close_device(self) -> None:
         self._frames = []
+
+    def close(self) -> None:
+        self._wake.set()
+        super().close()
 
 
 def load_session(folder: Path, fps: float = 4.0) -> list[tuple[Path, float]]:
