@@ -199,8 +199,12 @@ class Director:
         from vision.sources import ReplaySource
 
         rt = self.runtime
-        rt.submit({"action": "new_game", "game": "moerder",
-                   "setup": {"players": list(self.script.players), "first": 0}}, source="demo")
+        snap = rt.snapshot()
+        fresh = snap["events"] == 0 and snap["game"] == "moerder" and [
+            p["name"] for p in snap["players"]] == list(self.script.players)
+        if not fresh:  # the first round plays the game the table started with
+            rt.submit({"action": "new_game", "game": "moerder",
+                       "setup": {"players": list(self.script.players), "first": 0}}, source="demo")
         game_id = rt.snapshot()["game_id"]
         self.say(f"demo: round {self.round} (game {game_id}): "
                  f"{', '.join(self.script.players)} sit down")

@@ -332,6 +332,7 @@ class Panel:
         self._steady: dict[int | str, _Steady] = {}
         self._overlay: set[int | str] = set()
         self.status = Light.OFF
+        self._shown: tuple[str, int | None] | None = None  # what the seat LEDs say now
         try:
             self.buttons = [
                 Button(
@@ -509,11 +510,15 @@ class Panel:
         """The player on turn lit, the others dark (``out``: players who quit stay dark)."""
         for i in range(self.seats):
             self._set(i, _Steady(_Mode.ON if i == seat else _Mode.OFF))
-        if seat is not None:
+        if seat is not None and self._shown != ("turn", seat):
             self._say(f"LED {seat + 1} ({self._name(seat)}) on: their turn")
+        self._shown = ("turn", seat)
 
     def show_winner(self, seat: int | None) -> None:
         """The winner's LED blinks on; no winner: every LED blinks three times, then dark."""
+        if self._shown == ("winner", seat):
+            return
+        self._shown = ("winner", seat)
         if seat is None:
             for i in range(self.seats):
                 self._set(i, _Steady(_Mode.OFF))
