@@ -1,0 +1,389 @@
+"""Read each cell of a located grid: face down, a letter (which, how turned) or the victim.
+
+The back is the same on all 36 tiles, so it is learned rather than assumed: from a reference
+frame where every tile lies face down (the game's first frame), from a taught profile, or,
+without either, from the cells themselves (the largest group of mutually alike cells that are
+not letters, at least three of them). The victim is a picture: a face-up tile that is neither
+a letter nor the back. A cell that fits none of these well is reported ``UNSURE`` with its best
+guess's confidence, never silently guessed.
+
+Cells are compared by a small appearance descriptor that survives uneven light and glare:
+chroma (light changes mostly lightness), the normalised pattern at low resolution in all four
+turns (hand-laid tiles turn), and texture energy; glare pixels (near white) are left out.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision import VisionError
+from vision.letters import LetterReader, LetterReading
+
+_log = logging.getLogger(__name__)
+
+ALPHABET = "MÖRDE"
+PATTERN = 12  # side of the pattern thumbnail
+BACK_SURE = 3.0  # back distance (in units of the reference spread) below which a cell is the back
+BACK_NOT = 6.0  # above which it is surely not the back
+GLARE_LEVEL = 240  # gray level counted as glare
+LETTER_OVER_BACK = 0.9
+VICTIM_MAX_LETTER = 0.3  # a picture: the letter reader's best letter stays below this
+SURE_LETTER = 0.85  # letters this sure teach the others in the same frame
+LIKE_LETTER = 0.82  # likeness (correlation) to a sure letter that makes a cell that letter
+UNLIKE_LETTER = 0.7  # below this likeness to every sure letter a face-up cell may be the victim
+GLYPH = 20  # side of the likeness thumbnail  # letter confidence that wins even when the cell looks like the back
+
+
+class TileError(VisionError):
+    """A back or victim model that cannot be built or loaded."""
+
+
+class CellState(enum.Enum):
+    HIDDEN = "hidden"
+    LETTER = "letter"
+    VICTIM = "victim"
+    UNSURE = "unsure"
+
+
+@dataclass(frozen=True)
+class CellReading:
+    """One cell: ``letter`` and ``rotation`` (degrees clockwise) only for letters."""
+
+    state: CellState
+    letter: str | None = None
+    rotation: int = 0
+    confidence: float = 0.0
+
+    @property
+    def char(self) -> str:
+        """The cell in the board notation, '?' when unsure."""
+        if self.state is CellState.HIDDEN:
+            return "."
+        if self.state is CellState.VICTIM:
+            return "X"
+        if self.state is CellState.LETTER and self.letter:
+            return self.letter
+        return "?"
+
+    def to_json(self) -> dict[str, object]:
+        return {"state": self.state.value, "letter": self.letter, "rotation": self.rotation,
+                "confidence": round(self.confidence, 3)}
+
+
+# --------------------------------------------------------------------------------------------
+# Appearance descriptor
+
+
+@dataclass(frozen=True)
+class Look:
+    """What a tile face looks like, in a form that light and turning change little."""
+
+    chroma: np.ndarray  # (2,) median a, b (Lab) of the non-glare pixels
+    light: float  # median L
+    texture: float  # mean gradient magnitude / contrast
+    spread: float  # gray standard deviation
+    pattern: np.ndarray  # (4, P*P) zero-mean unit-norm thumbnails in the four turns
+    glare: float  # fraction of glare pixels
+
+
+def look(crop: np.ndarray) -> Look:
+    """The descriptor of one tile crop (BGR), using its inner 76% to stay off the gaps."""
+    h, w = crop.shape[:2]
+    m = int(round(0.12 * min(h, w)))
+    inner = crop[m : h - m, m : w - m]
+    small = cv2.resize(inner, (32, 32), interpolation=cv2.INTER_AREA)
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    ok = gray.reshape(-1) < GLARE_LEVEL
+    glare = 1.0 - float(ok.mean())
+    use = lab[ok] if ok.sum() >= 30 else lab
+    chroma = np.median(use[:, 1:], axis=0)
+    light = float(np.median(use[:, 0]))
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1)
+    texture = float(np.mean(np.hypot(gx, gy))) / 8.0
+    spread = float(gray[gray < GLARE_LEVEL].std()) if ok.sum() >= 30 else float(gray.std())
+    thumb = cv2.resize(cv2.GaussianBlur(gray, (0, 0), 1.2), (PATTERN, PATTERN),
+                       interpolation=cv2.INTER_AREA)
+    turns = []
+    for k in range(4):
+        t = np.rot90(thumb, -k).reshape(-1)
+        t = t - t.mean()
+        n = float(np.linalg.norm(t))
+        turns.append(t / n if n > 1e-3 else t)
+    return Look(chroma, light, texture, spread, np.array(turns, np.float32), glare)
+
+
+def _pattern_sim(a: Look, b: Look) -> float:
+    """Best normalised correlation over the four turns (1 = same pattern)."""
+    return float(np.max(a.pattern @ b.pattern[0]))
+
+
+# --------------------------------------------------------------------------------------------
+# A learned face: the back (or the victim, when taught)
+
+
+@dataclass(frozen=True)
+class FaceModel:
+    """A face every tile of a kind shares, learned from examples of it."""
+
+    chroma: np.ndarray  # (2,)
+    light: float
+    texture: float
+    spread: float
+    pattern: np.ndarray  # (4, P*P)
+    flat: bool  # a plain face: its pattern is noise and says nothing
+    scale: np.ndarray  # (4,) typical deviation of chroma, light, texture, pattern among examples
+
+    @classmethod
+    def learn(cls, crops: Sequence[np.ndarray]) -> FaceModel:
+        if len(crops) == 0:
+            raise TileError("a face is learned from at least one crop")
+        looks = [look(c) for c in crops]
+        chroma = np.median([lk.chroma for lk in looks], axis=0)
+        light = float(np.median([lk.light for lk in looks]))
+        texture = float(np.median([lk.texture for lk in looks]))
+        spread = float(np.median([lk.spread for lk in looks]))
+        # the pattern: align every example to the first by its best turn, then average
+        ref = looks[0].pattern
+        acc = np.zeros_like(ref)
+        for lk in looks:
+            k = int(np.argmax(lk.pattern @ ref[0]))
+            acc += np.roll(lk.pattern, -k, axis=0)
+        norms = np.linalg.norm(acc, axis=1, keepdims=True)
+        pattern = (acc / np.maximum(norms, 1e-6)).astype(np.float32)
+        flat = spread < 6.0
+        model = cls(chroma, light, texture, spread, pattern, flat, np.ones(4))
+        if len(looks) >= 4:
+            raw = np.array([model._raw(lk) for lk in looks])
+            scale = np.maximum(np.percentile(raw, 90, axis=0), [3.0, 12.0, 0.6, 0.08])
+        else:
+            scale = np.array([4.0, 18.0, 0.8, 0.12])
+        return cls(chroma, light, texture, spread, pattern, flat, scale)
+
+    def _raw(self, lk: Look) -> np.ndarray:
+        sim = float(np.max(lk.pattern @ self.pattern[0]))
+        return np.array([
+            float(np.linalg.norm(lk.chroma - self.chroma)),
+            abs(lk.light - self.light),
+            abs(lk.texture - self.texture),
+            0.0 if self.flat else max(0.0, 1.0 - sim),
+        ])
+
+    def distance(self, lk: Look) -> float:
+        """How unlike this face a look is: about 1 for its own examples, large for others.
+
+        Lightness counts little (light is uneven); glare pixels were already left out.
+        """
+        d = self._raw(lk) / self.scale
+        weights = np.array([1.0, 0.35, 1.0, 1.0])
+        return float(np.max(d * weights))
+
+    def to_arrays(self, prefix: str) -> dict[str, np.ndarray]:
+        return {
+            f"{prefix}_chroma": self.chroma.astype(np.float32),
+            f"{prefix}_scalars": np.array([self.light, self.texture, self.spread, float(self.flat)],
+                                          np.float32),
+            f"{prefix}_pattern": self.pattern.astype(np.float32),
+            f"{prefix}_scale": self.scale.astype(np.float32),
+        }
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray], prefix: str) -> FaceModel:
+        try:
+            s = arrays[f"{prefix}_scalars"]
+            return cls(np.asarray(arrays[f"{prefix}_chroma"], np.float64), float(s[0]),
+                       float(s[1]), float(s[2]), np.asarray(arrays[f"{prefix}_pattern"]),
+                       bool(s[3] > 0.5), np.asarray(arrays[f"{prefix}_scale"], np.float64))
+        except KeyError as exc:
+            raise TileError(f"profile has no {prefix} model ({exc})") from exc
+
+
+def infer_back(looks: Sequence[Look], candidates: Sequence[int]) -> FaceModel | None:
+    """The back from the cells alone: the largest group (>= 3) of mutually alike cells among
+    ``candidates`` (cells that are not sure letters). None when no such group exists."""
+    if len(candidates) < 3:
+        return None
+    idx = list(candidates)
+    n = len(idx)
+    alike = np.zeros((n, n), bool)
+    for i in range(n):
+        for j in range(i + 1, n):
+            a, b = looks[idx[i]], looks[idx[j]]
+            close = (np.linalg.norm(a.chroma - b.chroma) < 8 and abs(a.texture - b.texture) < 1.5
+                     and (max(a.spread, b.spread) < 6 or _pattern_sim(a, b) > 0.6))
+            alike[i, j] = alike[j, i] = close
+    counts = alike.sum(axis=1)
+    best = int(np.argmax(counts))
+    group = [idx[best]] + [idx[j] for j in range(n) if alike[best, j]]
+    if len(group) < 3:
+        return None
+    _log.debug("back inferred from %d alike cells", len(group))
+    return _model_from_looks([looks[i] for i in group])
+
+
+def _model_from_looks(looks: Sequence[Look]) -> FaceModel:
+    chroma = np.median([lk.chroma for lk in looks], axis=0)
+    ref = looks[0].pattern
+    acc = np.zeros_like(ref)
+    for lk in looks:
+        k = int(np.argmax(lk.pattern @ ref[0]))
+        acc += np.roll(lk.pattern, -k, axis=0)
+    pattern = (acc / np.maximum(np.linalg.norm(acc, axis=1, keepdims=True), 1e-6)).astype(
+        np.float32)
+    spread = float(np.median([lk.spread for lk in looks]))
+    model = FaceModel(chroma, float(np.median([lk.light for lk in looks])),
+                      float(np.median([lk.texture for lk in looks])), spread, pattern,
+                      spread < 6.0, np.ones(4))
+    if len(looks) >= 4:
+        raw = np.array([model._raw(lk) for lk in looks])
+        scale = np.maximum(np.percentile(raw, 90, axis=0), [3.0, 12.0, 0.6, 0.08])
+    else:
+        scale = np.array([4.0, 18.0, 0.8, 0.12])
+    return FaceModel(model.chroma, model.light, model.texture, model.spread, model.pattern,
+                     model.flat, scale)
+
+
+# --------------------------------------------------------------------------------------------
+# The cell reader
+
+
+class TileReader:
+    """Reads cells from their crops; ``back`` and ``victim`` are learned faces if known."""
+
+    def __init__(self, letters: LetterReader, back: FaceModel | None = None,
+                 victim: FaceModel | None = None, alphabet: str = ALPHABET) -> None:
+        self.letters = letters
+        self.back = back
+        self.victim = victim
+        self.alphabet = alphabet
+
+    def learn_back(self, crops: Sequence[np.ndarray]) -> FaceModel:
+        """Learn the back from crops of face-down tiles (a reference frame's 36 cells)."""
+        self.back = FaceModel.learn(crops)
+        return self.back
+
+    def read(self, crops: Sequence[np.ndarray],
+             context: Sequence[np.ndarray] | None = None) -> list[CellReading]:
+        """Readings for ``crops``. ``context`` (all 36 crops of the frame) lets the back be
+        inferred when none was learned; by default the crops themselves are the context."""
+        looks = [look(c) for c in crops]
+        back = self.back
+        dist = [back.distance(lk) if back is not None else np.inf for lk in looks]
+        # the letter reader only sees cells that are not plainly the back
+        need = [i for i, d in enumerate(dist) if not d < BACK_SURE]
+        readings: dict[int, LetterReading] = {}
+        if need:
+            got = self.letters.read_many([crops[i] for i in need], self.alphabet)
+            readings = dict(zip(need, got, strict=True))
+        if back is None:
+            pool_looks = looks if context is None else [look(c) for c in context]
+            pool = [i for i in range(len(pool_looks))
+                    if context is not None or getattr(readings.get(i), "letter", None) is None]
+            back = infer_back(pool_looks, pool)
+            if back is not None:
+                dist = [back.distance(lk) for lk in looks]
+        out: list[CellReading | None] = [None] * len(crops)
+        for i, lk in enumerate(looks):
+            r = readings.get(i)
+            letter = r.letter if r is not None else None
+            conf = r.confidence if r is not None else 0.0
+            rot = r.rotation if r is not None else 0
+            d = dist[i]
+            if d < BACK_SURE and not (letter and conf >= LETTER_OVER_BACK):
+                out[i] = CellReading(CellState.HIDDEN, confidence=_back_conf(d))
+            elif letter and (d >= BACK_SURE or back is None):
+                out[i] = CellReading(CellState.LETTER, letter, rot, conf)
+        self._by_likeness(crops, out, dist, looks, readings, back is not None)
+        return [o if o is not None else CellReading(CellState.UNSURE) for o in out]
+
+    def _by_likeness(self, crops: Sequence[np.ndarray], out: list[CellReading | None],
+                     dist: Sequence[float], looks: Sequence[Look],
+                     readings: dict[int, LetterReading], back_known: bool) -> None:
+        """Settle the cells left open by comparing them with the sure letters of the same
+        frame (same font, same print): a close match in some turn is that letter; a face-up
+        cell like no letter and unlike the back is the victim (the set holds one)."""
+        open_ = [i for i, o in enumerate(out) if o is None]
+        if not open_:
+            return
+        sure = [i for i, o in enumerate(out)
+                if o is not None and o.state is CellState.LETTER and o.confidence >= SURE_LETTER]
+        vec = {i: _glyph_vec(crops[i]) for i in open_ + sure}
+        unlike_letters: list[int] = []
+        for i in open_:
+            best: dict[str, tuple[float, int]] = {}
+            for j in sure:
+                o = out[j]
+                assert o is not None and o.letter is not None
+                sims = vec[i] @ vec[j][0]
+                k = int(np.argmax(sims))
+                if float(sims[k]) > best.get(o.letter, (-1.0, 0))[0]:
+                    best[o.letter] = (float(sims[k]), (o.rotation - 90 * k) % 360)
+            ranked = sorted(best.items(), key=lambda kv: -kv[1][0])
+            top = ranked[0][1][0] if ranked else 0.0
+            second = ranked[1][1][0] if len(ranked) > 1 else 0.0
+            r = readings.get(i)
+            agrees = bool(ranked) and r is not None and bool(r.candidates) and (
+                r.candidates[0][0] == ranked[0][0])
+            if agrees and top >= LIKE_LETTER and top - second >= 0.05 and dist[i] >= BACK_SURE:
+                letter, (sim, rot) = ranked[0]
+                out[i] = CellReading(CellState.LETTER, letter, rot, float(min(0.95, sim)))
+            elif (back_known and dist[i] > BACK_NOT and looks[i].glare < 0.25
+                  and (not sure or top < UNLIKE_LETTER)
+                  and (r is None or r.confidence < VICTIM_MAX_LETTER)):
+                unlike_letters.append(i)
+            else:
+                guess = r.letter if r is not None else None
+                out[i] = CellReading(CellState.UNSURE, guess, r.rotation if (r and guess) else 0,
+                                     float(min(r.confidence if r else 0.0, 0.59)))
+        self._victims(unlike_letters, looks, readings, out)
+
+    def _victims(self, idx: list[int], looks: Sequence[Look], readings: dict[int, LetterReading],
+                 out: list[CellReading | None]) -> None:
+        """The set holds one victim: with one candidate it is the victim; with several, the
+        one closest to a taught victim face; the rest stay unsure."""
+        if not idx:
+            return
+        if self.victim is not None:
+            d = {i: self.victim.distance(looks[i]) for i in idx}
+            best = min(idx, key=lambda i: d[i])
+            pick = best if d[best] < BACK_NOT else None
+        else:
+            pick = idx[0] if len(idx) == 1 else None
+        for i in idx:
+            reject = 1.0 - float(getattr(readings.get(i), "confidence", 0.0))
+            if i == pick:
+                out[i] = CellReading(CellState.VICTIM, confidence=float(np.clip(reject, 0.6, 1)))
+            else:
+                out[i] = CellReading(CellState.UNSURE, confidence=0.3)
+
+
+def _glyph_vec(crop: np.ndarray) -> np.ndarray:
+    """(4, GLYPH*GLYPH) zero-mean unit thumbnails of the crop's inner part in four clockwise
+    turns, for comparing a cell with the sure letters of its frame."""
+    h, w = crop.shape[:2]
+    m = int(round(0.1 * min(h, w)))
+    gray = cv2.cvtColor(crop[m : h - m, m : w - m], cv2.COLOR_BGR2GRAY)
+    t = cv2.resize(gray, (GLYPH, GLYPH), interpolation=cv2.INTER_AREA).astype(np.float32)
+    t = cv2.GaussianBlur(t, (0, 0), 0.8)
+    out = []
+    for k in range(4):
+        v = np.rot90(t, -k).reshape(-1)
+        v = v - v.mean()
+        out.append(v / max(float(np.linalg.norm(v)), 1e-3))
+    return np.array(out, np.float32)
+
+
+def _back_conf(d: float) -> float:
+    """Confidence that a cell at back distance ``d`` is the back."""
+    return float(np.clip(1.0 - (d / BACK_NOT) ** 2, 0.0, 1.0)) if np.isfinite(d) else 0.0
+
+
+__all__ = ["ALPHABET", "CellReading", "CellState", "FaceModel", "Look", "TileError",
+           "TileReader", "infer_back", "look"]
