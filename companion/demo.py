@@ -31,7 +31,9 @@ from companion.games.moerder.board import CELLS, Board, Tile
 _log = logging.getLogger(__name__)
 
 PLAYERS = ("Ada", "Bruno", "Clara")
-SCRIPT_VERSION = 1
+SCRIPT_VERSION = 2
+# a plain, common tile face: the demo shows the pipeline, not the reader's hardest case
+DEMO_STYLE = "LiberationSans-Regular"
 TURN_S = 3.0  # seconds of recording per turn at speed 1
 STILL_AT = (0.6, 1.2)  # still frames after the hand, within a turn
 DEFAULT_SIZE = (960, 720)
@@ -45,6 +47,15 @@ class Script:
     players: tuple[str, ...]
     boards: tuple[Board, ...]
     claim: bool  # the last turn ends in a valid claim (else: played to the last tile)
+
+
+HIDDEN = "."
+# prompts a person answers from what lies on the table
+_ANSWERED = ("unsure_cells", "reading_differs", "impossible_reading")
+
+
+def _tile(ch: str) -> str | None:
+    return None if ch == HIDDEN else ch
 
 
 def play_out(seed: int, players: Sequence[str] = PLAYERS) -> Script:
@@ -104,7 +115,7 @@ def render_session(
         return folder
     partial = folder.with_name(folder.name + ".partial")
     partial.mkdir(parents=True, exist_ok=True)
-    style = synth.styles("train")[script.seed % len(synth.styles("train"))]
+    style = demo_style()
     layout = synth.make_layout(style, script.seed, size)
     total = 2 * len(script.boards) - 1
     done = 0
@@ -138,6 +149,19 @@ def render_session(
         shutil.rmtree(folder)
     partial.rename(folder)
     return folder
+
+
+def demo_style() -> Any:
+    from vision import synth
+
+    styles = synth.styles("train")
+    named = [s for s in styles if s.name.endswith("-" + DEMO_STYLE)]
+    return named[0] if named else styles[0]
+
+
+def first_frame(turn: int) -> int:
+    """Index of the first recorded frame of ``turn`` (turn 0: two stills; then three a turn)."""
+    return 0 if turn <= 0 else 2 + 3 * (turn - 1)
 
 
 def cache_dir() -> Path:
@@ -208,10 +232,15 @@ class Director:
         game_id = rt.snapshot()["game_id"]
         self.say(f"demo: round {self.round} (game {game_id}): "
                  f"{', '.join(self.script.players)} sit down")
-        rt.attach_camera(ReplaySource(self.session, speed=self.speed), self.reader)
+        camera = ReplaySource(self.session, speed=self.speed)
+        camera.hold(first_frame(1))
+        rt.attach_camera(camera, self.reader)
         acted: tuple[int, int, Any] | None = None
         handed = False
         ended_at: float | None = None
+        asked_at: float | None = None
+        truth = "".join(HIDDEN if t is None else t.value for t in self.script.boards[-1].cells)
+        patience = 0.8 / max(self.speed, 0.1)  # people look at the phone after a moment
         while not self.stop.is_set():
             snap = rt.snapshot()
             if snap["game_id"] != game_id:
@@ -229,8 +258,38 @@ class Director:
             if snap["camera"]["status"] == "none" and not handed and snap["camera"]["message"]:
                 ended_at = ended_at or time.monotonic()
                 if time.monotonic() - ended_at > 10 / max(self.speed, 0.1):
-                    return  # the recording ended without an end of game (a misread): next round
-            if not handed and snap["prompt"] is None and view.get("phase") in ("playing", "final_look"):
+                    return  # the recording ended without an end of game: next round
+            if handed:
+                self.stop.wait(0.2)
+                continue
+            # players turn the next tile only once the table has moved on to their turn
+            camera.hold(first_frame(int(view.get("turn_number", 0)) + 1))
+            board = str(view.get("board", "")).replace("/", "")
+            prompt = snap["prompt"]
+            # the people at the table read the dashboard and put the camera right
+            wrong = [i for i, ch in enumerate(board) if ch != HIDDEN and ch != truth[i]]
+            if prompt is not None and prompt["code"] in _ANSWERED:
+                asked_at = asked_at or time.monotonic()
+                if time.monotonic() - asked_at >= patience:
+                    # what lies on the table now: the tiles of the turn being played
+                    turn = min(int(view.get("turn_number", 1)), len(self.script.boards) - 1)
+                    now = self.script.boards[turn].cells
+                    answer = {f"{r},{c}": None if now[r * 6 + c] is None else now[r * 6 + c].value
+                              for r, c in prompt["cells"]}
+                    self._phone("answers the camera's question", {"action": "resolve",
+                                                                  "cells": answer}, answer)
+                    asked_at = None
+            elif wrong:
+                asked_at = asked_at or time.monotonic()
+                if time.monotonic() - asked_at >= patience:
+                    i = wrong[0]
+                    body = {"action": "correct", "cell": list(divmod(i, 6)), "tile": _tile(truth[i])}
+                    self._phone(f"sees {board[i]} on the phone and corrects it", body,
+                                {f"{i // 6},{i % 6}": truth[i]})
+                    asked_at = None
+            else:
+                asked_at = None
+            if view.get("phase") in ("playing", "final_look") and not wrong:
                 key = (int(view.get("turn_number", 0)), int(view.get("turn", 0)), view.get("phase"))
                 ready = view.get("tile_turned_this_turn") and not view.get("pending")
                 if view.get("phase") == "final_look":
@@ -239,6 +298,16 @@ class Director:
                     acted = key
                     self._press(int(view["turn"]), self._chain_on(view.get("board")))
             self.stop.wait(0.1)
+
+    def _phone(self, what: str, body: dict[str, Any], cells: dict[str, Any]) -> None:
+        from companion.games.base import Refused
+
+        shown = ", ".join(f"({k}) {v if v is not None else 'face down'}" for k, v in cells.items())
+        self.say(f"demo: someone at the table {what}: {shown}")
+        try:
+            self.runtime.submit(body, source="demo")
+        except (Refused, ValueError) as exc:
+            self.say(f"demo: the table refused that: {exc}")
 
     def _chain_on(self, board: Any) -> bool:
         from companion.games.moerder.chain import find_chains

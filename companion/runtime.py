@@ -191,6 +191,9 @@ class Runtime(AbstractContextManager["Runtime"]):
         self._prompt: dict[str, Any] | None = None
         self._last: dict[str, Any] | None = None
         self._rotations: list[list[int]] | None = None
+        self._seen: str | None = None  # the last believed reading
+        # cell -> what the camera saw there and people overruled
+        self._confirmed: dict[int, set[str]] = {}
         self._camera: dict[str, Any] = {
             "status": "none",
             "source": getattr(source, "name", None),
@@ -358,6 +361,8 @@ class Runtime(AbstractContextManager["Runtime"]):
         self._prompt = None
         self._stable = None
         self._rotations = None
+        self._seen = None
+        self._confirmed = {}
         self._advice.update(possible=None, p_end=None, p_end_se=None)
         self._advice_for = None
         _log.info("new game %d: %s with %s", game_id, rules.name, ", ".join(names))
@@ -455,7 +460,8 @@ class Runtime(AbstractContextManager["Runtime"]):
         }
         if seat is not None:
             self.panel.flash_claim(seat, False)
-        self.panel.play(Tune.CLAIM_INVALID)
+        if source != "camera":  # the camera's refusals become a prompt, with its own tune
+            self.panel.play(Tune.CLAIM_INVALID)
 
     # --- the table thread ---------------------------------------------------------------------
 
@@ -564,7 +570,7 @@ class Runtime(AbstractContextManager["Runtime"]):
             self._apply({"type": "turn_tile", **fields}, source)
         elif name == "correct":
             self._apply({"type": "correct", **fields}, source)
-            self._clear_prompt_if_settled()
+            self._clear_prompt_if_settled(fields)
         elif name == "resolve":
             self._resolve(fields, source)
         elif name == "new_game":
@@ -605,13 +611,23 @@ class Runtime(AbstractContextManager["Runtime"]):
             if board is not None and board[index] == HIDDEN:
                 if tile is not None:
                     self._apply({"type": "turn_tile", "cell": [r, c], "tile": tile}, source)
-            else:
+            elif board is None or _char(tile) != board[index]:
                 self._apply({"type": "correct", "cell": [r, c], "tile": tile}, source)
+            self._confirm(index, tile)
         self._prompt = None
         self._stable = None  # look again with the answers in place
 
-    def _clear_prompt_if_settled(self) -> None:
-        if self._prompt is not None and self._stable is not None:
+    def _confirm(self, index: int, tile: Any) -> None:
+        """People said what cell ``index`` shows: if the camera keeps seeing something else
+        there, stop asking about it (until it sees what people said, or a new game)."""
+        if self._seen is not None and self._seen[index] != _char(tile):
+            self._confirmed.setdefault(index, set()).add(self._seen[index])
+
+    def _clear_prompt_if_settled(self, body: Mapping[str, Any]) -> None:
+        cell = body.get("cell")
+        if isinstance(cell, (list, tuple)) and len(cell) == 2 and all(isinstance(x, int) for x in cell):
+            self._confirm(cell[0] * SIZE + cell[1], body.get("tile"))
+        if self._prompt is not None:
             self._prompt = None
             self._stable = None
 
@@ -671,6 +687,7 @@ class Runtime(AbstractContextManager["Runtime"]):
         board = self._board()
         if board is None or self._view().get("phase") == "over":
             return  # nothing left to referee: the table is being cleared
+        self._seen = reading.cells
         before = (self._prompt, self.timeline, self._rotations)
         if reading.rotations is not None:
             rot = [r if reading.cells[i] not in (HIDDEN, UNSURE, "X") else 0
@@ -681,7 +698,19 @@ class Runtime(AbstractContextManager["Runtime"]):
             self._changed()
 
     def _observe(self, reading: TableReading, board: str) -> None:
-        seen = reading.cells
+        # Cells people have ruled on read as the game has them while the camera disagrees. A
+        # face-up tile never changes, so once ruled on, the camera's doubts about it are noise
+        # until it sees it right; on a face-down cell only the overruled readings are ignored,
+        # so that turning the tile for real is still seen.
+        for i in list(self._confirmed):
+            if reading.cells[i] == board[i]:
+                del self._confirmed[i]  # the camera agrees now
+        seen = "".join(
+            board[i]
+            if i in self._confirmed and (board[i] != HIDDEN or ch in self._confirmed[i])
+            else ch
+            for i, ch in enumerate(reading.cells)
+        )
         unsure = [i for i, ch in enumerate(seen) if ch == UNSURE and board[i] == HIDDEN]
         turned = [i for i, ch in enumerate(seen) if board[i] == HIDDEN and ch not in (HIDDEN, UNSURE)]
         differs = [
@@ -996,6 +1025,14 @@ class _Subscription:
             return None
 
 
+def _char(tile: Any) -> str:
+    """A tile as a reading character: null is face down; ``O`` is taken for ``Ö``."""
+    if tile is None:
+        return HIDDEN
+    text = str(tile).upper()
+    return "Ö" if text == "O" else text
+
+
 def _no_fields(name: str, fields: Mapping[str, Any]) -> None:
     if fields:
         raise InputError(f"{name} takes no fields, got {', '.join(sorted(fields))}")
@@ -1058,7 +1095,7 @@ class VisionReader:
         self._locate = locate
         self._crop = crop_tile
         self._tiles = TileReader(LetterReader.load())
-        self.min_confidence = float(settings.get("min_confidence", 0.8))
+        self.min_confidence = float(settings.get("min_confidence", 0.6))
         reference = str(settings.get("reference", ""))
         if reference:
             import cv2

@@ -120,6 +120,23 @@ def test_unsure_cells_ask_the_table_instead_of_guessing(table: Runtime, factory:
     snap = table.submit({"action": "resolve", "cells": {"2,3": "D"}})
     assert snap["prompt"] is None and snap["view"]["cells"][2][3] == "D"
     assert table.store.events(snap["game_id"])[-1].source == "web"
+    # the camera still cannot tell: people have answered, so it does not ask again
+    assert see(table, cells(c2_3="?"))["prompt"] is None
+    # but a new doubt elsewhere is asked about
+    assert see(table, cells(c2_3="?", c4_4="?"))["prompt"]["cells"] == [[4, 4]]
+
+
+def test_a_confident_misread_corrected_on_the_phone_stays_corrected(table: Runtime) -> None:
+    snap = see(table, cells(c2_2="X"))  # an E the camera takes for the victim
+    assert snap["view"]["pending"]
+    snap = table.submit({"action": "correct", "cell": [2, 2], "tile": "E"})
+    assert snap["view"]["cells"][2][2] == "E" and not snap["view"]["pending"]
+    snap = see(table, cells(c2_2="X"))  # the camera keeps its mistake
+    assert snap["prompt"] is None and snap["view"]["cells"][2][2] == "E"
+    snap = see(table, cells(c2_2="E"))  # and later sees it right
+    assert snap["prompt"] is None and snap["view"]["cells"][2][2] == "E"
+    snap = see(table, cells(c2_2="R"))  # a new disagreement is asked about again
+    assert snap["prompt"]["code"] == "reading_differs"
 
 
 def test_a_clearer_reading_settles_the_prompt(table: Runtime) -> None:

@@ -244,3 +244,22 @@ def test_sources_from_settings(tmp_path: Path) -> None:
     cam = open_source({"source": "opencv", "device": "2", "width": 640, "height": 480})
     assert isinstance(cam, VideoCaptureSource) and cam.device == 2 and cam.live
     assert isinstance(open_source({"source": "picamera2"}), Picamera2Source)
+
+
+def test_replay_hold_repeats_the_last_frame_until_released(tmp_path: Path) -> None:
+    src = _replay_timed(tmp_path)
+    assert isinstance(src, ReplaySource)
+    src.hold(3)
+    with src:
+        played = [src.read() for _ in range(3)]
+        held = [src.read() for _ in range(4)]
+        assert src.position == 3
+        src.hold(None)
+        rest = list(src)
+    assert [_level(f.image) for f in held] == pytest.approx([LEVELS[2]] * 4, abs=6)
+    times = [f.t for f in played + held + rest]
+    assert times == sorted(times) and len(set(times)) == len(times)
+    assert [_level(f.image) for f in rest] == pytest.approx(LEVELS[3:], abs=6)
+    # the recording keeps its own spacing after the pause
+    gaps = [b.t - a.t for a, b in zip(rest, rest[1:])]
+    assert gaps == pytest.approx([0.5] * (len(rest) - 1))

@@ -270,6 +270,11 @@ class ReplaySource(FrameSource):
     ``speed`` scales the recorded timing (2.0 = twice as fast; 0 = as fast as read); without a
     ``session.json`` frames are ``1 / fps`` apart. ``loop`` starts again at the end, the times
     continuing to grow. ``clock`` and ``sleep`` are injectable so tests need not wait.
+
+    :meth:`hold` pauses the recording before a given frame, like a video player: the last
+    frame shown is delivered again every ``1 / fps`` seconds until the hold is lifted, and the
+    rest plays on with its recorded spacing (the demo holds the next turn until the table has
+    dealt with this one, as players would wait).
     """
 
     def __init__(
@@ -294,14 +299,26 @@ class ReplaySource(FrameSource):
         self._pos = 0
         self._offset = 0.0
         self._start = 0.0
+        self._limit: int | None = None
+        self._last: tuple[np.ndarray, float] | None = None
 
     @property
     def live(self) -> bool:
         return False
 
+    def hold(self, before: int | None) -> None:
+        """Deliver no frame from index ``before`` on (``None``: play on)."""
+        self._limit = before
+
+    @property
+    def position(self) -> int:
+        """Index of the next recorded frame to deliver."""
+        return self._pos
+
     def _open_device(self) -> None:
         self._wake.clear()
         self._frames = load_session(self.folder, self.fps)
+        self._last = None
         self._pos = 0
         self._offset = 0.0
         self._start = self._clock()
@@ -309,6 +326,16 @@ class ReplaySource(FrameSource):
     def _read_device(self) -> tuple[np.ndarray, float]:
         import cv2
 
+        limit = self._limit
+        if limit is not None and self._pos >= limit and self._last is not None:
+            period = 1.0 / max(self.fps, 0.1)
+            self._sleep(period / max(self.speed, 1e-6) if self.speed > 0 else 0)
+            if self._wake.is_set():
+                raise EndOfFrames(f"{self.name}: closed")
+            image, t_last = self._last
+            self._offset += period  # the rest of the recording moves later by the pause
+            self._last = (image, t_last + period)
+            return image.copy(), t_last + period
         if self._pos >= len(self._frames):
             if not self.loop:
                 raise EndOfFrames(self.name)
@@ -325,13 +352,15 @@ class ReplaySource(FrameSource):
                 self._sleep(wait)
             if self._wake.is_set():
                 raise EndOfFrames(f"{self.name}: closed")
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
+        read: np.ndarray | None = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if read is None:
             raise CameraLost(f"{path}: not a readable image")
-        return image, t
+        self._last = (read, t)
+        return read, t
 
     def _close_device(self) -> None:
         self._frames = []
+        self._last = None
 
     def close(self) -> None:
         self._wake.set()
