@@ -84,3 +84,54 @@ def test_export_errors_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Ca
 def test_demo_refuses_a_bad_speed(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["demo", "--speed", "0"]) == 2
     assert "--speed" in capsys.readouterr().err
+
+
+def test_run_tells_systemd_it_is_ready_and_stops_cleanly(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    notify = str(tmp_path / "notify")
+    conf = tmp_path / "config.toml"
+    conf.write_text(
+        f'[table]\ndatabase = "{tmp_path / "table.sqlite"}"\nplayers = ["Ana", "Ben"]\n'
+        '[camera]\nsource = "none"\n[hardware]\npin_factory = "mock"\n'
+        '[web]\nhost = "127.0.0.1"\nport = 0\n'
+    )
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind(notify)
+        server.settimeout(60)
+        env = {**os.environ, "NOTIFY_SOCKET": notify, "WATCHDOG_USEC": "400000"}
+        env.pop("WATCHDOG_PID", None)
+        log = open(tmp_path / "log.txt", "w")  # noqa: SIM115 - closed with the process
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "companion.cli", "run", "--config", str(conf)],
+            stdout=subprocess.PIPE, stderr=log, text=True, env=env,
+            cwd=Path(__file__).resolve().parent.parent,
+        )
+        try:
+            assert proc.stdout is not None
+            lines = [proc.stdout.readline() for _ in range(2)]
+            assert lines[0].startswith("PIN: ")  # chosen at first start, printed once
+            url = lines[1].split()[1].replace(lines[1].split("//")[1].split(":")[0], "127.0.0.1")
+            assert server.recv(256).startswith(b"READY=1")
+            assert server.recv(256) == b"WATCHDOG=1"  # the loop is alive
+            with urllib.request.urlopen(url + "api/state", timeout=10) as resp:
+                state = json.loads(resp.read())
+            assert [p["name"] for p in state["players"]] == ["Ana", "Ben"]
+            assert state["camera"]["status"] == "none"
+            proc.send_signal(signal.SIGTERM)
+            while (msg := server.recv(256)) == b"WATCHDOG=1":
+                pass
+            assert msg == b"STOPPING=1"
+            assert proc.wait(timeout=30) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            log.close()
+    with Store(tmp_path / "table.sqlite") as s:  # the PIN is stored hashed, not printed twice
+        assert s.has_pin() and s.check_pin(lines[0].split()[1])
