@@ -24,7 +24,7 @@ from hardware.panel import (
     make_pin_factory,
 )
 
-FAST = PinMap(long_press_s=0.25, double_press_s=0.12, bounce_s=0.02)
+FAST = PinMap(long_press_s=0.4, double_press_s=0.25, bounce_s=0.02)
 
 
 class RecordingPWMPin(MockPWMPin):
@@ -126,19 +126,21 @@ def test_double_press_is_quit_and_not_two_nexts(factory: MockFactory) -> None:
 
 def test_contact_bounce_is_one_press(factory: MockFactory) -> None:
     presses = Presses()
-    with Panel(FAST, presses):
-        pin = factory.pin(FAST.buttons[2])
+    # a generous bounce time, so that a loaded machine cannot stretch the bursts beyond it
+    pins = PinMap(long_press_s=0.6, double_press_s=0.12, bounce_s=0.15)
+    with Panel(pins, presses):
+        pin = factory.pin(pins.buttons[2])
         pin.drive_low()
         for _ in range(3):  # a bouncing contact: edges microseconds apart
             pin.drive_high()
             pin.drive_low()
-        time.sleep(0.05)
+        time.sleep(0.3)
         for _ in range(3):  # and bouncing again on the way up, ending up
             pin.drive_high()
             pin.drive_low()
         pin.drive_high()
         assert presses.next() == ButtonPress(2, Press.NEXT)
-        assert presses.none_within(0.3)
+        assert presses.none_within(0.5)
 
 
 def test_buttons_of_different_seats_do_not_mix(factory: MockFactory) -> None:
