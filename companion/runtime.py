@@ -27,6 +27,7 @@ The clock and every thread live here, never in ``companion.games``.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import logging
 import queue
 import threading
@@ -79,6 +80,7 @@ class TableReading:
     candidates: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
     corners: tuple[tuple[float, float], ...] | None = None
     rotations: tuple[int, ...] | None = None  # per cell, clockwise degrees of the letter
+    frame_at: float | None = None  # time.perf_counter() when the frame was read (latency)
 
     def __post_init__(self) -> None:
         if len(self.cells) != SIZE * SIZE:
@@ -192,6 +194,7 @@ class Runtime(AbstractContextManager["Runtime"]):
         self._last: dict[str, Any] | None = None
         self._rotations: list[list[int]] | None = None
         self._seen: str | None = None  # the last believed reading
+        self._frame_at: float | None = None
         # cell -> what the camera saw there and people overruled
         self._confirmed: dict[int, set[str]] = {}
         self._camera: dict[str, Any] = {
@@ -402,6 +405,8 @@ class Runtime(AbstractContextManager["Runtime"]):
             "kind": "effects", "source": source, "code": None, "reason": None,
             "effects": [{"kind": e.kind, "data": dict(e.data)} for e in effects],
         }
+        if source == "camera" and self._frame_at is not None:
+            self._last["frame_at"] = self._frame_at  # perf_counter of the frame (the bench)
         self._effects(effects)
         if any(e.kind == "winner" for e in effects):
             self.store.end_game(self.game_id, self._result())
@@ -688,6 +693,7 @@ class Runtime(AbstractContextManager["Runtime"]):
         if board is None or self._view().get("phase") == "over":
             return  # nothing left to referee: the table is being cleared
         self._seen = reading.cells
+        self._frame_at = reading.frame_at
         before = (self._prompt, self.timeline, self._rotations)
         if reading.rotations is not None:
             rot = [r if reading.cells[i] not in (HIDDEN, UNSURE, "X") else 0
@@ -786,6 +792,7 @@ class Runtime(AbstractContextManager["Runtime"]):
                 last = 0.0
                 while not stop.is_set():
                     frame = source.read()
+                    read_at = time.perf_counter()
                     now = self._clock()
                     if self._camera["status"] == "lost":  # frames again after a silence
                         self._inbox.put(_Camera("ok"))
@@ -796,7 +803,7 @@ class Runtime(AbstractContextManager["Runtime"]):
                         _log.debug("frame %d: %s", frame.index, exc)
                         reading = None
                     if reading is not None:
-                        self._inbox.put(reading)
+                        self._inbox.put(dataclasses.replace(reading, frame_at=read_at))
                     self._store_frame(frame.image, reading)
                     if source.live and now - last < period:
                         stop.wait(period - (now - last))
