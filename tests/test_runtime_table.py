@@ -351,3 +351,31 @@ def test_a_camera_gone_silent_is_signalled(tmp_path: Path, factory: MockFactory)
     ) as rt:
         snap = _until(rt, lambda s: s["camera"]["status"] == "lost")
         assert "no frame" in snap["camera"]["message"] and snap["panel"]["status"] == "camera_lost"
+
+
+def test_frames_stream_jpegs_and_free_their_slot(tmp_path: Path, factory: MockFactory) -> None:
+    folder = tmp_path / "cam"
+    _frames(folder)
+    cfg = make_config(tmp_path)
+    with Store(tmp_path / "log.sqlite") as store, Runtime(
+        cfg, store, source=ReplaySource(folder, fps=20.0, loop=True),
+        reader=lambda image: TableReading(BLANK, corners=((1, 1), (60, 1), (60, 40), (1, 40))),
+        pin_factory=factory,
+    ) as rt:
+        stream = rt.frames()
+        first, second = next(stream), next(stream)
+        assert first.startswith(b"\xff\xd8") and second.startswith(b"\xff\xd8")
+        image = cv2.imdecode(np.frombuffer(first, np.uint8), cv2.IMREAD_COLOR)
+        assert image.shape[:2] == (48, 64)
+        assert tuple(int(v) for v in image[1, 30]) != (0, 0, 0)  # the grid outline is drawn
+        n = cfg.section("web")["max_streams"]
+        held = [rt.subscribe() for _ in range(n - 1)]
+        for h in held:
+            h.__enter__()
+        with pytest.raises(Busy):
+            rt.subscribe()
+        stream.close()  # a phone leaves: its slot is free again
+        with rt.subscribe():
+            pass
+        for h in held:
+            h.__exit__(None, None, None)
