@@ -90,8 +90,11 @@ def _work_image(image: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray, f
     h, w = image.shape[:2]
     scale = min(1.0, side / max(h, w))
     if scale < 1.0:
-        image = cv2.resize(image, (int(round(w * scale)), int(round(h * scale))),
-                           interpolation=cv2.INTER_AREA)
+        size = (int(round(w * scale)), int(round(h * scale)))
+        while image.shape[1] >= 2 * size[0]:  # halve with smoothing (INTER_AREA is slow)
+            image = cv2.pyrDown(image)
+        image = cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
+        scale = size[0] / w
     return image, scale
 
 
@@ -101,17 +104,20 @@ def not_table_mask(small: np.ndarray) -> np.ndarray:
     The table fills the border of an overhead shot; a Mahalanobis distance in Lab keeps wood
     grain and uneven light (mostly lightness) from counting as tiles.
     """
-    lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB)
     h, w = lab.shape[:2]
     b = max(4, min(h, w) // 20)
     ring = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3),
                            lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
+    ring = ring[:: max(1, len(ring) // 4000)].astype(np.float32)
     mean = np.median(ring, axis=0)
     d = ring - mean
     cov = (d.T @ d) / len(d) + np.diag([60.0, 6.0, 6.0])
-    inv = np.linalg.inv(cov).astype(np.float32)
-    x = lab.reshape(-1, 3) - mean
-    m = np.einsum("ij,jk,ik->i", x, inv, x).reshape(h, w)
+    # whiten: |L x|^2 is the Mahalanobis distance when L^T L = cov^-1
+    white = np.linalg.cholesky(np.linalg.inv(cov)).T.astype(np.float32)
+    shift = -(white @ mean.astype(np.float32))
+    x = cv2.transform(lab.astype(np.float32), np.hstack([white, shift[:, None]]))
+    m = cv2.multiply(x, x).sum(axis=2)
     mask = (m > 12.0).astype(np.uint8) * 255
     return mask
 
@@ -214,16 +220,21 @@ def _merge(cands: list[Candidate], prefer_first: int = 0) -> list[Candidate]:
         return []
     sides = np.array([c.side for c in cands])
     # the typical tile size: the side most other squares agree with
-    support = np.array([np.sum(np.abs(sides / s - 1) < 0.2) for s in sides])
+    support = (np.abs(sides[None, :] / sides[:, None] - 1) < 0.2).sum(axis=1)
     typical = float(np.median(sides[support >= support.max() * 0.8]))
     order = sorted(range(len(cands)), key=lambda i: (i >= prefer_first, -cands[i].side))
     out: list[Candidate] = []
+    kept = np.zeros((len(cands), 2))
+    reach = np.zeros(len(cands))
     for i in order:
         c = cands[i]
         if not 0.7 * typical < c.side < 1.35 * typical:
             continue
-        if all(np.linalg.norm(c.centre - o.centre) > 0.4 * o.side for o in out):
-            out.append(c)
+        n = len(out)
+        if n and np.any(np.hypot(*(kept[:n] - c.centre).T) <= reach[:n]):
+            continue
+        kept[n], reach[n] = c.centre, 0.4 * c.side
+        out.append(c)
     return out
 
 

@@ -269,10 +269,9 @@ class TileReader:
         self.back = FaceModel.learn(crops)
         return self.back
 
-    def read(self, crops: Sequence[np.ndarray],
-             context: Sequence[np.ndarray] | None = None) -> list[CellReading]:
-        """Readings for ``crops``. ``context`` (all 36 crops of the frame) lets the back be
-        inferred when none was learned; by default the crops themselves are the context."""
+    def read(self, crops: Sequence[np.ndarray]) -> list[CellReading]:
+        """Readings for ``crops``; without a learned back, it is inferred from these crops
+        (so pass all 36 of a frame then)."""
         looks = [look(c) for c in crops]
         back = self.back
         dist = [back.distance(lk) if back is not None else np.inf for lk in looks]
@@ -283,10 +282,9 @@ class TileReader:
             got = self.letters.read_many([crops[i] for i in need], self.alphabet)
             readings = dict(zip(need, got, strict=True))
         if back is None:
-            pool_looks = looks if context is None else [look(c) for c in context]
-            pool = [i for i in range(len(pool_looks))
-                    if context is not None or getattr(readings.get(i), "letter", None) is None]
-            back = infer_back(pool_looks, pool)
+            pool = [i for i in range(len(looks))
+                    if getattr(readings.get(i), "letter", None) is None]
+            back = infer_back(looks, pool)
             if back is not None:
                 dist = [back.distance(lk) for lk in looks]
         out: list[CellReading | None] = [None] * len(crops)
