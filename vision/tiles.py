@@ -37,7 +37,8 @@ VICTIM_MAX_LETTER = 0.3  # a picture: the letter reader's best letter stays belo
 SURE_LETTER = 0.85  # letters this sure teach the others in the same frame
 LIKE_LETTER = 0.82  # likeness (correlation) to a sure letter that makes a cell that letter
 UNLIKE_LETTER = 0.7  # below this likeness to every sure letter a face-up cell may be the victim
-GLYPH = 20  # side of the likeness thumbnail  # letter confidence that wins even when the cell looks like the back
+GLYPH = 20  # side of the likeness thumbnail
+FINE = 0.5  # a face whose blurred thumbnail keeps less contrast than this has a fine pattern  # letter confidence that wins even when the cell looks like the back
 
 
 class TileError(VisionError):
@@ -90,6 +91,7 @@ class Look:
     spread: float  # gray standard deviation
     pattern: np.ndarray  # (4, P*P) zero-mean unit-norm thumbnails in the four turns
     glare: float  # fraction of glare pixels
+    coarse: float  # how much of the contrast survives blurring: low for fine patterns
 
 
 def look(crop: np.ndarray) -> Look:
@@ -117,7 +119,8 @@ def look(crop: np.ndarray) -> Look:
         t = t - t.mean()
         n = float(np.linalg.norm(t))
         turns.append(t / n if n > 1e-3 else t)
-    return Look(chroma, light, texture, spread, np.array(turns, np.float32), glare)
+    coarse = float(thumb.std()) / max(float(gray.std()), 1.0)
+    return Look(chroma, light, texture, spread, np.array(turns, np.float32), glare, coarse)
 
 
 def _pattern_sim(a: Look, b: Look) -> float:
@@ -216,8 +219,10 @@ def infer_back(looks: Sequence[Look], candidates: Sequence[int]) -> FaceModel | 
     for i in range(n):
         for j in range(i + 1, n):
             a, b = looks[idx[i]], looks[idx[j]]
-            close = (np.linalg.norm(a.chroma - b.chroma) < 8 and abs(a.texture - b.texture) < 1.5
-                     and (max(a.spread, b.spread) < 6 or _pattern_sim(a, b) > 0.6))
+            close = (np.linalg.norm(a.chroma - b.chroma) < 8 and abs(a.light - b.light) < 30
+                     and _ratio(a.texture, b.texture) < 1.3 and _ratio(a.spread, b.spread) < 1.3
+                     and (max(a.spread, b.spread) < 6 or _pattern_sim(a, b) > 0.6
+                          or max(a.coarse, b.coarse) < FINE))
             alike[i, j] = alike[j, i] = close
     counts = alike.sum(axis=1)
     best = int(np.argmax(counts))
@@ -226,6 +231,10 @@ def infer_back(looks: Sequence[Look], candidates: Sequence[int]) -> FaceModel | 
         return None
     _log.debug("back inferred from %d alike cells", len(group))
     return _model_from_looks([looks[i] for i in group])
+
+
+def _ratio(a: float, b: float) -> float:
+    return max(a, b) / max(min(a, b), 1e-3)
 
 
 def _model_from_looks(looks: Sequence[Look]) -> FaceModel:
