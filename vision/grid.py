@@ -546,12 +546,15 @@ def _grid(h: np.ndarray, tile: float, quads: tuple[np.ndarray | None, ...], foun
     return Grid(h, corners, tile, quads, found)
 
 
-def rectify(image: np.ndarray, grid: Grid, px: int = 48) -> np.ndarray:
-    """The grid seen from straight above: ``6*px`` square, cell (r, c) at [r*px, c*px]."""
-    s = np.diag([1 / px, 1 / px, 1.0])
+def rectify(image: np.ndarray, grid: Grid, px: int = 48, border: int = 0) -> np.ndarray:
+    """The grid seen from straight above: ``(6*px + 2*border)`` square, cell (r, c) at
+    [border + r*px, border + c*px]; ``border`` px of the table around it."""
+    s = np.array([[1 / px, 0, -border / px], [0, 1 / px, -border / px], [0, 0, 1.0]])
     m = grid.homography @ s
-    out: np.ndarray = cv2.warpPerspective(image, m, (SIZE * px, SIZE * px),
-                                          flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP)
+    side = SIZE * px + 2 * border
+    out: np.ndarray = cv2.warpPerspective(image, m, (side, side),
+                                          flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                          borderMode=cv2.BORDER_REPLICATE)
     return out
 
 

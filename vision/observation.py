@@ -37,6 +37,8 @@ _log = logging.getLogger(__name__)
 CROP = 64  # px of a tile crop for reading
 CROP_MARGIN = 0.04
 RECT_PX = 24  # px per cell of the rectified grid used to spot changes
+RECT_BORDER = 12  # px of table kept around it (an arm reaching in shows there)
+SETTLE_FRAMES = 15  # still frames after which a covering change is accepted as real
 PROFILE_VERSION = 1
 
 
@@ -191,6 +193,8 @@ class TableReader:
         self.grid: Grid | None = None
         self.last: Observation | None = None
         self._rect: np.ndarray | None = None
+        self._covered = 0
+        self.settle_frames = SETTLE_FRAMES
         self.status = "none"
 
     @classmethod
@@ -212,6 +216,7 @@ class TableReader:
         t0 = time.perf_counter()
         if not self.stillness.update(frame):
             self.status = "moving"
+            self._covered = 0
             return None
         if self.grid is None:
             try:
@@ -219,15 +224,19 @@ class TableReader:
             except GridNotFound:
                 self.status = "no-grid"
                 return None
-        rect = rectify(frame, self.grid, RECT_PX)
+        rect = rectify(frame, self.grid, RECT_PX, RECT_BORDER)
         change: Change | None = None
         if self._rect is not None and self.last is not None:
-            change = compare(rect, self._rect, RECT_PX, self.grid.tile)
+            change = compare(rect, self._rect, RECT_PX, self.grid.tile, RECT_BORDER)
             if change.moved:
                 return self._relocate(frame, t0)
             if change.covered:
-                self.status = "covered"
-                return None
+                self._covered += 1
+                if self._covered < self.settle_frames:
+                    self.status = "covered"
+                    return None
+                change = Change(change.cells, False, False)  # it stayed: read what is there
+            self._covered = 0
             if not change.cells:
                 self.status = "read"
                 return Observation(self.last.grid, self.last.cells, self.last.corners,
@@ -249,7 +258,7 @@ class TableReader:
             self.grid = None
             return None
         obs = self._read_all(frame, t0)
-        self._rect = rectify(frame, self.grid, RECT_PX)
+        self._rect = rectify(frame, self.grid, RECT_PX, RECT_BORDER)
         self.last = obs
         self.status = "read"
         return obs

@@ -3,8 +3,9 @@
 A frame is worth reading when nothing moves (hands gone) and nothing lies over the grid.
 Motion is the difference between consecutive frames at low resolution. A hand held still
 over the grid is caught by comparing the rectified grid with the last stable one: turning a
-tile changes that tile's square; a hand or arm also changes the gaps between tiles across
-several cells and the table around the grid.
+tile changes that tile's square; a hand or arm changes several touching cells at once and the
+table around the grid, where it reaches in. A change that stays put for a while is accepted
+(several tiles really were turned, or something was left lying there: the cells say so).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ MOTION_SIZE = (160, 120)
 MOTION_LEVEL = 18  # gray levels: a pixel this much brighter or darker has changed
 MOTION_SHARE = 0.004  # share of changed pixels that counts as motion
 CELL_CHANGE = 14.0  # mean absolute difference (gray levels) of a tile's square that is a change
-GAP_CHANGE = 0.25  # share of a cell's gap pixels changed that counts as something over the gaps
+RING_CHANGE = 0.03  # share of the table ring around the grid changed: an arm reaches in
 
 
 def _small_gray(frame: np.ndarray) -> np.ndarray:
@@ -77,28 +78,40 @@ def tile_mask(px: int, tile: float) -> np.ndarray:
     return m
 
 
-def compare(now: np.ndarray, ref: np.ndarray, px: int, tile: float) -> Change:
-    """Compare two rectified grids (BGR, ``px`` per cell) of the same lattice."""
+def compare(now: np.ndarray, ref: np.ndarray, px: int, tile: float, border: int = 0) -> Change:
+    """Compare two rectified grids (BGR, ``px`` per cell, ``border`` px of table around)."""
     a = cv2.GaussianBlur(cv2.cvtColor(now, cv2.COLOR_BGR2GRAY), (3, 3), 0).astype(np.int16)
     b = cv2.GaussianBlur(cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY), (3, 3), 0).astype(np.int16)
     diff = np.abs(a - b).astype(np.float32)
-    # the inner part of each tile, safe from jitter; the gaps, shrunk away from tile edges
-    inner = tile_mask(px, tile * 0.7)
-    gaps = ~tile_mask(px, min(1.0, tile * 1.12))
+    hot = diff > 2 * MOTION_LEVEL
+    inner = tile_mask(px, tile * 0.7)  # the middle of each tile, safe from jitter
+    core = diff[border : border + SIZE * px, border : border + SIZE * px]
     changed: list[int] = []
-    gap_cells = 0
     for r in range(SIZE):
         for c in range(SIZE):
             sl = (slice(r * px, (r + 1) * px), slice(c * px, (c + 1) * px))
-            d = diff[sl]
-            if float(d[inner[sl]].mean()) > CELL_CHANGE:
+            if float(core[sl][inner[sl]].mean()) > CELL_CHANGE:
                 changed.append(r * SIZE + c)
-            g = gaps[sl]
-            if g.any() and float(np.mean(d[g] > 2 * MOTION_LEVEL)) > GAP_CHANGE:
-                gap_cells += 1
     moved = len(changed) > SIZE * SIZE * 0.6
-    covered = gap_cells >= 3 and not moved
+    # an arm reaches in over the table around the grid; a turned tile stays inside
+    ring = np.ones(hot.shape, bool)
+    ring[border : border + SIZE * px, border : border + SIZE * px] = False
+    ring_hot = float(hot[ring].mean()) if border else 0.0
+    covered = not moved and (ring_hot > RING_CHANGE or _clustered(changed))
     return Change(tuple(changed), covered, moved)
+
+
+def _clustered(cells: list[int]) -> bool:
+    """Three or more changed cells touching each other: something lies over them (a game
+    turns one tile at a time)."""
+    if len(cells) < 3:
+        return False
+    pts = {(i // SIZE, i % SIZE) for i in cells}
+    for r, c in pts:
+        near = sum((r + dr, c + dc) in pts for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+        if near >= 3:  # itself and two neighbours
+            return True
+    return False
 
 
 __all__ = ["Change", "Stillness", "compare", "tile_mask"]
