@@ -374,7 +374,10 @@ def fit_lattice(cands: list[Candidate], evidence: np.ndarray,
             if score > best_score:
                 best, best_score = o, score
         start.append(best)
-    if any(len({k[a] for k in cells if start[a] <= k[a] < start[a] + SIZE}) < 4 for a in (0, 1)):
+    # every row and every column of the window holds at least one tile seen as a square: a
+    # 4x4 or 5x5 arrangement is not stretched into a 6x6 grid
+    if any(len({k[a] for k in cells if start[a] <= k[a] < start[a] + SIZE}) < SIZE
+           for a in (0, 1)):
         raise GridNotFound("tiles found, but not in a 6x6 grid")
     # lattice coords of the chosen window -> 0..6, then turned so that rows run down the image
     shift = np.array([[1, 0, start[0] - 0.5], [0, 1, start[1] - 0.5], [0, 0, 1]], float)
@@ -467,7 +470,7 @@ def _order(quad: np.ndarray, hinv: np.ndarray) -> np.ndarray:
     return out
 
 
-def _whole_grid(mask: np.ndarray) -> np.ndarray | None:
+def _whole_grid(mask: np.ndarray, gray: np.ndarray) -> np.ndarray | None:
     """Tiles laid edge to edge merge into one square blob: take its outline as the grid's
     (lattice -> working px), when it is large, four-cornered and filled."""
     k = max(3, int(0.015 * min(mask.shape[:2]))) | 1
@@ -497,7 +500,27 @@ def _whole_grid(mask: np.ndarray) -> np.ndarray | None:
     src = np.array([[g, g], [SIZE - g, g], [SIZE - g, SIZE - g], [g, SIZE - g]], np.float64)
     h: np.ndarray = cv2.getPerspectiveTransform(src.astype(np.float32),
                                                 np.array([tl, tr, br, bl], np.float32))
+    if not _has_six_lines(gray, h):
+        return None
     return h
+
+
+def _has_six_lines(gray: np.ndarray, h: np.ndarray, px: int = 40) -> bool:
+    """Do the joints between tiles fall where a 6x6 lattice puts them? Seen from above,
+    the blob's edge profile must peak at every interior lattice line (a 4x4 or 5x5 block
+    of the same size peaks elsewhere)."""
+    s = np.diag([1 / px, 1 / px, 1.0])
+    top = cv2.warpPerspective(gray, h @ s, (SIZE * px, SIZE * px),
+                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP).astype(np.float32)
+    for axis in (0, 1):
+        grad = np.abs(cv2.Sobel(top, cv2.CV_32F, 1 - axis, axis, ksize=3))
+        profile = grad.mean(axis=axis)
+        lines = [profile[k * px - 2 : k * px + 3].max() for k in range(1, SIZE)]
+        mids = [profile[int((k + 0.5) * px) - 2 : int((k + 0.5) * px) + 3].mean()
+                for k in range(SIZE)]
+        if min(lines) < 1.3 * float(np.median(mids)):
+            return False
+    return True
 
 
 # --------------------------------------------------------------------------------------------
@@ -523,7 +546,7 @@ def locate(image: np.ndarray) -> Grid:
         try:
             h_small, cells, tile = fit_lattice(cands, evidence)
         except (GridNotFound, np.linalg.LinAlgError):
-            whole = _whole_grid(evidence)
+            whole = _whole_grid(evidence, cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
             if whole is None:
                 raise GridNotFound("no 6x6 grid of tiles found") from None
             up = np.diag([1 / scale, 1 / scale, 1.0])

@@ -300,8 +300,10 @@ class TileReader:
             got = self.letters.read_many([crops[i] for i in need], self.alphabet)
             readings = dict(zip(need, got, strict=True))
         if back is None:
+            # cells with any real letter evidence stay out: seven Ms the model cannot read
+            # are alike too, and must not become "the back"
             pool = [i for i in range(len(looks))
-                    if getattr(readings.get(i), "letter", None) is None]
+                    if i not in readings or readings[i].confidence < VICTIM_MAX_LETTER]
             back = infer_back(looks, pool)
             if back is not None:
                 dist = [back.distance(lk) for lk in looks]
