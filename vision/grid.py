@@ -200,7 +200,7 @@ def find_tiles(small: np.ndarray, mask: np.ndarray | None = None) -> list[Candid
     for b in (mask, closed, otsu, 255 - otsu):
         b = cv2.morphologyEx(b, cv2.MORPH_OPEN, k3)
         cands += _squares(b, lo, hi, blocks=blocks)
-        cut = cv2.morphologyEx(b & ~edges, cv2.MORPH_OPEN, k3)
+        cut = cv2.morphologyEx(cv2.bitwise_and(b, cv2.bitwise_not(edges)), cv2.MORPH_OPEN, k3)
         cands += _squares(cut, lo, hi, grow=1.5)
         cands += _squares(cv2.erode(b, k3, iterations=2), lo, hi, grow=2)
     cands += _squares(cv2.erode(255 - edges, k3), lo, hi, grow=2.5)
@@ -331,7 +331,7 @@ def fit_lattice(cands: list[Candidate], evidence: np.ndarray,
         raise GridNotFound(f"no grid of tiles found (only {len(cands)} tile-like squares)")
     centres = np.array([c.centre for c in cands])
     sides = np.array([c.side for c in cands])
-    best: tuple[float, np.ndarray] | None = None
+    fit: tuple[float, np.ndarray] | None = None
     edge_angle = _edge_angle(cands)
     for seed in _seeds(cands):
         try:
@@ -342,11 +342,11 @@ def fit_lattice(cands: list[Candidate], evidence: np.ndarray,
         score = float(np.sum(np.abs(lat - np.round(lat)).max(axis=1) < 0.2))
         if _skew(h_try, edge_angle) > 15:  # a diagonal lattice of gap crossings, not tiles
             score *= 0.3
-        if best is None or score > best[0]:
-            best = (score, h_try)
-    if best is None:
+        if fit is None or score > fit[0]:
+            fit = (score, h_try)
+    if fit is None:
         raise GridNotFound("no grid of tiles found (the squares do not form a lattice)")
-    h = best[1]
+    h = fit[1]
     lat = project(np.linalg.inv(h), centres)
     ij = np.round(lat).astype(int)
     res = np.linalg.norm(lat - ij, axis=1)
@@ -361,13 +361,14 @@ def fit_lattice(cands: list[Candidate], evidence: np.ndarray,
     good = [(k, v) for k, v in cells.items() if res[v] < 0.22]
     if len(good) >= 6:
         h = _fit_h(np.array([k for k, _ in good], float), centres[[v for _, v in good]])
-    start = []
+    start: list[int] = []
     for axis in (0, 1):
         vals = np.array([k[axis] for k in cells])
         lo, hi = int(vals.min()), int(vals.max())
         options = list(range(hi - SIZE + 1, lo + 1)) if hi - lo + 1 <= SIZE else list(
             range(lo, hi - SIZE + 2))
-        best, best_score = options[0], -1.0
+        best: int = options[0]
+        best_score = -1.0
         for o in options:
             inside = int(np.sum((vals >= o) & (vals < o + SIZE)))
             score = inside + _window_evidence(h, evidence, axis, o)

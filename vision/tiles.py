@@ -391,8 +391,8 @@ def _glyph_vec(crop: np.ndarray) -> np.ndarray:
     h, w = crop.shape[:2]
     m = int(round(0.1 * min(h, w)))
     gray = cv2.cvtColor(crop[m : h - m, m : w - m], cv2.COLOR_BGR2GRAY)
-    t = cv2.resize(gray, (GLYPH, GLYPH), interpolation=cv2.INTER_AREA).astype(np.float32)
-    t = cv2.GaussianBlur(t, (0, 0), 0.8)
+    small = cv2.resize(gray, (GLYPH, GLYPH), interpolation=cv2.INTER_AREA).astype(np.float32)
+    t = np.asarray(cv2.GaussianBlur(small, (0, 0), 0.8), np.float32)
     out = []
     for k in range(4):
         v = np.rot90(t, -k).reshape(-1)
