@@ -196,8 +196,11 @@ class LetterReader:
         prototypes: FloatArray | None = None,
         proto_labels: np.ndarray | None = None,
         min_confidence: float = UNSURE_BELOW,
+        turn_views: bool = False,
     ) -> None:
         self.net = net
+        # read all four quarter turns of a crop and average (4x the work, steadier answers)
+        self.turn_views = turn_views
         self.prototypes = prototypes
         self.proto_labels = proto_labels
         self.min_confidence = min_confidence
@@ -251,6 +254,17 @@ class LetterReader:
         """Probabilities over the (letter, rotation) classes and reject, one row per crop."""
         if len(crops) == 0:
             return np.zeros((0, N_CLASSES), np.float32)
+        if self.turn_views:
+            # read each crop in all four quarter turns and average, undoing each turn
+            views = [t for c in crops for _, t in _turns(c)]
+            pv = self._probs(views).reshape(len(crops), 4, N_CLASSES)
+            p = np.zeros((len(crops), N_CLASSES), np.float32)
+            for k in range(4):
+                p += _unturn(pv[:, k], k)
+            return p / 4.0
+        return self._probs(crops)
+
+    def _probs(self, crops: Sequence[np.ndarray]) -> FloatArray:
         x = np.stack([crop_features(c) for c in crops])
         p = self.net.probs(x)
         if self.prototypes is not None and self.proto_labels is not None and len(self.prototypes):
@@ -334,6 +348,14 @@ class LetterReader:
         else:
             lab = np.asarray(labels)
         return LetterReader(self.net, h.astype(np.float32), lab.astype(np.int64), self.min_confidence)
+
+
+def _unturn(p: FloatArray, quarters: int) -> FloatArray:
+    """Class probabilities of a view turned ``quarters`` x 90° clockwise, as of the original."""
+    out = p.copy()
+    letters = p[:, :REJECT].reshape(len(p), len(LETTERS), 4)
+    out[:, :REJECT] = np.roll(letters, -quarters, axis=2).reshape(len(p), REJECT)
+    return out
 
 
 def _parse_label(label: str) -> tuple[str, int]:
