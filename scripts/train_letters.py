@@ -53,7 +53,7 @@ def _render_font(job: tuple[int, str, int, int]) -> tuple[np.ndarray, np.ndarray
 
 
 def build(fonts: list[Path], per_class: int, seed: int, workers: int, label: str) -> tuple[np.ndarray, np.ndarray]:
-    n_reject = max(4, per_class * 4 * len(LETTERS) // 40)
+    n_reject = max(4, per_class * 4 * len(LETTERS) // 12)  # pictures, symbols, blank faces
     jobs = [(seed * 100003 + i, str(f), per_class, n_reject) for i, f in enumerate(fonts)]
     xs, ys = [], []
     t0 = time.time()

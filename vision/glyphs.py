@@ -32,7 +32,7 @@ TEST_FAMILIES = frozenset({"Carlito", "Caladea", "URW Gothic", "DejaVu Serif"})
 SKIP_FAMILIES = frozenset({"Z003", "D050000L", "Standard Symbols PS"})
 
 # Shapes that are not letters, for the reject class (digits that look like letters are left out).
-NON_LETTERS = "#&?@%*+§=34"
+NON_LETTERS = "#&?@%*+=34"
 
 Split = Literal["train", "test", "all"]
 BGR = tuple[int, int, int]
@@ -238,7 +238,7 @@ def _dark_colour(rng: np.random.Generator) -> BGR:
 def _shape_mask(rng: np.random.Generator, size: int) -> np.ndarray:
     """A picture that is not a letter: blobs, strokes, a figure, a pattern (reject class)."""
     img = np.zeros((size, size), np.uint8)
-    kind = rng.integers(0, 5)
+    kind = rng.integers(0, 8)
     c = size // 2
     th = int(rng.integers(1, max(2, size // 10)))
     if kind == 0:  # a little figure: head, body, limbs (like a victim tile)
@@ -261,7 +261,31 @@ def _shape_mask(rng: np.random.Generator, size: int) -> np.ndarray:
         step = int(rng.integers(4, max(5, size // 4)))
         for x in range(0, size, step):
             cv2.line(img, (x, 0), (x + size // 2, size), 255, 1)
-    # kind 4: blank face
+    elif kind == 4:  # a skull or face: a disc with holes for eyes and mouth
+        r = int(size * rng.uniform(0.22, 0.32))
+        cv2.circle(img, (c, c), r, 255, -1)
+        e = max(2, r // 3)
+        for dx in (-1, 1):
+            cv2.circle(img, (c + dx * r // 2, c - r // 5), e, 0, -1)
+        cv2.ellipse(img, (c, c + r // 2), (r // 2, max(1, r // 6)), 0, 0, 360, 0, -1)
+    elif kind == 5:  # a dagger: blade, guard, grip
+        blade = int(size * rng.uniform(0.25, 0.4))
+        cv2.line(img, (c, c - blade), (c, c + size // 8), 255, th + 2)
+        cv2.line(img, (c - size // 7, c + size // 8), (c + size // 7, c + size // 8), 255, th + 1)
+        cv2.line(img, (c, c + size // 8), (c, c + size // 4), 255, th + 2)
+    elif kind == 6:  # a splash: a blob with spikes and drops
+        pts = []
+        for k in range(14):
+            a = 2 * np.pi * k / 14
+            rr = size * (rng.uniform(0.12, 0.2) if k % 2 else rng.uniform(0.22, 0.36))
+            pts.append((int(c + rr * np.cos(a)), int(c + rr * np.sin(a))))
+        cv2.fillPoly(img, [np.array(pts, np.int32)], 255)
+        for _ in range(int(rng.integers(1, 5))):
+            p = rng.integers(size // 8, 7 * size // 8, 2)
+            cv2.circle(img, (int(p[0]), int(p[1])), int(rng.integers(1, max(2, size // 16))), 255, -1)
+    if kind != 7 and rng.random() < 0.5:  # pictures come in any direction
+        img = cv2.rotate(img, [cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_COUNTERCLOCKWISE][int(rng.integers(0, 3))])
+    # kind 7: blank face
     return img.astype(np.float32) / 255.0
 
 

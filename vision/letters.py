@@ -144,6 +144,62 @@ def crop_features(crop: np.ndarray) -> FloatArray:
     return features(normalize(crop))
 
 
+def batch_features(crops: Sequence[np.ndarray]) -> FloatArray:
+    """``crop_features`` for many crops at once (same numbers, a fraction of the time).
+
+    Only the first resize is per crop (crops differ in size); the rest works on the stack.
+    """
+    n = len(crops)
+    if n == 0:
+        return np.zeros((0, FEATURES), np.float32)
+    side = 40
+    g = np.empty((n, side, side), np.float32)
+    for i, crop in enumerate(crops):
+        gi = _gray(crop)
+        interp = cv2.INTER_AREA if min(gi.shape) > side else cv2.INTER_LINEAR
+        g[i] = cv2.resize(gi, (side, side), interpolation=interp)
+    mid = g[:, 6:34, 6:34].reshape(n, -1)
+    med = np.median(mid, axis=1)
+    lo, hi = np.percentile(mid, (2, 98), axis=1)
+    bright = (hi - med) > (med - lo)
+    diff = g - med[:, None, None]
+    ink = np.where(bright[:, None, None], diff, -diff)
+    top = np.percentile(ink[:, 6:34, 6:34].reshape(n, -1), 99, axis=1)
+    ink = np.clip(ink / np.maximum(top, 12.0)[:, None, None], 0.0, 1.0).astype(np.float32)
+    small = np.matmul(np.matmul(_AREA, ink), _AREA.T).astype(np.float32)
+    return np.concatenate([_hog_many(small), small.reshape(n, NORM // 2, 2, NORM // 2, 2).mean(axis=(2, 4)).reshape(n, -1)], axis=1)
+
+
+def _hog_many(img: FloatArray, cell: int = 8, bins: int = 9) -> FloatArray:
+    """``_hog`` over a stack (n, h, w)."""
+    n, h, w = img.shape
+    pad = np.pad(img, ((0, 0), (1, 1), (1, 1)), mode="reflect")  # OpenCV's default border
+    gx = pad[:, 1:-1, 2:] - pad[:, 1:-1, :-2]
+    gy = pad[:, 2:, 1:-1] - pad[:, :-2, 1:-1]
+    mag = np.sqrt(gx * gx + gy * gy)
+    ang = (np.arctan2(gy, gx) % np.pi) * (bins / np.pi)
+    fl = np.floor(ang)
+    lo = fl.astype(np.int64) % bins
+    frac = ang - fl
+    contrib = np.zeros((n, h, w, bins), np.float32)
+    for b in range(bins):
+        contrib[..., b] = mag * ((1 - frac) * (lo == b) + frac * (lo == (b - 1) % bins))
+    c = h // cell
+    hist = contrib.reshape(n, c, cell, c, cell, bins).sum(axis=(2, 4))
+    blocks = np.concatenate(
+        [hist[:, :-1, :-1], hist[:, 1:, :-1], hist[:, :-1, 1:], hist[:, 1:, 1:]], axis=3
+    ).reshape(n, (c - 1) * (c - 1), 4 * bins)
+    blocks = blocks / np.sqrt((blocks**2).sum(axis=2, keepdims=True) + 1e-6)
+    blocks = np.minimum(blocks, 0.2)
+    blocks = blocks / np.sqrt((blocks**2).sum(axis=2, keepdims=True) + 1e-6)
+    return blocks.reshape(n, -1).astype(np.float32)
+
+
+FEATURES = 9 * 4 * 9 + (NORM // 2) ** 2
+# cv2.resize(INTER_AREA) from 40 to NORM is separable and linear: as a matrix, for stacks
+_AREA = cv2.resize(np.eye(40, dtype=np.float32), (40, NORM), interpolation=cv2.INTER_AREA)
+
+
 # --- the network ---------------------------------------------------------------------------
 
 @dataclass
@@ -265,7 +321,7 @@ class LetterReader:
         return self._probs(crops)
 
     def _probs(self, crops: Sequence[np.ndarray]) -> FloatArray:
-        x = np.stack([crop_features(c) for c in crops])
+        x = batch_features(crops)
         p = self.net.probs(x)
         if self.prototypes is not None and self.proto_labels is not None and len(self.prototypes):
             vote, weight = self._proto_vote(self.net.hidden(x))
