@@ -12,8 +12,10 @@ the softmax temperature (calibration). No photo is ever used.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 import time
+from collections.abc import Callable
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -51,7 +53,7 @@ def _render_font(job: tuple[int, str, int, int]) -> tuple[np.ndarray, np.ndarray
 
 
 def build(fonts: list[Path], per_class: int, seed: int, workers: int, label: str) -> tuple[np.ndarray, np.ndarray]:
-    n_reject = max(4, per_class * 4 * len(LETTERS) // 40)
+    n_reject = max(4, per_class * 4 * len(LETTERS) // 12)  # pictures, symbols, blank faces
     jobs = [(seed * 100003 + i, str(f), per_class, n_reject) for i, f in enumerate(fonts)]
     xs, ys = [], []
     t0 = time.time()
@@ -64,6 +66,25 @@ def build(fonts: list[Path], per_class: int, seed: int, workers: int, label: str
     return np.concatenate(xs), np.concatenate(ys)
 
 
+def cached(
+    folder: Path | None, name: str, make: Callable[[], tuple[np.ndarray, np.ndarray]],
+    fonts: list[Path], per_class: int, seed: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Rendered features from the cache when the same fonts/counts/seed made them."""
+    if folder is None:
+        return make()
+    key = hashlib.sha1(repr(([str(f) for f in fonts], per_class, seed)).encode()).hexdigest()[:12]
+    path = folder / f"{name}-{key}.npz"
+    if path.exists():
+        with np.load(path) as z:
+            print(f"{name}: cached {path}", file=sys.stderr)
+            return z["x"], z["y"]
+    x, y = make()
+    folder.mkdir(parents=True, exist_ok=True)
+    np.savez(path, x=x, y=y)
+    return x, y
+
+
 def letter_level(p: np.ndarray) -> np.ndarray:
     """Class probabilities folded to letters (+ reject): rotation does not matter here."""
     return np.concatenate([p[:, :REJECT].reshape(len(p), len(LETTERS), 4).sum(axis=2), p[:, REJECT:]], axis=1)
@@ -73,7 +94,8 @@ def letter_label(y: np.ndarray) -> np.ndarray:
     return np.where(y == REJECT, len(LETTERS), y // 4)
 
 
-def train(x: np.ndarray, y: np.ndarray, hidden: tuple[int, ...], epochs: int, seed: int) -> Mlp:
+def train(x: np.ndarray, y: np.ndarray, hidden: tuple[int, ...], epochs: int, seed: int,
+          dropout: float = 0.3, in_dropout: float = 0.1) -> Mlp:
     rng = np.random.default_rng(seed)
     mean = x.mean(axis=0)
     std = x.std(axis=0) + 1e-3
@@ -97,10 +119,15 @@ def train(x: np.ndarray, y: np.ndarray, hidden: tuple[int, ...], epochs: int, se
             idx = order[s : s + batch]
             xb, yb = xn[idx], y[idx]
             # forward
+            # dropout (inverted): the model must not lean on any one feature of the renders
+            if in_dropout > 0:
+                xb = xb * (rng.random(xb.shape, dtype=np.float32) >= in_dropout) / (1 - in_dropout)
             acts = [xb]
             h = xb
             for li in range(len(ws) - 1):
                 h = np.maximum(h @ ws[li] + bs[li], 0.0)
+                if dropout > 0:
+                    h = h * (rng.random(h.shape, dtype=np.float32) >= dropout) / (1 - dropout)
                 acts.append(h)
             logits = h @ ws[-1] + bs[-1]
             p = softmax(logits)
@@ -115,7 +142,7 @@ def train(x: np.ndarray, y: np.ndarray, hidden: tuple[int, ...], epochs: int, se
                 grads[2 * li] = acts[li].T @ g + wd * ws[li]
                 grads[2 * li + 1] = g.sum(axis=0)
                 if li > 0:
-                    g = (g @ ws[li].T) * (acts[li] > 0)
+                    g = (g @ ws[li].T) * (acts[li] > 0) / (1 - dropout)  # ReLU and dropout masks
             step += 1
             lr = lr0 * 0.5 * (1 + np.cos(np.pi * step / steps))
             for k, (prm, gr) in enumerate(zip(params, grads)):
@@ -164,12 +191,15 @@ def report(net: Mlp, x: np.ndarray, y: np.ndarray, label: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--per-class", type=int, default=8, help="renders per (font, letter, rotation)")
+    ap.add_argument("--per-class", type=int, default=10, help="renders per (font, letter, rotation)")
     ap.add_argument("--epochs", type=int, default=30)
-    ap.add_argument("--hidden", default="256,128")
+    ap.add_argument("--hidden", default="384,192")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--dropout", type=float, default=0.3)
+    ap.add_argument("--in-dropout", type=float, default=0.1)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
+    ap.add_argument("--cache", type=Path, help="keep rendered features here (retrain without re-rendering)")
     args = ap.parse_args(argv)
 
     fonts = glyphs.font_paths("train")
@@ -177,11 +207,15 @@ def main(argv: list[str] | None = None) -> int:
     fit = [f for f in fonts if f not in calib]
     test = glyphs.font_paths("test")
     print(f"fonts: {len(fit)} fit, {len(calib)} calibration, {len(test)} test (never trained on)", file=sys.stderr)
-    x, y = build(fit, args.per_class, args.seed, args.workers, "render fit")
-    xc, yc = build(calib, max(2, args.per_class // 2), args.seed + 1, args.workers, "render calibration")
-    xt, yt = build(test, 2, args.seed + 2, args.workers, "render test")
+    x, y = cached(args.cache, "fit", lambda: build(fit, args.per_class, args.seed, args.workers, "render fit"),
+                  fit, args.per_class, args.seed)
+    xc, yc = cached(args.cache, "calib", lambda: build(calib, max(2, args.per_class // 2), args.seed + 1,
+                                                        args.workers, "render calibration"),
+                    calib, args.per_class, args.seed)
+    xt, yt = cached(args.cache, "test", lambda: build(test, 2, args.seed + 2, args.workers, "render test"),
+                    test, 2, args.seed)
     hidden = tuple(int(h) for h in args.hidden.split(","))
-    net = train(x, y, hidden, args.epochs, args.seed)
+    net = train(x, y, hidden, args.epochs, args.seed, args.dropout, args.in_dropout)
     net.temperature = fit_temperature(net, xc, yc)
     print(f"temperature {net.temperature:.2f}", file=sys.stderr)
     report(net, x[:20000], y[:20000], "fit (first 20k)")

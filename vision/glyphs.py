@@ -32,7 +32,7 @@ TEST_FAMILIES = frozenset({"Carlito", "Caladea", "URW Gothic", "DejaVu Serif"})
 SKIP_FAMILIES = frozenset({"Z003", "D050000L", "Standard Symbols PS"})
 
 # Shapes that are not letters, for the reject class (digits that look like letters are left out).
-NON_LETTERS = "#&?@%*+§=34"
+NON_LETTERS = "#&?@%*+=34"
 
 Split = Literal["train", "test", "all"]
 BGR = tuple[int, int, int]
@@ -108,6 +108,34 @@ def _cap_height(path: str) -> float:
     return max(1.0, float(box[3] - box[1])) / 200.0
 
 
+_BASE_CAP = 128  # cap height in pixels of the cached master drawings
+
+
+@functools.lru_cache(maxsize=4096)
+def _master(font: str, letter: str, weight_q: int) -> tuple[np.ndarray, tuple[int, int, int, int]]:
+    """One big drawing of a letter (cap height _BASE_CAP px) and its ink box, per stroke weight.
+
+    Every size, turn and tilt is then one affine warp of this master: far cheaper than asking
+    FreeType again, which is what makes rendering tens of thousands of training crops quick.
+    """
+    weight = weight_q / 4.0
+    px = max(4, int(round(_BASE_CAP / _cap_height(font))))
+    fnt = _load_font(font, px)
+    stroke = int(round(max(0.0, weight) * px / 18.0))
+    canvas = 3 * px
+    img = Image.new("L", (canvas, canvas), 0)
+    ImageDraw.Draw(img).text((px, px), letter, font=fnt, fill=255, stroke_width=stroke, stroke_fill=255)
+    mask: np.ndarray = np.asarray(img, dtype=np.uint8).copy()
+    if weight < 0:
+        k = int(round(-weight * px / 18.0))
+        if k > 0:
+            mask = cv2.erode(mask, np.ones((k + 1, k + 1), np.uint8))
+    ys, xs = np.nonzero(mask > 32)
+    if len(xs) == 0:
+        raise GlyphError(f"font {Path(font).name} draws nothing for {letter!r}")
+    return mask, (int(xs.min()), int(xs.max()), int(ys.min()), int(ys.max()))
+
+
 def glyph_mask(
     letter: str,
     font: Path,
@@ -119,46 +147,41 @@ def glyph_mask(
     offset: tuple[float, float] = (0.0, 0.0),
     weight: float = 0.0,
     underline: bool = False,
+    stretch: float = 1.0,
+    shear: float = 0.0,
 ) -> np.ndarray:
     """Coverage (0..1 float32, size x size) of one letter centred on a square face.
 
     ``scale`` is the cap height as a fraction of the face; ``offset`` shifts the letter by a
-    fraction of the face; ``weight`` thickens (>0) or thins (<0) strokes; ``underline`` adds
-    the bar that letter dice put under M, W, N, Z to show which way is up.
+    fraction of the face; ``weight`` thickens (>0) or thins (<0) strokes (steps of 0.25);
+    ``underline`` adds the bar that letter dice put under M, W, N, Z to show which way is up;
+    ``stretch`` widens (>1) or narrows the letter and ``shear`` slants it (tan of the slant).
     """
     if not letter:
         raise GlyphError("empty letter")
     if rotation % 90:
         raise GlyphError(f"rotation must be a multiple of 90, not {rotation}")
-    big = size * 2  # draw at twice the size, then area-downsample: smooth, honest edges
-    px = max(4, int(round(big * scale / _cap_height(str(font)))))
-    fnt = _load_font(str(font), px)
-    stroke = int(round(max(0.0, weight) * px / 18.0))
-    canvas = 3 * big
-    img = Image.new("L", (canvas, canvas), 0)
-    draw = ImageDraw.Draw(img)
-    draw.text((big, big), letter, font=fnt, fill=255, stroke_width=stroke, stroke_fill=255)
-    mask = np.asarray(img, dtype=np.uint8).copy()
-    if weight < 0:
-        k = int(round(-weight * px / 18.0))
-        if k > 0:
-            mask = cv2.erode(mask, np.ones((k + 1, k + 1), np.uint8))
-    ys, xs = np.nonzero(mask > 32)
-    if len(xs) == 0:
-        raise GlyphError(f"font {font.name} draws nothing for {letter!r}")
-    x0, x1, y0, y1 = xs.min(), xs.max(), ys.min(), ys.max()
+    mask, (x0, x1, y0, y1) = _master(str(font), letter, int(round(weight * 4)))
     if underline:
-        bar_h = max(2, int(round(px * 0.07)))
-        gap = max(2, int(round(px * 0.08)))
-        top = y1 + gap
+        mask = mask.copy()
+        bar_h = max(2, int(round(_BASE_CAP * 0.09)))
+        top = y1 + max(2, int(round(_BASE_CAP * 0.1)))
         mask[top : top + bar_h, x0 : x1 + 1] = 255
-        y1 = top + bar_h
+        y1 = top + bar_h - 1
+    big = size * 2  # warp at twice the size, then area-downsample: smooth, honest edges
+    f = big * scale / _BASE_CAP
     cx, cy = (x0 + x1) / 2.0, (y0 + y1) / 2.0
-    angle = rotation + tilt  # clockwise
-    m = cv2.getRotationMatrix2D((cx, cy), -angle, 1.0)
-    m[0, 2] += (big - 1) / 2.0 - cx + offset[0] * big  # pixel centres: exact quarter turns
-    m[1, 2] += (big - 1) / 2.0 - cy + offset[1] * big
-    out = cv2.warpAffine(mask, m, (big, big), flags=cv2.INTER_LINEAR, borderValue=0)
+    a = np.deg2rad(rotation + tilt)  # clockwise on screen (y points down)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    lin = rot @ np.array([[f * stretch, -shear * f], [0.0, f]])
+    t = np.array([(big - 1) / 2.0 + offset[0] * big, (big - 1) / 2.0 + offset[1] * big])  # pixel centres
+    m = np.hstack([lin, (t - lin @ np.array([cx, cy]))[:, None]]).astype(np.float64)
+    src = mask
+    if f < 0.5:  # shrink the master first so the warp does not alias thin strokes away
+        k = 0.5 / f
+        src = cv2.resize(mask, None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_AREA)
+        m[:, :2] *= k
+    out = cv2.warpAffine(src, m, (big, big), flags=cv2.INTER_LINEAR, borderValue=0)
     small = cv2.resize(out, (size, size), interpolation=cv2.INTER_AREA)
     return small.astype(np.float32) / 255.0
 
@@ -215,7 +238,7 @@ def _dark_colour(rng: np.random.Generator) -> BGR:
 def _shape_mask(rng: np.random.Generator, size: int) -> np.ndarray:
     """A picture that is not a letter: blobs, strokes, a figure, a pattern (reject class)."""
     img = np.zeros((size, size), np.uint8)
-    kind = rng.integers(0, 5)
+    kind = rng.integers(0, 8)
     c = size // 2
     th = int(rng.integers(1, max(2, size // 10)))
     if kind == 0:  # a little figure: head, body, limbs (like a victim tile)
@@ -238,7 +261,31 @@ def _shape_mask(rng: np.random.Generator, size: int) -> np.ndarray:
         step = int(rng.integers(4, max(5, size // 4)))
         for x in range(0, size, step):
             cv2.line(img, (x, 0), (x + size // 2, size), 255, 1)
-    # kind 4: blank face
+    elif kind == 4:  # a skull or face: a disc with holes for eyes and mouth
+        r = int(size * rng.uniform(0.22, 0.32))
+        cv2.circle(img, (c, c), r, 255, -1)
+        e = max(2, r // 3)
+        for dx in (-1, 1):
+            cv2.circle(img, (c + dx * r // 2, c - r // 5), e, 0, -1)
+        cv2.ellipse(img, (c, c + r // 2), (r // 2, max(1, r // 6)), 0, 0, 360, 0, -1)
+    elif kind == 5:  # a dagger: blade, guard, grip
+        blade = int(size * rng.uniform(0.25, 0.4))
+        cv2.line(img, (c, c - blade), (c, c + size // 8), 255, th + 2)
+        cv2.line(img, (c - size // 7, c + size // 8), (c + size // 7, c + size // 8), 255, th + 1)
+        cv2.line(img, (c, c + size // 8), (c, c + size // 4), 255, th + 2)
+    elif kind == 6:  # a splash: a blob with spikes and drops
+        pts = []
+        for k in range(14):
+            a = 2 * np.pi * k / 14
+            rr = size * (rng.uniform(0.12, 0.2) if k % 2 else rng.uniform(0.22, 0.36))
+            pts.append((int(c + rr * np.cos(a)), int(c + rr * np.sin(a))))
+        cv2.fillPoly(img, [np.array(pts, np.int32)], 255)
+        for _ in range(int(rng.integers(1, 5))):
+            p = rng.integers(size // 8, 7 * size // 8, 2)
+            cv2.circle(img, (int(p[0]), int(p[1])), int(rng.integers(1, max(2, size // 16))), 255, -1)
+    if kind != 7 and rng.random() < 0.5:  # pictures come in any direction
+        img = cv2.rotate(img, [cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_COUNTERCLOCKWISE][int(rng.integers(0, 3))])
+    # kind 7: blank face
     return img.astype(np.float32) / 255.0
 
 
@@ -266,8 +313,10 @@ def camera_crop(
             letter, font, size, rotation=rotation,
             scale=float(rng.uniform(0.42, 0.72)), tilt=tilt,
             offset=(float(rng.normal(0, 0.04)), float(rng.normal(0, 0.04))),
-            weight=float(rng.uniform(-0.5, 1.0)),
+            weight=float(rng.uniform(-0.5, 1.25)),
             underline=bool(rng.random() < 0.08),
+            stretch=float(np.exp(rng.normal(0, 0.1))),
+            shear=float(rng.normal(0, 0.08)),
         )
     else:
         r = rng.random()
@@ -295,6 +344,10 @@ def camera_crop(
     yy, xx = np.mgrid[0:size, 0:size].astype(np.float32) / size
     g = 1.0 + rng.uniform(-0.25, 0.25) * (xx - 0.5) + rng.uniform(-0.25, 0.25) * (yy - 0.5)
     face *= g[..., None]
+    if harsh and rng.random() < 0.5:  # a cube's bevel: the face darkens towards its edges
+        edge = np.minimum(np.minimum(xx, 1 - xx), np.minimum(yy, 1 - yy))
+        width = rng.uniform(0.05, 0.18)
+        face *= (1.0 - rng.uniform(0.2, 0.6) * np.clip(1 - edge / width, 0, 1) ** 2)[..., None]
     if harsh and rng.random() < 0.15:
         gx, gy = rng.uniform(0, 1, 2)
         rad = rng.uniform(0.1, 0.3)
@@ -324,7 +377,7 @@ def camera_crop(
     for px, py in ((rad, rad), (size - 1 - rad, rad), (rad, size - 1 - rad), (size - 1 - rad, size - 1 - rad)):
         cv2.circle(alpha_src, (px, py), rad, 1.0, -1)
     alpha = cv2.warpPerspective(alpha_src, h, (out_size, out_size), flags=cv2.INTER_LINEAR)[..., None]
-    img = table * (1 - alpha) + warped * alpha
+    img: np.ndarray = table * (1 - alpha) + warped * alpha
 
     # optics and sensor: blur, lost resolution, noise, JPEG
     sigma = float(rng.uniform(0, 2.6 if harsh else 1.0))
@@ -332,21 +385,20 @@ def camera_crop(
         img = cv2.GaussianBlur(img, (0, 0), sigma)
     if harsh and rng.random() < 0.15:  # motion blur
         k = int(rng.integers(3, 8))
-        ker = np.zeros((k, k), np.float32)
+        ker: np.ndarray = np.zeros((k, k), np.float32)
         ker[k // 2, :] = 1.0 / k
         rm = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
         ker = cv2.warpAffine(ker, rm, (k, k))
-        ker /= max(1e-6, float(ker.sum()))
+        ker = (ker / max(1e-6, float(ker.sum()))).astype(np.float32)
         img = cv2.filter2D(img, -1, ker)
     low = int(rng.integers(18, 80)) if harsh else int(rng.integers(36, 80))
     img = cv2.resize(img, (low, low), interpolation=cv2.INTER_AREA)
     img += rng.normal(0, rng.uniform(0, 10 if harsh else 4), img.shape).astype(np.float32)
-    u8 = np.clip(img, 0, 255).astype(np.uint8)
+    u8: np.ndarray = np.asarray(np.clip(img, 0, 255), dtype=np.uint8)
     q = int(rng.integers(25 if harsh else 60, 96))
     ok, buf = cv2.imencode(".jpg", u8, [cv2.IMWRITE_JPEG_QUALITY, q])
-    if ok:
-        u8 = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    return u8
+    decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+    return u8 if decoded is None else decoded
 
 
 def font_label(font: Path) -> str:

@@ -90,8 +90,11 @@ def _work_image(image: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray, f
     h, w = image.shape[:2]
     scale = min(1.0, side / max(h, w))
     if scale < 1.0:
-        image = cv2.resize(image, (int(round(w * scale)), int(round(h * scale))),
-                           interpolation=cv2.INTER_AREA)
+        size = (int(round(w * scale)), int(round(h * scale)))
+        while image.shape[1] >= 2 * size[0]:  # halve with smoothing (INTER_AREA is slow)
+            image = cv2.pyrDown(image)
+        image = cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
+        scale = size[0] / w
     return image, scale
 
 
@@ -101,17 +104,20 @@ def not_table_mask(small: np.ndarray) -> np.ndarray:
     The table fills the border of an overhead shot; a Mahalanobis distance in Lab keeps wood
     grain and uneven light (mostly lightness) from counting as tiles.
     """
-    lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB)
     h, w = lab.shape[:2]
     b = max(4, min(h, w) // 20)
     ring = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3),
                            lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
+    ring = ring[:: max(1, len(ring) // 4000)].astype(np.float32)
     mean = np.median(ring, axis=0)
     d = ring - mean
     cov = (d.T @ d) / len(d) + np.diag([60.0, 6.0, 6.0])
-    inv = np.linalg.inv(cov).astype(np.float32)
-    x = lab.reshape(-1, 3) - mean
-    m = np.einsum("ij,jk,ik->i", x, inv, x).reshape(h, w)
+    # whiten: |L x|^2 is the Mahalanobis distance when L^T L = cov^-1
+    white = np.linalg.cholesky(np.linalg.inv(cov)).T.astype(np.float32)
+    shift = -(white @ mean.astype(np.float32))
+    x = cv2.transform(lab.astype(np.float32), np.hstack([white, shift[:, None]]))
+    m = cv2.multiply(x, x).sum(axis=2)
     mask = (m > 12.0).astype(np.uint8) * 255
     return mask
 
@@ -194,7 +200,7 @@ def find_tiles(small: np.ndarray, mask: np.ndarray | None = None) -> list[Candid
     for b in (mask, closed, otsu, 255 - otsu):
         b = cv2.morphologyEx(b, cv2.MORPH_OPEN, k3)
         cands += _squares(b, lo, hi, blocks=blocks)
-        cut = cv2.morphologyEx(b & ~edges, cv2.MORPH_OPEN, k3)
+        cut = cv2.morphologyEx(cv2.bitwise_and(b, cv2.bitwise_not(edges)), cv2.MORPH_OPEN, k3)
         cands += _squares(cut, lo, hi, grow=1.5)
         cands += _squares(cv2.erode(b, k3, iterations=2), lo, hi, grow=2)
     cands += _squares(cv2.erode(255 - edges, k3), lo, hi, grow=2.5)
@@ -214,16 +220,21 @@ def _merge(cands: list[Candidate], prefer_first: int = 0) -> list[Candidate]:
         return []
     sides = np.array([c.side for c in cands])
     # the typical tile size: the side most other squares agree with
-    support = np.array([np.sum(np.abs(sides / s - 1) < 0.2) for s in sides])
+    support = (np.abs(sides[None, :] / sides[:, None] - 1) < 0.2).sum(axis=1)
     typical = float(np.median(sides[support >= support.max() * 0.8]))
     order = sorted(range(len(cands)), key=lambda i: (i >= prefer_first, -cands[i].side))
     out: list[Candidate] = []
+    kept = np.zeros((len(cands), 2))
+    reach = np.zeros(len(cands))
     for i in order:
         c = cands[i]
         if not 0.7 * typical < c.side < 1.35 * typical:
             continue
-        if all(np.linalg.norm(c.centre - o.centre) > 0.4 * o.side for o in out):
-            out.append(c)
+        n = len(out)
+        if n and np.any(np.hypot(*(kept[:n] - c.centre).T) <= reach[:n]):
+            continue
+        kept[n], reach[n] = c.centre, 0.4 * c.side
+        out.append(c)
     return out
 
 
@@ -320,7 +331,7 @@ def fit_lattice(cands: list[Candidate], evidence: np.ndarray,
         raise GridNotFound(f"no grid of tiles found (only {len(cands)} tile-like squares)")
     centres = np.array([c.centre for c in cands])
     sides = np.array([c.side for c in cands])
-    best: tuple[float, np.ndarray] | None = None
+    fit: tuple[float, np.ndarray] | None = None
     edge_angle = _edge_angle(cands)
     for seed in _seeds(cands):
         try:
@@ -331,11 +342,11 @@ def fit_lattice(cands: list[Candidate], evidence: np.ndarray,
         score = float(np.sum(np.abs(lat - np.round(lat)).max(axis=1) < 0.2))
         if _skew(h_try, edge_angle) > 15:  # a diagonal lattice of gap crossings, not tiles
             score *= 0.3
-        if best is None or score > best[0]:
-            best = (score, h_try)
-    if best is None:
+        if fit is None or score > fit[0]:
+            fit = (score, h_try)
+    if fit is None:
         raise GridNotFound("no grid of tiles found (the squares do not form a lattice)")
-    h = best[1]
+    h = fit[1]
     lat = project(np.linalg.inv(h), centres)
     ij = np.round(lat).astype(int)
     res = np.linalg.norm(lat - ij, axis=1)
@@ -350,20 +361,24 @@ def fit_lattice(cands: list[Candidate], evidence: np.ndarray,
     good = [(k, v) for k, v in cells.items() if res[v] < 0.22]
     if len(good) >= 6:
         h = _fit_h(np.array([k for k, _ in good], float), centres[[v for _, v in good]])
-    start = []
+    start: list[int] = []
     for axis in (0, 1):
         vals = np.array([k[axis] for k in cells])
         lo, hi = int(vals.min()), int(vals.max())
         options = list(range(hi - SIZE + 1, lo + 1)) if hi - lo + 1 <= SIZE else list(
             range(lo, hi - SIZE + 2))
-        best, best_score = options[0], -1.0
+        best: int = options[0]
+        best_score = -1.0
         for o in options:
             inside = int(np.sum((vals >= o) & (vals < o + SIZE)))
             score = inside + _window_evidence(h, evidence, axis, o)
             if score > best_score:
                 best, best_score = o, score
         start.append(best)
-    if any(len({k[a] for k in cells if start[a] <= k[a] < start[a] + SIZE}) < 4 for a in (0, 1)):
+    # every row and every column of the window holds at least one tile seen as a square: a
+    # 4x4 or 5x5 arrangement is not stretched into a 6x6 grid
+    if any(len({k[a] for k in cells if start[a] <= k[a] < start[a] + SIZE}) < SIZE
+           for a in (0, 1)):
         raise GridNotFound("tiles found, but not in a 6x6 grid")
     # lattice coords of the chosen window -> 0..6, then turned so that rows run down the image
     shift = np.array([[1, 0, start[0] - 0.5], [0, 1, start[1] - 0.5], [0, 0, 1]], float)
@@ -456,7 +471,7 @@ def _order(quad: np.ndarray, hinv: np.ndarray) -> np.ndarray:
     return out
 
 
-def _whole_grid(mask: np.ndarray) -> np.ndarray | None:
+def _whole_grid(mask: np.ndarray, gray: np.ndarray) -> np.ndarray | None:
     """Tiles laid edge to edge merge into one square blob: take its outline as the grid's
     (lattice -> working px), when it is large, four-cornered and filled."""
     k = max(3, int(0.015 * min(mask.shape[:2]))) | 1
@@ -486,7 +501,27 @@ def _whole_grid(mask: np.ndarray) -> np.ndarray | None:
     src = np.array([[g, g], [SIZE - g, g], [SIZE - g, SIZE - g], [g, SIZE - g]], np.float64)
     h: np.ndarray = cv2.getPerspectiveTransform(src.astype(np.float32),
                                                 np.array([tl, tr, br, bl], np.float32))
+    if not _has_six_lines(gray, h):
+        return None
     return h
+
+
+def _has_six_lines(gray: np.ndarray, h: np.ndarray, px: int = 40) -> bool:
+    """Do the joints between tiles fall where a 6x6 lattice puts them? Seen from above,
+    the blob's edge profile must peak at every interior lattice line (a 4x4 or 5x5 block
+    of the same size peaks elsewhere)."""
+    s = np.diag([1 / px, 1 / px, 1.0])
+    top = cv2.warpPerspective(gray, h @ s, (SIZE * px, SIZE * px),
+                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP).astype(np.float32)
+    for axis in (0, 1):
+        grad = np.abs(cv2.Sobel(top, cv2.CV_32F, 1 - axis, axis, ksize=3))
+        profile = grad.mean(axis=axis)
+        lines = [profile[k * px - 2 : k * px + 3].max() for k in range(1, SIZE)]
+        mids = [profile[int((k + 0.5) * px) - 2 : int((k + 0.5) * px) + 3].mean()
+                for k in range(SIZE)]
+        if min(lines) < 1.3 * float(np.median(mids)):
+            return False
+    return True
 
 
 # --------------------------------------------------------------------------------------------
@@ -512,7 +547,7 @@ def locate(image: np.ndarray) -> Grid:
         try:
             h_small, cells, tile = fit_lattice(cands, evidence)
         except (GridNotFound, np.linalg.LinAlgError):
-            whole = _whole_grid(evidence)
+            whole = _whole_grid(evidence, cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
             if whole is None:
                 raise GridNotFound("no 6x6 grid of tiles found") from None
             up = np.diag([1 / scale, 1 / scale, 1.0])
@@ -535,12 +570,15 @@ def _grid(h: np.ndarray, tile: float, quads: tuple[np.ndarray | None, ...], foun
     return Grid(h, corners, tile, quads, found)
 
 
-def rectify(image: np.ndarray, grid: Grid, px: int = 48) -> np.ndarray:
-    """The grid seen from straight above: ``6*px`` square, cell (r, c) at [r*px, c*px]."""
-    s = np.diag([1 / px, 1 / px, 1.0])
+def rectify(image: np.ndarray, grid: Grid, px: int = 48, border: int = 0) -> np.ndarray:
+    """The grid seen from straight above: ``(6*px + 2*border)`` square, cell (r, c) at
+    [border + r*px, border + c*px]; ``border`` px of the table around it."""
+    s = np.array([[1 / px, 0, -border / px], [0, 1 / px, -border / px], [0, 0, 1.0]])
     m = grid.homography @ s
-    out: np.ndarray = cv2.warpPerspective(image, m, (SIZE * px, SIZE * px),
-                                          flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP)
+    side = SIZE * px + 2 * border
+    out: np.ndarray = cv2.warpPerspective(image, m, (side, side),
+                                          flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                          borderMode=cv2.BORDER_REPLICATE)
     return out
 
 

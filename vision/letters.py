@@ -144,6 +144,62 @@ def crop_features(crop: np.ndarray) -> FloatArray:
     return features(normalize(crop))
 
 
+def batch_features(crops: Sequence[np.ndarray]) -> FloatArray:
+    """``crop_features`` for many crops at once (same numbers, a fraction of the time).
+
+    Only the first resize is per crop (crops differ in size); the rest works on the stack.
+    """
+    n = len(crops)
+    if n == 0:
+        return np.zeros((0, FEATURES), np.float32)
+    side = 40
+    g = np.empty((n, side, side), np.float32)
+    for i, crop in enumerate(crops):
+        gi = _gray(crop)
+        interp = cv2.INTER_AREA if min(gi.shape) > side else cv2.INTER_LINEAR
+        g[i] = cv2.resize(gi, (side, side), interpolation=interp)
+    mid = g[:, 6:34, 6:34].reshape(n, -1)
+    med = np.median(mid, axis=1)
+    lo, hi = np.percentile(mid, (2, 98), axis=1)
+    bright = (hi - med) > (med - lo)
+    diff = g - med[:, None, None]
+    ink = np.where(bright[:, None, None], diff, -diff)
+    top = np.percentile(ink[:, 6:34, 6:34].reshape(n, -1), 99, axis=1)
+    ink = np.clip(ink / np.maximum(top, 12.0)[:, None, None], 0.0, 1.0).astype(np.float32)
+    small = np.matmul(np.matmul(_AREA, ink), _AREA.T).astype(np.float32)
+    return np.concatenate([_hog_many(small), small.reshape(n, NORM // 2, 2, NORM // 2, 2).mean(axis=(2, 4)).reshape(n, -1)], axis=1)
+
+
+def _hog_many(img: FloatArray, cell: int = 8, bins: int = 9) -> FloatArray:
+    """``_hog`` over a stack (n, h, w)."""
+    n, h, w = img.shape
+    pad = np.pad(img, ((0, 0), (1, 1), (1, 1)), mode="reflect")  # OpenCV's default border
+    gx = pad[:, 1:-1, 2:] - pad[:, 1:-1, :-2]
+    gy = pad[:, 2:, 1:-1] - pad[:, :-2, 1:-1]
+    mag = np.sqrt(gx * gx + gy * gy)
+    ang = (np.arctan2(gy, gx) % np.pi) * (bins / np.pi)
+    fl = np.floor(ang)
+    lo = fl.astype(np.int64) % bins
+    frac = ang - fl
+    contrib = np.zeros((n, h, w, bins), np.float32)
+    for b in range(bins):
+        contrib[..., b] = mag * ((1 - frac) * (lo == b) + frac * (lo == (b - 1) % bins))
+    c = h // cell
+    hist = contrib.reshape(n, c, cell, c, cell, bins).sum(axis=(2, 4))
+    blocks = np.concatenate(
+        [hist[:, :-1, :-1], hist[:, 1:, :-1], hist[:, :-1, 1:], hist[:, 1:, 1:]], axis=3
+    ).reshape(n, (c - 1) * (c - 1), 4 * bins)
+    blocks = blocks / np.sqrt((blocks**2).sum(axis=2, keepdims=True) + 1e-6)
+    blocks = np.minimum(blocks, 0.2)
+    blocks = blocks / np.sqrt((blocks**2).sum(axis=2, keepdims=True) + 1e-6)
+    return blocks.reshape(n, -1).astype(np.float32)
+
+
+FEATURES = 9 * 4 * 9 + (NORM // 2) ** 2
+# cv2.resize(INTER_AREA) from 40 to NORM is separable and linear: as a matrix, for stacks
+_AREA = cv2.resize(np.eye(40, dtype=np.float32), (40, NORM), interpolation=cv2.INTER_AREA)
+
+
 # --- the network ---------------------------------------------------------------------------
 
 @dataclass
@@ -196,8 +252,11 @@ class LetterReader:
         prototypes: FloatArray | None = None,
         proto_labels: np.ndarray | None = None,
         min_confidence: float = UNSURE_BELOW,
+        turn_views: bool = False,
     ) -> None:
         self.net = net
+        # read all four quarter turns of a crop and average (4x the work, steadier answers)
+        self.turn_views = turn_views
         self.prototypes = prototypes
         self.proto_labels = proto_labels
         self.min_confidence = min_confidence
@@ -251,7 +310,18 @@ class LetterReader:
         """Probabilities over the (letter, rotation) classes and reject, one row per crop."""
         if len(crops) == 0:
             return np.zeros((0, N_CLASSES), np.float32)
-        x = np.stack([crop_features(c) for c in crops])
+        if self.turn_views:
+            # read each crop in all four quarter turns and average, undoing each turn
+            views = [t for c in crops for _, t in _turns(c)]
+            pv = self._probs(views).reshape(len(crops), 4, N_CLASSES)
+            p = np.zeros((len(crops), N_CLASSES), np.float32)
+            for k in range(4):
+                p += _unturn(pv[:, k], k)
+            return p / 4.0
+        return self._probs(crops)
+
+    def _probs(self, crops: Sequence[np.ndarray]) -> FloatArray:
+        x = batch_features(crops)
         p = self.net.probs(x)
         if self.prototypes is not None and self.proto_labels is not None and len(self.prototypes):
             vote, weight = self._proto_vote(self.net.hidden(x))
@@ -334,6 +404,14 @@ class LetterReader:
         else:
             lab = np.asarray(labels)
         return LetterReader(self.net, h.astype(np.float32), lab.astype(np.int64), self.min_confidence)
+
+
+def _unturn(p: FloatArray, quarters: int) -> FloatArray:
+    """Class probabilities of a view turned ``quarters`` x 90° clockwise, as of the original."""
+    out = p.copy()
+    letters = p[:, :REJECT].reshape(len(p), len(LETTERS), 4)
+    out[:, :REJECT] = np.roll(letters, -quarters, axis=2).reshape(len(p), REJECT)
+    return out
 
 
 def _parse_label(label: str) -> tuple[str, int]:

@@ -240,12 +240,12 @@ def _glyph(letter: str, font: Path, side: int, style: Style) -> np.ndarray:
 
     big = side * 2
     pil = ImageFont.truetype(str(font), size=int(big * style.letter_scale))
-    img = Image.new("RGB", (big, big), style.face[::-1])
-    draw = ImageDraw.Draw(img)
+    pic = Image.new("RGB", (big, big), style.face[::-1])
+    draw = ImageDraw.Draw(pic)
     x0, y0, x1, y1 = draw.textbbox((0, 0), letter, font=pil)
     draw.text(((big - (x1 - x0)) / 2 - x0, (big - (y1 - y0)) / 2 - y0), letter, font=pil,
               fill=style.ink[::-1])
-    arr = np.asarray(img)[:, :, ::-1]
+    arr = np.asarray(pic)[:, :, ::-1]
     return cv2.resize(arr, (side, side), interpolation=cv2.INTER_AREA)
 
 
@@ -318,8 +318,7 @@ def _victim(side: int, style: Style) -> np.ndarray:
     elif v is Victim.OUTLINE:
         t = max(2, s // 30)
         cv2.circle(img, (s // 2, int(s * 0.2)), int(s * 0.09), dark, t, cv2.LINE_AA)
-        pts = [(0.5, 0.3), (0.5, 0.6)]
-        cv2.line(img, *[(int(s * x), int(s * y)) for x, y in pts], dark, t, cv2.LINE_AA)
+        cv2.line(img, (s // 2, int(s * 0.3)), (s // 2, int(s * 0.6)), dark, t, cv2.LINE_AA)
         for a, b in (((0.5, 0.36), (0.22, 0.5)), ((0.5, 0.36), (0.8, 0.28)),
                      ((0.5, 0.6), (0.3, 0.88)), ((0.5, 0.6), (0.72, 0.86))):
             cv2.line(img, (int(s * a[0]), int(s * a[1])), (int(s * b[0]), int(s * b[1])), dark, t,
@@ -506,8 +505,8 @@ def _shade(canvas: np.ndarray, corners: np.ndarray, depth: float) -> None:
     roi = canvas[y0:y1, x0:x1]
     mask = np.zeros(roi.shape[:2], np.float32)
     cv2.fillConvexPoly(mask, (corners - [x0, y0] + depth).astype(np.int32), 1.0, cv2.LINE_AA)
-    mask = cv2.GaussianBlur(mask, (0, 0), depth * 0.8 + 0.5)
-    roi[:] = (roi * (1 - 0.45 * mask[:, :, None])).astype(np.uint8)
+    soft = np.asarray(cv2.GaussianBlur(mask, (0, 0), depth * 0.8 + 0.5), np.float32)
+    roi[:] = (roi * (1 - 0.45 * soft[:, :, None])).astype(np.uint8)
 
 
 def _hand(img: np.ndarray, rng: np.random.Generator, target: np.ndarray) -> None:
@@ -543,8 +542,8 @@ def _hand(img: np.ndarray, rng: np.random.Generator, target: np.ndarray) -> None
     out = img.astype(np.float32) * (1 - 0.5 * shadow[:, :, None])
     shading = 0.8 + 0.25 * cv2.GaussianBlur(rng.normal(0, 1, (h // 16 + 1, w // 16 + 1)),
                                             (0, 0), 2).astype(np.float32)
-    shading = cv2.resize(shading, (w, h))[:, :, None]
-    skin_img = skin[None, None, :] * shading
+    shade = np.asarray(cv2.resize(shading, (w, h)), np.float32)[:, :, None]
+    skin_img = skin[None, None, :] * shade
     out = out * (1 - soft[:, :, None]) + skin_img * soft[:, :, None]
     img[:] = np.clip(out, 0, 255).astype(np.uint8)
 
@@ -560,12 +559,12 @@ def _spoil(img: np.ndarray, layout: Layout, rng: np.random.Generator) -> np.ndar
         blob = np.exp(-((xx - gx) ** 2 + ((yy - gy) * 1.4) ** 2) / (2 * gr**2)).astype(np.float32)
         out += (255 * gs) * blob[:, :, None]
     if layout.blur > 0.2:
-        out = cv2.GaussianBlur(out, (0, 0), layout.blur)
+        out = np.asarray(cv2.GaussianBlur(out, (0, 0), layout.blur), np.float32)
     out += rng.normal(0, layout.noise, (h, w, 1)).astype(np.float32)
     img8 = np.clip(out, 0, 255).astype(np.uint8)
     ok, buf = cv2.imencode(".jpg", img8, [cv2.IMWRITE_JPEG_QUALITY, layout.jpeg])
     assert ok
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR))
 
 
 def render_table(board: Board, style: Style, seed: int, *, layout: Layout | None = None,
@@ -613,7 +612,7 @@ def random_board(rng: np.random.Generator, face_up: int | None = None) -> Board:
     """A board as a real game could show it: ``face_up`` tiles turned (random if None)."""
     pool = [t for t, n in ((Tile.M, 7), (Tile.OE, 7), (Tile.R, 7), (Tile.D, 7), (Tile.E, 7),
                            (Tile.VICTIM, 1)) for _ in range(n)]
-    rng.shuffle(pool)  # type: ignore[arg-type]
+    rng.shuffle(pool)
     n = int(rng.integers(0, CELLS + 1)) if face_up is None else face_up
     shown = set(rng.permutation(CELLS)[:n].tolist())
     return Board(tuple(pool[i] if i in shown else None for i in range(CELLS)))

@@ -30,14 +30,16 @@ _log = logging.getLogger(__name__)
 ALPHABET = "MÖRDE"
 PATTERN = 12  # side of the pattern thumbnail
 BACK_SURE = 3.0  # back distance (in units of the reference spread) below which a cell is the back
-BACK_NOT = 6.0  # above which it is surely not the back
-GLARE_LEVEL = 240  # gray level counted as glare
+BACK_NOT = 4.5  # above which it is surely not the back
+GLARE_LEVEL = 250  # gray level counted as glare
 LETTER_OVER_BACK = 0.9
 VICTIM_MAX_LETTER = 0.3  # a picture: the letter reader's best letter stays below this
 SURE_LETTER = 0.85  # letters this sure teach the others in the same frame
 LIKE_LETTER = 0.82  # likeness (correlation) to a sure letter that makes a cell that letter
 UNLIKE_LETTER = 0.7  # below this likeness to every sure letter a face-up cell may be the victim
-GLYPH = 20  # side of the likeness thumbnail  # letter confidence that wins even when the cell looks like the back
+GLYPH = 20  # side of the likeness thumbnail
+GLARED_BACK = 0.65  # confidence of a back recognised by its texture alone
+FINE = 0.5  # a face whose blurred thumbnail keeps less contrast than this has a fine pattern  # letter confidence that wins even when the cell looks like the back
 
 
 class TileError(VisionError):
@@ -90,6 +92,8 @@ class Look:
     spread: float  # gray standard deviation
     pattern: np.ndarray  # (4, P*P) zero-mean unit-norm thumbnails in the four turns
     glare: float  # fraction of glare pixels
+    coarse: float  # how much of the contrast survives blurring: low for fine patterns
+    detail: np.ndarray  # (4, P*P) like ``pattern`` without its smooth part (glare, shade)
 
 
 def look(crop: np.ndarray) -> Look:
@@ -105,19 +109,27 @@ def look(crop: np.ndarray) -> Look:
     use = lab[ok] if ok.sum() >= 30 else lab
     chroma = np.median(use[:, 1:], axis=0)
     light = float(np.median(use[:, 0]))
-    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0)
-    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1)
+    high = gray - cv2.GaussianBlur(gray, (0, 0), 3.0)  # smooth light and glare left out
+    gx = cv2.Sobel(high, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(high, cv2.CV_32F, 0, 1)
     texture = float(np.mean(np.hypot(gx, gy))) / 8.0
     spread = float(gray[gray < GLARE_LEVEL].std()) if ok.sum() >= 30 else float(gray.std())
     thumb = cv2.resize(cv2.GaussianBlur(gray, (0, 0), 1.2), (PATTERN, PATTERN),
                        interpolation=cv2.INTER_AREA)
+    coarse = float(thumb.std()) / max(float(gray.std()), 1.0)
+    band = thumb - cv2.GaussianBlur(thumb, (0, 0), 2.0)
+    return Look(chroma, light, texture, spread, _four(thumb), glare, coarse, _four(band))
+
+
+def _four(thumb: np.ndarray) -> np.ndarray:
+    """Zero-mean unit vectors of a thumbnail in its four clockwise turns."""
     turns = []
     for k in range(4):
         t = np.rot90(thumb, -k).reshape(-1)
         t = t - t.mean()
         n = float(np.linalg.norm(t))
         turns.append(t / n if n > 1e-3 else t)
-    return Look(chroma, light, texture, spread, np.array(turns, np.float32), glare)
+    return np.array(turns, np.float32)
 
 
 def _pattern_sim(a: Look, b: Look) -> float:
@@ -140,32 +152,14 @@ class FaceModel:
     pattern: np.ndarray  # (4, P*P)
     flat: bool  # a plain face: its pattern is noise and says nothing
     scale: np.ndarray  # (4,) typical deviation of chroma, light, texture, pattern among examples
+    detail: np.ndarray | None = None  # (4, P*P) the pattern without its smooth part
+    fine: bool = False  # a pattern finer than the thumbnails: only its texture is compared
 
     @classmethod
     def learn(cls, crops: Sequence[np.ndarray]) -> FaceModel:
         if len(crops) == 0:
             raise TileError("a face is learned from at least one crop")
-        looks = [look(c) for c in crops]
-        chroma = np.median([lk.chroma for lk in looks], axis=0)
-        light = float(np.median([lk.light for lk in looks]))
-        texture = float(np.median([lk.texture for lk in looks]))
-        spread = float(np.median([lk.spread for lk in looks]))
-        # the pattern: align every example to the first by its best turn, then average
-        ref = looks[0].pattern
-        acc = np.zeros_like(ref)
-        for lk in looks:
-            k = int(np.argmax(lk.pattern @ ref[0]))
-            acc += np.roll(lk.pattern, -k, axis=0)
-        norms = np.linalg.norm(acc, axis=1, keepdims=True)
-        pattern = (acc / np.maximum(norms, 1e-6)).astype(np.float32)
-        flat = spread < 6.0
-        model = cls(chroma, light, texture, spread, pattern, flat, np.ones(4))
-        if len(looks) >= 4:
-            raw = np.array([model._raw(lk) for lk in looks])
-            scale = np.maximum(np.percentile(raw, 90, axis=0), [3.0, 12.0, 0.6, 0.08])
-        else:
-            scale = np.array([4.0, 18.0, 0.8, 0.12])
-        return cls(chroma, light, texture, spread, pattern, flat, scale)
+        return _model_from_looks([look(c) for c in crops])
 
     def _raw(self, lk: Look) -> np.ndarray:
         sim = float(np.max(lk.pattern @ self.pattern[0]))
@@ -185,13 +179,24 @@ class FaceModel:
         weights = np.array([1.0, 0.35, 1.0, 1.0])
         return float(np.max(d * weights))
 
+    def structure_distance(self, lk: Look) -> float:
+        """Like :meth:`distance` but blind to colour and smooth light (glare, shade): only the
+        texture and the fine pattern count. A back under glare stays near the back here."""
+        tex = abs(lk.texture - self.texture) / self.scale[2]
+        if self.flat or self.fine or self.detail is None:
+            return float(tex)
+        sim = float(np.max(lk.detail @ self.detail[0]))
+        return float(max(tex, max(0.0, 1.0 - sim) / max(self.scale[3], 0.15)))
+
     def to_arrays(self, prefix: str) -> dict[str, np.ndarray]:
         return {
             f"{prefix}_chroma": self.chroma.astype(np.float32),
-            f"{prefix}_scalars": np.array([self.light, self.texture, self.spread, float(self.flat)],
-                                          np.float32),
+            f"{prefix}_scalars": np.array([self.light, self.texture, self.spread, float(self.flat),
+                                           float(self.fine)], np.float32),
             f"{prefix}_pattern": self.pattern.astype(np.float32),
             f"{prefix}_scale": self.scale.astype(np.float32),
+            f"{prefix}_detail": (self.detail if self.detail is not None
+                                 else self.pattern).astype(np.float32),
         }
 
     @classmethod
@@ -200,7 +205,8 @@ class FaceModel:
             s = arrays[f"{prefix}_scalars"]
             return cls(np.asarray(arrays[f"{prefix}_chroma"], np.float64), float(s[0]),
                        float(s[1]), float(s[2]), np.asarray(arrays[f"{prefix}_pattern"]),
-                       bool(s[3] > 0.5), np.asarray(arrays[f"{prefix}_scale"], np.float64))
+                       bool(s[3] > 0.5), np.asarray(arrays[f"{prefix}_scale"], np.float64),
+                       np.asarray(arrays[f"{prefix}_detail"]), bool(s[4] > 0.5))
         except KeyError as exc:
             raise TileError(f"profile has no {prefix} model ({exc})") from exc
 
@@ -216,8 +222,10 @@ def infer_back(looks: Sequence[Look], candidates: Sequence[int]) -> FaceModel | 
     for i in range(n):
         for j in range(i + 1, n):
             a, b = looks[idx[i]], looks[idx[j]]
-            close = (np.linalg.norm(a.chroma - b.chroma) < 8 and abs(a.texture - b.texture) < 1.5
-                     and (max(a.spread, b.spread) < 6 or _pattern_sim(a, b) > 0.6))
+            close = (np.linalg.norm(a.chroma - b.chroma) < 8 and abs(a.light - b.light) < 30
+                     and _ratio(a.texture, b.texture) < 1.3 and _ratio(a.spread, b.spread) < 1.3
+                     and (max(a.spread, b.spread) < 6 or _pattern_sim(a, b) > 0.6
+                          or max(a.coarse, b.coarse) < FINE))
             alike[i, j] = alike[j, i] = close
     counts = alike.sum(axis=1)
     best = int(np.argmax(counts))
@@ -228,26 +236,36 @@ def infer_back(looks: Sequence[Look], candidates: Sequence[int]) -> FaceModel | 
     return _model_from_looks([looks[i] for i in group])
 
 
-def _model_from_looks(looks: Sequence[Look]) -> FaceModel:
-    chroma = np.median([lk.chroma for lk in looks], axis=0)
-    ref = looks[0].pattern
+def _ratio(a: float, b: float) -> float:
+    return max(a, b) / max(min(a, b), 1e-3)
+
+
+def _aligned(looks: Sequence[Look], field: str) -> np.ndarray:
+    """The mean of the examples' ``field`` (pattern or detail), each turned to match the first."""
+    ref = getattr(looks[0], field)
     acc = np.zeros_like(ref)
     for lk in looks:
-        k = int(np.argmax(lk.pattern @ ref[0]))
-        acc += np.roll(lk.pattern, -k, axis=0)
-    pattern = (acc / np.maximum(np.linalg.norm(acc, axis=1, keepdims=True), 1e-6)).astype(
-        np.float32)
+        k = int(np.argmax(lk.pattern @ looks[0].pattern[0]))
+        acc += np.roll(getattr(lk, field), -k, axis=0)
+    out: np.ndarray = (acc / np.maximum(np.linalg.norm(acc, axis=1, keepdims=True), 1e-6))
+    return out.astype(np.float32)
+
+
+def _model_from_looks(looks: Sequence[Look]) -> FaceModel:
+    chroma = np.median([lk.chroma for lk in looks], axis=0)
     spread = float(np.median([lk.spread for lk in looks]))
     model = FaceModel(chroma, float(np.median([lk.light for lk in looks])),
-                      float(np.median([lk.texture for lk in looks])), spread, pattern,
-                      spread < 6.0, np.ones(4))
+                      float(np.median([lk.texture for lk in looks])), spread,
+                      _aligned(looks, "pattern"), spread < 6.0, np.ones(4),
+                      _aligned(looks, "detail"))
     if len(looks) >= 4:
         raw = np.array([model._raw(lk) for lk in looks])
         scale = np.maximum(np.percentile(raw, 90, axis=0), [3.0, 12.0, 0.6, 0.08])
     else:
         scale = np.array([4.0, 18.0, 0.8, 0.12])
+    fine = float(np.median([lk.coarse for lk in looks])) < FINE
     return FaceModel(model.chroma, model.light, model.texture, model.spread, model.pattern,
-                     model.flat, scale)
+                     model.flat, scale, model.detail, fine)
 
 
 # --------------------------------------------------------------------------------------------
@@ -269,10 +287,9 @@ class TileReader:
         self.back = FaceModel.learn(crops)
         return self.back
 
-    def read(self, crops: Sequence[np.ndarray],
-             context: Sequence[np.ndarray] | None = None) -> list[CellReading]:
-        """Readings for ``crops``. ``context`` (all 36 crops of the frame) lets the back be
-        inferred when none was learned; by default the crops themselves are the context."""
+    def read(self, crops: Sequence[np.ndarray]) -> list[CellReading]:
+        """Readings for ``crops``; without a learned back, it is inferred from these crops
+        (so pass all 36 of a frame then)."""
         looks = [look(c) for c in crops]
         back = self.back
         dist = [back.distance(lk) if back is not None else np.inf for lk in looks]
@@ -283,10 +300,11 @@ class TileReader:
             got = self.letters.read_many([crops[i] for i in need], self.alphabet)
             readings = dict(zip(need, got, strict=True))
         if back is None:
-            pool_looks = looks if context is None else [look(c) for c in context]
-            pool = [i for i in range(len(pool_looks))
-                    if context is not None or getattr(readings.get(i), "letter", None) is None]
-            back = infer_back(pool_looks, pool)
+            # cells with any real letter evidence stay out: seven Ms the model cannot read
+            # are alike too, and must not become "the back"
+            pool = [i for i in range(len(looks))
+                    if i not in readings or readings[i].confidence < VICTIM_MAX_LETTER]
+            back = infer_back(looks, pool)
             if back is not None:
                 dist = [back.distance(lk) for lk in looks]
         out: list[CellReading | None] = [None] * len(crops)
@@ -300,6 +318,9 @@ class TileReader:
                 out[i] = CellReading(CellState.HIDDEN, confidence=_back_conf(d))
             elif letter and (d >= BACK_SURE or back is None):
                 out[i] = CellReading(CellState.LETTER, letter, rot, conf)
+            elif back is not None and letter is None and back.structure_distance(lk) < BACK_SURE:
+                # the back's texture and pattern under glare or shade: face down, less sure
+                out[i] = CellReading(CellState.HIDDEN, confidence=GLARED_BACK)
         self._by_likeness(crops, out, dist, looks, readings, back is not None)
         return [o if o is not None else CellReading(CellState.UNSURE) for o in out]
 
@@ -370,8 +391,8 @@ def _glyph_vec(crop: np.ndarray) -> np.ndarray:
     h, w = crop.shape[:2]
     m = int(round(0.1 * min(h, w)))
     gray = cv2.cvtColor(crop[m : h - m, m : w - m], cv2.COLOR_BGR2GRAY)
-    t = cv2.resize(gray, (GLYPH, GLYPH), interpolation=cv2.INTER_AREA).astype(np.float32)
-    t = cv2.GaussianBlur(t, (0, 0), 0.8)
+    small = cv2.resize(gray, (GLYPH, GLYPH), interpolation=cv2.INTER_AREA).astype(np.float32)
+    t = np.asarray(cv2.GaussianBlur(small, (0, 0), 0.8), np.float32)
     out = []
     for k in range(4):
         v = np.rot90(t, -k).reshape(-1)

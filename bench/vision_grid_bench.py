@@ -1,0 +1,222 @@
+"""Benchmark the grid reader: accuracy on unseen-style renders, real trays, speed and memory.
+
+    .venv/bin/python bench/vision_grid_bench.py [--boards N] [--seed S] [--quick]
+
+* Accuracy on renders in the **bench** styles of ``vision.synth`` (fonts of the letter
+  reader's *test* split, back patterns, colours and victim pictures never used for tuning),
+  with and without a reference frame: per cell (the notation character, and the rotation for
+  letters) and per board (every cell right). Targets: >= 99.9 % cells, >= 99 % boards.
+* Real photos (shared/data/boggle-photos): does read-grid's locator find the 6x6 trays, and
+  does it stay quiet on the 4x4 and 5x5 ones (the annotations give each photo's cube count)?
+* Speed on one core for a 1640x1232 frame: locate + read all 36, re-read one changed cell,
+  and a still frame with no change; memory: RSS growth from importing and loading the reader.
+"""
+
+from __future__ import annotations
+
+import os
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")  # one core, as on the table's Pi budget
+
+import argparse  # noqa: E402
+import csv  # noqa: E402
+import resource  # noqa: E402
+import statistics  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from collections import Counter, defaultdict  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+
+def rss_mb() -> float:
+    with open("/proc/self/status", encoding="ascii") as fh:
+        for line in fh:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--boards", type=int, default=60, help="rendered boards per mode")
+    ap.add_argument("--seed", type=int, default=20261123)
+    ap.add_argument("--quick", action="store_true", help="a few boards, for a smoke run")
+    args = ap.parse_args()
+    n_boards = 6 if args.quick else args.boards
+
+    base = rss_mb()
+    import cv2
+    import numpy as np
+
+    cv2.setNumThreads(1)
+    from companion.games.moerder.board import CELLS, Board
+    from companion.progress import progress
+    from vision import synth
+    from vision.grid import GridNotFound, locate
+    from vision.letters import LetterReader
+    from vision.observation import TableReader, read_grid
+    from vision.tiles import TileReader
+
+    letters = LetterReader.load()
+    loaded = rss_mb()
+    print(f"memory: {loaded - base:.0f} MB RSS for numpy+OpenCV+vision and the letter model "
+          f"({base:.0f} -> {loaded:.0f} MB)")
+
+    styles = synth.styles("bench")
+    print(f"bench styles ({len(styles)}, never used for tuning): "
+          + ", ".join(sorted({s.font.stem for s in styles})))
+    print("  back patterns: " + ", ".join(sorted({s.pattern.value for s in styles}))
+          + "; victims: " + ", ".join(sorted({s.victim.value for s in styles})))
+
+    # ---- accuracy on renders -----------------------------------------------------------
+    rng = np.random.default_rng(args.seed)
+    for mode in ("reference", "no reference"):
+        cells = right = unsure = wrong = boards_ok = not_found = 0
+        rot_total = rot_right = 0
+        errors: Counter[str] = Counter()
+        for k in progress(range(n_boards), n_boards, f"renders ({mode})"):
+            style = styles[k % len(styles)]
+            seed = args.seed + k
+            layout = synth.make_layout(style, seed)
+            board = synth.random_board(rng)
+            img, truth = synth.render_table(board, style, seed, layout=layout)
+            tiles = TileReader(letters)
+            ref = None
+            if mode == "reference":
+                ref, _ = synth.render_table(Board(), style, seed, layout=layout, frame=1)
+            try:
+                obs, _ = read_grid(img, tiles, reference=ref)
+            except GridNotFound:
+                not_found += 1
+                cells += CELLS
+                continue
+            ok = True
+            for i, (cell, tile) in enumerate(zip(obs.cells, board.cells, strict=True)):
+                cells += 1
+                want = "." if tile is None else tile.value
+                got = cell.char
+                if got == "?":
+                    unsure += 1
+                    ok = False
+                    errors[f"{want}->?"] += 1
+                    continue
+                good = got == want
+                if good and tile is not None and tile.is_letter:
+                    rot_total += 1
+                    if cell.rotation == truth.rotations[i]:
+                        rot_right += 1
+                    else:
+                        good = False
+                        errors[f"{want} rotation"] += 1
+                if good:
+                    right += 1
+                else:
+                    wrong += 1
+                    ok = False
+                    if got != want:
+                        errors[f"{want}->{got}"] += 1
+            boards_ok += ok
+        print(f"renders, {mode}: {n_boards} boards, {cells} cells: "
+              f"{100 * right / cells:.2f} % cells right, {100 * unsure / cells:.2f} % unsure, "
+              f"{100 * wrong / cells:.2f} % wrong; boards all right {boards_ok}/{n_boards} "
+              f"({100 * boards_ok / n_boards:.1f} %); grid not found {not_found}; "
+              f"letter rotation right {rot_right}/{rot_total}")
+        print("  most common errors: " + ", ".join(f"{e} {n}" for e, n in errors.most_common(8)))
+
+    # ---- real trays ------------------------------------------------------------------------
+    photos = REPO.parent / "shared" / "data" / "boggle-photos"
+    ann = photos / "annotations.csv"
+    if ann.is_file():
+        per: dict[str, list[tuple[float, float, float, float]]] = defaultdict(list)
+        with open(ann, newline="", encoding="utf-8") as fh:
+            for row in csv.DictReader(fh):
+                per[row["filename"]].append(tuple(float(row[k]) for k in
+                                                  ("xmin", "ymin", "xmax", "ymax")))  # type: ignore[arg-type]
+        found: dict[int, list[bool]] = defaultdict(list)
+        overlap: list[float] = []
+        for name, boxes in progress(sorted(per.items()), len(per), "boggle photos"):
+            img = cv2.imread(str(photos / name))
+            if img is None:
+                continue
+            n = len(boxes)
+            side = {16: 4, 25: 5, 36: 6}.get(n, 0)
+            try:
+                g = locate(img)
+                hit = True
+            except GridNotFound:
+                hit = False
+            found[side].append(hit)
+            if hit and side == 6:
+                b = np.array(boxes)
+                x0, y0 = b[:, 0].min(), b[:, 1].min()
+                x1, y1 = b[:, 2].max(), b[:, 3].max()
+                gx0, gy0 = g.corners.min(axis=0)
+                gx1, gy1 = g.corners.max(axis=0)
+                ix = max(0.0, min(x1, gx1) - max(x0, gx0))
+                iy = max(0.0, min(y1, gy1) - max(y0, gy0))
+                inter = ix * iy
+                union = (x1 - x0) * (y1 - y0) + (gx1 - gx0) * (gy1 - gy0) - inter
+                overlap.append(inter / union)
+        for side in (6, 5, 4):
+            hits = found.get(side, [])
+            if hits:
+                what = "found" if side == 6 else "a 6x6 grid wrongly reported"
+                print(f"boggle {side}x{side} trays: {what} in {sum(hits)}/{len(hits)}")
+        if overlap:
+            good = sum(o > 0.7 for o in overlap)
+            print(f"  6x6 found: box IoU with the cubes' extent median {statistics.median(overlap):.2f}, "
+                  f"{good}/{len(overlap)} above 0.7 (the right grid, not just any 6x6)")
+    else:
+        print("boggle photos: not found beside the repo, skipped")
+
+    # ---- speed ---------------------------------------------------------------------------
+    style = styles[0]
+    seed = args.seed + 999
+    layout = synth.make_layout(style, seed, (1640, 1232))
+    board = synth.random_board(np.random.default_rng(seed), face_up=20)
+    frame, _ = synth.render_table(board, style, seed, layout=layout)
+    ref, _ = synth.render_table(Board(), style, seed, layout=layout, frame=1)
+    hidden = next(iter(board.hidden()))
+    turned = board.with_tile(hidden, synth.random_board(np.random.default_rng(1), 36)[hidden])
+    frame2, _ = synth.render_table(turned, style, seed, layout=layout, frame=2)
+    runs = 3 if args.quick else 10
+    tiles = TileReader(letters)
+    read_grid(frame, tiles, reference=ref)  # warm up, learn the back
+    t_locate, t_all = [], []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        g = locate(frame)
+        t1 = time.perf_counter()
+        read_grid(frame, tiles, grid=g)
+        t2 = time.perf_counter()
+        t_locate.append((t1 - t0) * 1000)
+        t_all.append((t2 - t0) * 1000)
+    t_one, t_same = [], []
+    for _ in range(runs):
+        reader = TableReader(TileReader(letters, back=tiles.back), still_frames=1)
+        reader.read(frame)
+        reader.read(frame2)  # the turn itself is motion: this frame is not read
+        t0 = time.perf_counter()
+        obs = reader.read(frame2)
+        t1 = time.perf_counter()
+        reader.read(frame2)
+        t2 = time.perf_counter()
+        assert obs is not None and len(obs.changed) <= 2, obs
+        t_one.append((t1 - t0) * 1000)
+        t_same.append((t2 - t1) * 1000)
+    print(f"speed, 1640x1232, one core (median of {runs}): locate {statistics.median(t_locate):.0f} ms; "
+          f"locate + read 36 cells {statistics.median(t_all):.0f} ms; "
+          f"still frame, one tile turned (gate + re-read it) {statistics.median(t_one):.0f} ms; "
+          f"still frame, nothing changed {statistics.median(t_same):.0f} ms")
+    print(f"memory after the runs: {rss_mb() - base:.0f} MB RSS above the bare interpreter")
+    print(f"load average during the run: {os.getloadavg()[0]:.1f} (2 cores shared; figures "
+          "under load are pessimistic)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,163 @@
+"""``companion vision``: read a photo of the grid, and teach the reader a real tile set.
+
+    companion vision read-grid IMAGE [--reference IMAGE] [--profile FILE] [--json]
+                               [--debug-out PNG]
+    companion vision teach PHOTO --letters ROWS [--reference IMAGE] [-o FILE]
+    companion vision read-letter ...   (from vision.letters_cli, when present)
+
+An unreadable file or a photo without a grid is a one-line error and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+_log = logging.getLogger(__name__)
+
+DEFAULT_PROFILE = "vision-profile.npz"
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "vision", help="read the tile grid from a photo; teach a real tile set",
+        description="Camera tools: read the 6x6 grid from a photo, teach the real tiles.")
+    sub = parser.add_subparsers(dest="vision_command", metavar="COMMAND")
+
+    rg = sub.add_parser(
+        "read-grid", help="read the 6x6 tile grid in a photo",
+        description="Find the 6x6 grid in IMAGE and read every tile: a letter (M Ö R D E), "
+        "X for the victim, '.' face down, '?' unsure.")
+    rg.add_argument("image", metavar="IMAGE", help="photo of the table (JPEG, PNG…)")
+    rg.add_argument("--reference", metavar="IMAGE",
+                    help="photo of the same tiles all face down (teaches the back)")
+    rg.add_argument("--profile", metavar="FILE", help="profile written by 'vision teach'")
+    rg.add_argument("--json", action="store_true", help="print JSON (grid, cells, corners, ms)")
+    rg.add_argument("--debug-out", metavar="PNG", help="write the photo with lattice and readings")
+    rg.set_defaults(func=_read_grid)
+
+    te = sub.add_parser(
+        "teach", help="learn the real tiles from a photo with its letters given",
+        description="Learn the real letter shapes, the back and the victim from PHOTO, whose "
+        "tiles are given row by row in the board notation (M Ö R D E, X victim, '.' face "
+        "down), e.g. 'MÖRDER/EDRÖMX/....../....../....../......'. Writes a profile that "
+        "read-grid --profile and the table use from then on.")
+    te.add_argument("photo", metavar="PHOTO")
+    te.add_argument("--letters", required=True, metavar="ROWS",
+                    help="what the photo shows, in the board notation")
+    te.add_argument("--reference", metavar="IMAGE",
+                    help="photo of the tiles all face down (a better back)")
+    te.add_argument("-o", "--output", metavar="FILE", default=DEFAULT_PROFILE,
+                    help=f"profile to write (default {DEFAULT_PROFILE})")
+    te.set_defaults(func=_teach)
+
+    try:
+        letters_cli = importlib.import_module("vision.letters_cli")
+    except ModuleNotFoundError as exc:
+        if exc.name != "vision.letters_cli":
+            raise
+    else:
+        letters_cli.add_commands(sub)
+
+
+def _read_grid(args: argparse.Namespace) -> int:
+    from vision.observation import Profile, load_image, read_grid
+    from vision.tiles import TileReader
+
+    image = load_image(args.image)
+    reference = load_image(args.reference) if args.reference else None
+    if args.profile:
+        tiles = Profile.load(args.profile).tile_reader()
+    else:
+        from vision.letters import LetterReader
+
+        tiles = TileReader(LetterReader.load())
+    obs, grid = read_grid(image, tiles, reference=reference)
+    if args.debug_out:
+        _debug_image(image, grid, obs, args.debug_out)
+    if args.json:
+        print(json.dumps(obs.to_json(), ensure_ascii=False))
+    else:
+        for row in obs.grid.split("/"):
+            print(row)
+        unsure = len(obs.unsure)
+        print(f"({unsure} unsure, {obs.ms:.0f} ms)" if unsure else f"({obs.ms:.0f} ms)")
+    return 0
+
+
+def _debug_image(image: Any, grid: Any, obs: Any, path: str) -> None:
+    import cv2
+    import numpy as np
+
+    from vision.grid import project
+    from vision.tiles import CellState
+
+    out = image.copy()
+    thick = max(1, image.shape[1] // 640)
+    for k in range(7):
+        for a, b in (((k - 0.0, 0.0), (k - 0.0, 6.0)), ((0.0, k - 0.0), (6.0, k - 0.0))):
+            p = project(grid.homography, np.array([a, b], float)).astype(np.int32)
+            cv2.line(out, tuple(p[0]), tuple(p[1]), (255, 200, 0), thick, cv2.LINE_AA)
+    colours = {CellState.HIDDEN: (160, 160, 160), CellState.LETTER: (0, 200, 0),
+               CellState.VICTIM: (0, 0, 255), CellState.UNSURE: (0, 200, 255)}
+    for i, cell in enumerate(obs.cells):
+        q = grid.cell_quad(i // 6, i % 6).astype(np.int32)
+        cv2.polylines(out, [q], True, colours[cell.state], thick, cv2.LINE_AA)
+        c = q.mean(axis=0).astype(int)
+        label = cell.char if cell.char != "Ö" else "OE"
+        if cell.state is CellState.LETTER:
+            label += f"{cell.rotation}"
+        scale = 0.5 * thick
+        cv2.putText(out, label, (int(c[0]) - 12 * thick, int(c[1]) + 5 * thick),
+                    cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), 3 * thick, cv2.LINE_AA)
+        cv2.putText(out, label, (int(c[0]) - 12 * thick, int(c[1]) + 5 * thick),
+                    cv2.FONT_HERSHEY_SIMPLEX, scale, colours[cell.state], thick, cv2.LINE_AA)
+    cv2.polylines(out, [np.asarray(obs.corners, np.int32)], True, (255, 0, 255), thick + 1)
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    if not cv2.imwrite(path, out):
+        raise OSError(f"{path}: cannot write the debug image (use .png or .jpg)")
+
+
+def _teach(args: argparse.Namespace) -> int:
+    from companion.games.moerder.board import Board
+    from vision.observation import Profile, crops_of, load_image
+    from vision.grid import locate
+    from vision.letters import LetterReader
+    from vision.tiles import FaceModel
+
+    board = Board.parse(args.letters)
+    photo = load_image(args.photo)
+    reference = load_image(args.reference) if args.reference else None
+    grid = locate(photo)
+    crops = crops_of(photo, grid)
+    base = LetterReader.load()
+    examples = []
+    counts: dict[str, int] = {}
+    back_crops = []
+    victim = None
+    for crop, tile in zip(crops, board.cells, strict=True):
+        if tile is None:
+            back_crops.append(crop)
+        elif tile.is_letter:
+            # the rotation of the given letter, as the reader sees it in this crop
+            turn = base.read(crop, alphabet=tile.value).rotation
+            examples.append((crop, f"{tile.value}@{turn}"))
+            counts[tile.value] = counts.get(tile.value, 0) + 1
+        else:
+            victim = FaceModel.learn([crop])
+    if reference is not None:
+        back_crops = crops_of(reference, locate(reference))
+    back = FaceModel.learn(back_crops) if back_crops else None
+    letters = base.taught(examples) if examples else None
+    Profile(letters, back, victim).save(args.output)
+    taught = ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "no letters"
+    print(f"taught {taught}; back from {len(back_crops)} tiles; "
+          f"victim {'yes' if victim is not None else 'no'} -> {args.output}")
+    return 0
+
+
+__all__ = ["register"]

@@ -1,0 +1,308 @@
+"""From frames to observations: the glue the runtime and the CLI call.
+
+:func:`read_grid` reads one frame (locate, crop, read every cell). :class:`TableReader` is
+what the runtime keeps for a game: it gates on a still table, keeps the grid and the back it
+learned, and re-reads only the cells that changed since the last stable frame::
+
+    reader = TableReader.create(profile=None)
+    reader.learn_reference(first_frame)        # optional: all 36 tiles face down
+    for frame in camera:
+        obs = reader.read(frame)                # None while hands move or cover the grid
+        if obs is not None and obs.changed:
+            ...                                 # obs.grid, obs.cells[i].confidence
+
+A :class:`Profile` (written by ``companion vision teach``) carries a taught letter reader and
+the real back and victim faces, so a real tile set is read as well as a rendered one.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from companion.games.moerder.board import CELLS, SIZE, Board, BoardError
+from vision import VisionError
+from vision.grid import Grid, GridNotFound, crop_tile, locate, rectify
+from vision.letters import LetterReader
+from vision.stable import Change, Stillness, compare
+from vision.tiles import CellReading, CellState, FaceModel, TileError, TileReader
+
+_log = logging.getLogger(__name__)
+
+CROP = 64  # px of a tile crop for reading
+CROP_MARGIN = 0.04
+RECT_PX = 24  # px per cell of the rectified grid used to spot changes
+RECT_BORDER = 12  # px of table kept around it (an arm reaching in shows there)
+SETTLE_FRAMES = 15  # still frames after which a covering change is accepted as real
+PROFILE_VERSION = 1
+
+
+class ProfileError(VisionError):
+    """A profile file that cannot be read or written."""
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What the camera saw on the grid: notation with '?' for unsure cells, per-cell readings
+    (row-major), the grid's outer corners (TL, TR, BR, BL, image px) and the time it took."""
+
+    grid: str
+    cells: tuple[CellReading, ...]
+    corners: tuple[tuple[float, float], ...]
+    ms: float
+    changed: tuple[int, ...] = field(default=())  # cells (re)read for this observation
+
+    @property
+    def unsure(self) -> tuple[int, ...]:
+        return tuple(i for i, c in enumerate(self.cells) if c.state is CellState.UNSURE)
+
+    def board(self) -> Board | None:
+        """The board, when every cell is sure and the set allows it; else None."""
+        if self.unsure:
+            return None
+        try:
+            return Board.parse(self.grid)
+        except BoardError:
+            return None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "grid": self.grid,
+            "cells": [[self.cells[r * SIZE + c].to_json() for c in range(SIZE)]
+                      for r in range(SIZE)],
+            "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
+            "ms": round(self.ms, 1),
+        }
+
+
+def notation(cells: tuple[CellReading, ...] | list[CellReading]) -> str:
+    return "/".join("".join(c.char for c in cells[r * SIZE : (r + 1) * SIZE])
+                    for r in range(SIZE))
+
+
+def crops_of(image: np.ndarray, grid: Grid, cells: list[int] | range | None = None,
+             ) -> list[np.ndarray]:
+    idx = range(CELLS) if cells is None else cells
+    return [crop_tile(image, grid, i // SIZE, i % SIZE, CROP, CROP_MARGIN) for i in idx]
+
+
+# --------------------------------------------------------------------------------------------
+# Profile
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What teaching learned about a real tile set."""
+
+    letters: LetterReader | None = None
+    back: FaceModel | None = None
+    victim: FaceModel | None = None
+
+    def save(self, path: str | Path) -> None:
+        arrays: dict[str, np.ndarray] = {"version": np.array(PROFILE_VERSION)}
+        if self.back is not None:
+            arrays.update(self.back.to_arrays("back"))
+        if self.victim is not None:
+            arrays.update(self.victim.to_arrays("victim"))
+        if self.letters is not None:
+            with tempfile.TemporaryDirectory() as tmp:
+                f = Path(tmp) / "letters.npz"
+                self.letters.save(f)
+                arrays["letters"] = np.frombuffer(f.read_bytes(), np.uint8)
+        p = Path(path)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        with open(p, "wb") as fh:
+            np.savez_compressed(fh, **arrays)  # type: ignore[arg-type]
+
+    @classmethod
+    def load(cls, path: str | Path) -> Profile:
+        try:
+            with np.load(Path(path), allow_pickle=False) as z:
+                arrays = {k: z[k] for k in z.files}
+        except (OSError, ValueError) as exc:
+            raise ProfileError(f"{path}: not a vision profile ({exc})") from exc
+        if int(arrays.get("version", np.array(-1))) != PROFILE_VERSION:
+            raise ProfileError(f"{path}: not a vision profile of version {PROFILE_VERSION}")
+        letters = None
+        if "letters" in arrays:
+            with tempfile.TemporaryDirectory() as tmp:
+                f = Path(tmp) / "letters.npz"
+                f.write_bytes(arrays["letters"].tobytes())
+                letters = LetterReader.load(f)
+        try:
+            back = FaceModel.from_arrays(arrays, "back") if "back_chroma" in arrays else None
+            victim = (FaceModel.from_arrays(arrays, "victim") if "victim_chroma" in arrays
+                      else None)
+        except TileError as exc:
+            raise ProfileError(f"{path}: {exc}") from exc
+        return cls(letters, back, victim)
+
+    def tile_reader(self) -> TileReader:
+        return TileReader(self.letters or LetterReader.load(), back=self.back, victim=self.victim)
+
+
+# --------------------------------------------------------------------------------------------
+# One frame
+
+
+def read_grid(image: np.ndarray, tiles: TileReader, *, grid: Grid | None = None,
+              reference: np.ndarray | None = None) -> tuple[Observation, Grid]:
+    """Locate and read one frame. ``reference`` (all tiles face down, same set) teaches
+    ``tiles`` the back first. Raises :class:`GridNotFound` when there is no grid."""
+    t0 = time.perf_counter()
+    if reference is not None:
+        learn_back(reference, tiles)
+    g = grid if grid is not None else locate(image)
+    crops = crops_of(image, g)
+    cells = tuple(tiles.read(crops))
+    ms = (time.perf_counter() - t0) * 1000
+    obs = Observation(notation(cells), cells, _corners(g), ms, tuple(range(CELLS)))
+    return obs, g
+
+
+def learn_back(reference: np.ndarray, tiles: TileReader) -> Grid:
+    """Teach ``tiles`` the back from a frame where all 36 tiles lie face down."""
+    g = locate(reference)
+    tiles.learn_back(crops_of(reference, g))
+    return g
+
+
+def _corners(g: Grid) -> tuple[tuple[float, float], ...]:
+    return tuple((float(x), float(y)) for x, y in g.corners)
+
+
+# --------------------------------------------------------------------------------------------
+# A game's worth of frames
+
+
+class TableReader:
+    """Reads a game frame by frame: still frames only, changed cells only.
+
+    ``status`` says why the last frame gave no observation: "moving", "covered", "no-grid",
+    or "read" when it did.
+    """
+
+    def __init__(self, tiles: TileReader, still_frames: int = 2) -> None:
+        self.tiles = tiles
+        self.stillness = Stillness(still_frames)
+        self.grid: Grid | None = None
+        self.last: Observation | None = None
+        self._rect: np.ndarray | None = None
+        self._covered = 0
+        self.settle_frames = SETTLE_FRAMES
+        self.status = "none"
+
+    @classmethod
+    def create(cls, profile: str | Path | Profile | None = None,
+               still_frames: int = 2) -> TableReader:
+        if profile is None:
+            return cls(TileReader(LetterReader.load()), still_frames)
+        prof = profile if isinstance(profile, Profile) else Profile.load(profile)
+        return cls(prof.tile_reader(), still_frames)
+
+    def learn_reference(self, frame: np.ndarray) -> None:
+        """Learn the back (and the grid) from a frame with all tiles face down."""
+        self.grid = learn_back(frame, self.tiles)
+        self._rect = None
+        self.last = None
+
+    def read(self, frame: np.ndarray) -> Observation | None:
+        """An observation of a still, uncovered table; None otherwise (see ``status``)."""
+        t0 = time.perf_counter()
+        if not self.stillness.update(frame):
+            self.status = "moving"
+            self._covered = 0
+            return None
+        if self.grid is None:
+            try:
+                self.grid = locate(frame)
+            except GridNotFound:
+                self.status = "no-grid"
+                return None
+        rect = rectify(frame, self.grid, RECT_PX, RECT_BORDER)
+        change: Change | None = None
+        if self._rect is not None and self.last is not None:
+            change = compare(rect, self._rect, RECT_PX, self.grid.tile, RECT_BORDER)
+            if change.moved:
+                return self._relocate(frame, t0)
+            if change.covered:
+                self._covered += 1
+                if self._covered < self.settle_frames:
+                    self.status = "covered"
+                    return None
+                change = Change(change.cells, False, False)  # it stayed: read what is there
+            self._covered = 0
+            if not change.cells:
+                self.status = "read"
+                return Observation(self.last.grid, self.last.cells, self.last.corners,
+                                   (time.perf_counter() - t0) * 1000, ())
+        if change is None:
+            obs = self._read_all(frame, t0)
+        else:
+            obs = self._read_some(frame, list(change.cells), t0)
+        self._rect = rect
+        self.last = obs
+        self.status = "read"
+        return obs
+
+    def _relocate(self, frame: np.ndarray, t0: float) -> Observation | None:
+        try:
+            self.grid = locate(frame)
+        except GridNotFound:
+            self.status = "no-grid"
+            self.grid = None
+            return None
+        obs = self._read_all(frame, t0)
+        self._rect = rectify(frame, self.grid, RECT_PX, RECT_BORDER)
+        self.last = obs
+        self.status = "read"
+        return obs
+
+    def _read_all(self, frame: np.ndarray, t0: float) -> Observation:
+        assert self.grid is not None
+        crops = crops_of(frame, self.grid)
+        cells = self.tiles.read(crops)
+        if self.tiles.back is None:
+            hidden = [crops[i] for i, c in enumerate(cells) if c.state is CellState.HIDDEN]
+            if len(hidden) >= 12:  # enough face-down tiles to learn the back for the game
+                self.tiles.learn_back(hidden)
+        t = tuple(cells)
+        return Observation(notation(t), t, _corners(self.grid),
+                           (time.perf_counter() - t0) * 1000, tuple(range(CELLS)))
+
+    def _read_some(self, frame: np.ndarray, idx: list[int], t0: float) -> Observation:
+        assert self.grid is not None and self.last is not None
+        if self.tiles.back is None:  # the back is inferred from the whole frame
+            full = self._read_all(frame, t0)
+            return Observation(full.grid, full.cells, full.corners, full.ms, tuple(idx))
+        crops = crops_of(frame, self.grid, idx)
+        got = self.tiles.read(crops)
+        cells = list(self.last.cells)
+        for i, c in zip(idx, got, strict=True):
+            cells[i] = c
+        t = tuple(cells)
+        return Observation(notation(t), t, self.last.corners,
+                           (time.perf_counter() - t0) * 1000, tuple(idx))
+
+
+def load_image(path: str | Path) -> np.ndarray:
+    """A BGR image from a file; VisionError (one line) when it is not a readable image."""
+    import cv2
+
+    p = Path(path)
+    if not p.is_file():
+        raise VisionError(f"{p}: no such file")
+    data = np.fromfile(str(p), np.uint8)
+    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if img is None:
+        raise VisionError(f"{p}: not a readable image")
+    return img
+
+
+__all__ = ["Observation", "Profile", "ProfileError", "TableReader", "crops_of", "learn_back",
+           "load_image", "notation", "read_grid"]

@@ -1,0 +1,117 @@
+"""Read the table only when it is still, and re-read only what changed.
+
+A frame is worth reading when nothing moves (hands gone) and nothing lies over the grid.
+Motion is the difference between consecutive frames at low resolution. A hand held still
+over the grid is caught by comparing the rectified grid with the last stable one: turning a
+tile changes that tile's square; a hand or arm changes several touching cells at once and the
+table around the grid, where it reaches in. A change that stays put for a while is accepted
+(several tiles really were turned, or something was left lying there: the cells say so).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.games.moerder.board import SIZE
+
+_log = logging.getLogger(__name__)
+
+MOTION_SIZE = (160, 120)
+MOTION_LEVEL = 18  # gray levels: a pixel this much brighter or darker has changed
+MOTION_SHARE = 0.004  # share of changed pixels that counts as motion
+CELL_CHANGE = 14.0  # mean absolute difference (gray levels) of a tile's square that is a change
+RING_CHANGE = 0.03  # share of the table ring around the grid changed: an arm reaches in
+
+
+def _small_gray(frame: np.ndarray) -> np.ndarray:
+    g = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    g = cv2.resize(g, MOTION_SIZE, interpolation=cv2.INTER_AREA)
+    out: np.ndarray = cv2.GaussianBlur(g, (5, 5), 0)
+    return out
+
+
+class Stillness:
+    """Says when the view has been still for ``frames`` consecutive frames."""
+
+    def __init__(self, frames: int = 2) -> None:
+        self.frames = frames
+        self._last: np.ndarray | None = None
+        self._still = 0
+
+    def update(self, frame: np.ndarray) -> bool:
+        g = _small_gray(frame)
+        if self._last is None or self._last.shape != g.shape:
+            moving = False
+            self._still = 0
+        else:
+            diff = cv2.absdiff(g, self._last)
+            moving = float(np.mean(diff > MOTION_LEVEL)) > MOTION_SHARE
+            self._still = 0 if moving else self._still + 1
+        self._last = g
+        return self._still >= self.frames - 1 and not moving
+
+    def reset(self) -> None:
+        self._last = None
+        self._still = 0
+
+
+@dataclass(frozen=True)
+class Change:
+    """How a rectified grid differs from the last stable one."""
+
+    cells: tuple[int, ...]  # row-major indices whose tile square changed
+    covered: bool  # something lies over the grid (gaps changed across cells)
+    moved: bool  # nearly everything changed: the camera or the table moved
+
+
+def tile_mask(px: int, tile: float) -> np.ndarray:
+    """True on the tiles' squares of a rectified grid (``px`` per cell), False on the gaps."""
+    m = np.zeros((SIZE * px, SIZE * px), bool)
+    inset = int(round(px * (1 - tile) / 2))
+    for r in range(SIZE):
+        for c in range(SIZE):
+            m[r * px + inset : (r + 1) * px - inset, c * px + inset : (c + 1) * px - inset] = True
+    return m
+
+
+def compare(now: np.ndarray, ref: np.ndarray, px: int, tile: float, border: int = 0) -> Change:
+    """Compare two rectified grids (BGR, ``px`` per cell, ``border`` px of table around)."""
+    a = cv2.GaussianBlur(cv2.cvtColor(now, cv2.COLOR_BGR2GRAY), (3, 3), 0).astype(np.int16)
+    b = cv2.GaussianBlur(cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY), (3, 3), 0).astype(np.int16)
+    diff = np.abs(a - b).astype(np.float32)
+    hot = diff > 2 * MOTION_LEVEL
+    inner = tile_mask(px, tile * 0.7)  # the middle of each tile, safe from jitter
+    core = diff[border : border + SIZE * px, border : border + SIZE * px]
+    changed: list[int] = []
+    for r in range(SIZE):
+        for c in range(SIZE):
+            sl = (slice(r * px, (r + 1) * px), slice(c * px, (c + 1) * px))
+            if float(core[sl][inner[sl]].mean()) > CELL_CHANGE:
+                changed.append(r * SIZE + c)
+    moved = len(changed) > SIZE * SIZE * 0.6
+    # an arm reaches in over the table around the grid; a turned tile stays inside
+    ring = np.ones(hot.shape, bool)
+    ring[border : border + SIZE * px, border : border + SIZE * px] = False
+    ring_hot = float(hot[ring].mean()) if border else 0.0
+    covered = not moved and (ring_hot > RING_CHANGE or _clustered(changed))
+    return Change(tuple(changed), covered, moved)
+
+
+def _clustered(cells: list[int]) -> bool:
+    """Three or more changed cells touching each other: something lies over them (a game
+    turns one tile at a time)."""
+    if len(cells) < 3:
+        return False
+    pts = {(i // SIZE, i % SIZE) for i in cells}
+    for r, c in pts:
+        near = sum((r + dr, c + dc) in pts for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+        if near >= 3:  # itself and two neighbours
+            return True
+    return False
+
+
+__all__ = ["Change", "Stillness", "compare", "tile_mask"]
