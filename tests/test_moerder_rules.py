@@ -1,7 +1,11 @@
 """Finde den Mörder rules: every sentence of the rule text, and every reading we chose.
 
 Each test quotes the sentence of shared/rules/finde-den-moerder.txt it checks (``# RULE:``) or
-the reading from the rules module docstring (``# READING:``).
+the reading from the rules module docstring (``# READING:``). Sentences that are not for a
+referee: "age 10 and up", "Duration: about 20 minutes", "You must keep the orientation ..."
+(the tiles stay as they are; see the test on letters facing any way), "(YES. It has to be in
+German.)" (the quit is an event from a button or the phone; the table hears the words),
+"(Too) Elementary? ... www.erlkoenig.net" (a variant not played here) and "Have fun!".
 """
 
 from __future__ import annotations
@@ -386,6 +390,7 @@ def test_the_first_to_find_the_word_ends_the_game() -> None:
 
 
 def test_quitting_forfeits_the_turn_and_all_later_turns() -> None:
+    # RULE: "In your opinion it is not possible to build the word MÖRDER on the table?"
     # RULE: "If you suspect the game to end without any player being able to find the word, you
     # have the option to quit the game."
     # RULE: "Then forfeit your turn and say 'Ich steige aus. Es gibt keinen Mörder!'."
@@ -712,3 +717,38 @@ def test_random_games_follow_the_rules_to_the_end(seed: int, players: int, quit_
         when = min(max(state.turned_in[r * SIZE + c] or 0 for r, c in ch) for ch in chains)
         assert state.findable_since_turn == when
     json.dumps(view(state))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    players=st.integers(2, 4),
+    events=st.lists(
+        st.one_of(
+            events_st,
+            st.builds(TurnTile, cells_st, st.sampled_from(list(Tile))),  # turning, more often
+            st.builds(TurnTile, cells_st, st.sampled_from(list(Tile))),
+            st.just(Next()),
+            st.just(Undo()),
+        ),
+        max_size=120,
+    ),
+)
+def test_any_event_stream_is_refused_or_applied_never_a_crash(players: int, events: list[Any]) -> None:
+    """What a camera and four phones may send in any order: the table never breaks."""
+    tl = Timeline.start(GAME, {"players": ["Ana", "Ben", "Cem", "Dora"][:players]})
+    for event in events:
+        try:
+            tl, effects = tl.push(event)
+        except Refused as exc:
+            assert exc.code and exc.reason
+            continue
+        state = tl.state
+        state.board.check_counts()
+        assert all(isinstance(e, Effect) for e in effects)
+        if state.phase is not Phase.OVER:
+            assert state.turn != state.quitter
+        if state.phase is Phase.FINAL_LOOK:
+            assert state.board.is_full and state.looks_left[0] == state.turn
+        if state.winner is not None and state.win_reason is WinReason.FOUND:
+            assert state.chain is not None and chain_fault(state.board, state.chain) is None
+        json.dumps(view(state))
