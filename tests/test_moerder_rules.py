@@ -271,7 +271,9 @@ def test_a_claimed_chain_in_the_right_order_wins() -> None:
     state, effects = run(state, Claim(player, cells))
     assert state.winner == player and state.win_reason is WinReason.FOUND
     assert state.chain == cells
-    assert effects[0] == Effect("claim_valid", {"player": player, "chain": [list(c) for c in cells]})
+    assert effects[0] == Effect(
+        "claim_valid", {"player": player, "chain": [list(c) for c in cells]}
+    )
     assert effects[1].data == {"player": player, "reason": "found", "unclaimed_chain": None}
     assert view(state)["chain"] == [list(c) for c in cells]
 
@@ -382,7 +384,14 @@ def test_the_first_to_find_the_word_ends_the_game() -> None:
     # MÖRDER."
     state = _position(Board.parse("MÖRDER/....../....../....../....../......"))
     state, _ = run(state, Claim(state.turn))
-    for event in (Next(), TurnTile((3, 3), Tile.M), Claim(0), Quit(0), Pass(0), Correct((0, 0), Tile.D)):
+    for event in (
+        Next(),
+        TurnTile((3, 3), Tile.M),
+        Claim(0),
+        Quit(0),
+        Pass(0),
+        Correct((0, 0), Tile.D),
+    ):
         assert refused(state, event).code == "game_over"
 
 
@@ -466,7 +475,9 @@ def test_no_winner_when_nobody_quit_and_nobody_found_it() -> None:
     state, effects = run(state, Next())
     assert state.phase is Phase.OVER
     assert state.winner is None and state.win_reason is WinReason.NO_WINNER
-    assert effects[-1] == Effect("winner", {"player": None, "reason": "no_winner", "unclaimed_chain": None})
+    assert effects[-1] == Effect(
+        "winner", {"player": None, "reason": "no_winner", "unclaimed_chain": None}
+    )
 
 
 def test_the_quitter_loses_when_someone_finds_the_word() -> None:
@@ -633,7 +644,9 @@ events_st = st.one_of(
         Correct,
         cells_st,
         st.none() | st.sampled_from(list(Tile)),
-        st.lists(st.tuples(cells_st, st.none() | st.sampled_from(list(Tile))), max_size=2).map(tuple),
+        st.lists(st.tuples(cells_st, st.none() | st.sampled_from(list(Tile))), max_size=2).map(
+            tuple
+        ),
     ),
 )
 
@@ -668,7 +681,14 @@ def test_view_is_json_ready_and_complete() -> None:
     assert v["tile_turned_this_turn"] is True and v["own_tile"] == [1, 2]
     assert v["players"] == [{"name": n, "quit": False} for n in ("Ana", "Ben", "Cem")]
     assert v["remaining"]["X"] == 0
-    for key in ("winner", "win_reason", "chain", "unclaimed_chain", "findable_since_turn", "quitter"):
+    for key in (
+        "winner",
+        "win_reason",
+        "chain",
+        "unclaimed_chain",
+        "findable_since_turn",
+        "quitter",
+    ):
         assert v[key] is None
 
 
@@ -687,7 +707,9 @@ def _shuffled(seed: int) -> Board:
     players=st.integers(2, 4),
     quit_at=st.none() | st.integers(1, 40),
 )
-def test_random_games_follow_the_rules_to_the_end(seed: int, players: int, quit_at: int | None) -> None:
+def test_random_games_follow_the_rules_to_the_end(
+    seed: int, players: int, quit_at: int | None
+) -> None:
     """Players never claim; the table is turned in a shuffled order; someone may quit."""
     truth = _shuffled(seed)
     rng = random.Random(seed)
@@ -733,7 +755,9 @@ def test_random_games_follow_the_rules_to_the_end(seed: int, players: int, quit_
         max_size=120,
     ),
 )
-def test_any_event_stream_is_refused_or_applied_never_a_crash(players: int, events: list[Any]) -> None:
+def test_any_event_stream_is_refused_or_applied_never_a_crash(
+    players: int, events: list[Any]
+) -> None:
     """What a camera and four phones may send in any order: the table never breaks."""
     tl = Timeline.start(GAME, {"players": ["Ana", "Ben", "Cem", "Dora"][:players]})
     for event in events:
