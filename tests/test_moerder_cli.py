@@ -88,7 +88,9 @@ def test_batch_prints_json_lines_in_order_like_single_boards(
     lines = out.splitlines()
     assert [json.loads(line)["board"] for line in lines] == [OPEN, TOP, DEAD]
     for board, line in zip((OPEN, TOP, DEAD), lines):
-        _, single, _ = run(["moerder", "analyse", "--board", board, "--json", "--seed", "3"], capsys)
+        _, single, _ = run(
+            ["moerder", "analyse", "--board", board, "--json", "--seed", "3"], capsys
+        )
         assert json.loads(line) == json.loads(single)
 
 
@@ -119,7 +121,9 @@ def test_board_and_batch_exclude_each_other(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_bench_json_reports_the_figures(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(["moerder", "bench", "--json", "--boards", "3000", "--positions", "2"], capsys)
+    code, out, _ = run(
+        ["moerder", "bench", "--json", "--boards", "3000", "--positions", "2"], capsys
+    )
     assert code == 0
     figures = json.loads(out)
     assert figures["boards"] == 3000 and figures["positions"] == 2
@@ -130,7 +134,14 @@ def test_bench_json_reports_the_figures(capsys: pytest.CaptureFixture[str]) -> N
 
 def test_bench_script_runs_the_same_measurement() -> None:
     result = subprocess.run(
-        [sys.executable, str(REPO / "bench" / "moerder_bench.py"), "--boards", "2000", "--positions", "1"],
+        [
+            sys.executable,
+            str(REPO / "bench" / "moerder_bench.py"),
+            "--boards",
+            "2000",
+            "--positions",
+            "1",
+        ],
         capture_output=True,
         text=True,
         check=False,

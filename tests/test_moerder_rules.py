@@ -1,7 +1,11 @@
 """Finde den Mörder rules: every sentence of the rule text, and every reading we chose.
 
 Each test quotes the sentence of shared/rules/finde-den-moerder.txt it checks (``# RULE:``) or
-the reading from the rules module docstring (``# READING:``).
+the reading from the rules module docstring (``# READING:``). Sentences that are not for a
+referee: "age 10 and up", "Duration: about 20 minutes", "You must keep the orientation ..."
+(the tiles stay as they are; see the test on letters facing any way), "(YES. It has to be in
+German.)" (the quit is an event from a button or the phone; the table hears the words),
+"(Too) Elementary? ... www.erlkoenig.net" (a variant not played here) and "Have fun!".
 """
 
 from __future__ import annotations
@@ -267,7 +271,9 @@ def test_a_claimed_chain_in_the_right_order_wins() -> None:
     state, effects = run(state, Claim(player, cells))
     assert state.winner == player and state.win_reason is WinReason.FOUND
     assert state.chain == cells
-    assert effects[0] == Effect("claim_valid", {"player": player, "chain": [list(c) for c in cells]})
+    assert effects[0] == Effect(
+        "claim_valid", {"player": player, "chain": [list(c) for c in cells]}
+    )
     assert effects[1].data == {"player": player, "reason": "found", "unclaimed_chain": None}
     assert view(state)["chain"] == [list(c) for c in cells]
 
@@ -378,7 +384,14 @@ def test_the_first_to_find_the_word_ends_the_game() -> None:
     # MÖRDER."
     state = _position(Board.parse("MÖRDER/....../....../....../....../......"))
     state, _ = run(state, Claim(state.turn))
-    for event in (Next(), TurnTile((3, 3), Tile.M), Claim(0), Quit(0), Pass(0), Correct((0, 0), Tile.D)):
+    for event in (
+        Next(),
+        TurnTile((3, 3), Tile.M),
+        Claim(0),
+        Quit(0),
+        Pass(0),
+        Correct((0, 0), Tile.D),
+    ):
         assert refused(state, event).code == "game_over"
 
 
@@ -386,6 +399,7 @@ def test_the_first_to_find_the_word_ends_the_game() -> None:
 
 
 def test_quitting_forfeits_the_turn_and_all_later_turns() -> None:
+    # RULE: "In your opinion it is not possible to build the word MÖRDER on the table?"
     # RULE: "If you suspect the game to end without any player being able to find the word, you
     # have the option to quit the game."
     # RULE: "Then forfeit your turn and say 'Ich steige aus. Es gibt keinen Mörder!'."
@@ -461,7 +475,9 @@ def test_no_winner_when_nobody_quit_and_nobody_found_it() -> None:
     state, effects = run(state, Next())
     assert state.phase is Phase.OVER
     assert state.winner is None and state.win_reason is WinReason.NO_WINNER
-    assert effects[-1] == Effect("winner", {"player": None, "reason": "no_winner", "unclaimed_chain": None})
+    assert effects[-1] == Effect(
+        "winner", {"player": None, "reason": "no_winner", "unclaimed_chain": None}
+    )
 
 
 def test_the_quitter_loses_when_someone_finds_the_word() -> None:
@@ -628,7 +644,9 @@ events_st = st.one_of(
         Correct,
         cells_st,
         st.none() | st.sampled_from(list(Tile)),
-        st.lists(st.tuples(cells_st, st.none() | st.sampled_from(list(Tile))), max_size=2).map(tuple),
+        st.lists(st.tuples(cells_st, st.none() | st.sampled_from(list(Tile))), max_size=2).map(
+            tuple
+        ),
     ),
 )
 
@@ -663,7 +681,14 @@ def test_view_is_json_ready_and_complete() -> None:
     assert v["tile_turned_this_turn"] is True and v["own_tile"] == [1, 2]
     assert v["players"] == [{"name": n, "quit": False} for n in ("Ana", "Ben", "Cem")]
     assert v["remaining"]["X"] == 0
-    for key in ("winner", "win_reason", "chain", "unclaimed_chain", "findable_since_turn", "quitter"):
+    for key in (
+        "winner",
+        "win_reason",
+        "chain",
+        "unclaimed_chain",
+        "findable_since_turn",
+        "quitter",
+    ):
         assert v[key] is None
 
 
@@ -682,7 +707,9 @@ def _shuffled(seed: int) -> Board:
     players=st.integers(2, 4),
     quit_at=st.none() | st.integers(1, 40),
 )
-def test_random_games_follow_the_rules_to_the_end(seed: int, players: int, quit_at: int | None) -> None:
+def test_random_games_follow_the_rules_to_the_end(
+    seed: int, players: int, quit_at: int | None
+) -> None:
     """Players never claim; the table is turned in a shuffled order; someone may quit."""
     truth = _shuffled(seed)
     rng = random.Random(seed)
@@ -712,3 +739,40 @@ def test_random_games_follow_the_rules_to_the_end(seed: int, players: int, quit_
         when = min(max(state.turned_in[r * SIZE + c] or 0 for r, c in ch) for ch in chains)
         assert state.findable_since_turn == when
     json.dumps(view(state))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    players=st.integers(2, 4),
+    events=st.lists(
+        st.one_of(
+            events_st,
+            st.builds(TurnTile, cells_st, st.sampled_from(list(Tile))),  # turning, more often
+            st.builds(TurnTile, cells_st, st.sampled_from(list(Tile))),
+            st.just(Next()),
+            st.just(Undo()),
+        ),
+        max_size=120,
+    ),
+)
+def test_any_event_stream_is_refused_or_applied_never_a_crash(
+    players: int, events: list[Any]
+) -> None:
+    """What a camera and four phones may send in any order: the table never breaks."""
+    tl = Timeline.start(GAME, {"players": ["Ana", "Ben", "Cem", "Dora"][:players]})
+    for event in events:
+        try:
+            tl, effects = tl.push(event)
+        except Refused as exc:
+            assert exc.code and exc.reason
+            continue
+        state = tl.state
+        state.board.check_counts()
+        assert all(isinstance(e, Effect) for e in effects)
+        if state.phase is not Phase.OVER:
+            assert state.turn != state.quitter
+        if state.phase is Phase.FINAL_LOOK:
+            assert state.board.is_full and state.looks_left[0] == state.turn
+        if state.winner is not None and state.win_reason is WinReason.FOUND:
+            assert state.chain is not None and chain_fault(state.board, state.chain) is None
+        json.dumps(view(state))

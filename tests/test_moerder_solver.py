@@ -18,7 +18,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.typing import NDArray
 
-from companion.games.moerder.board import CELLS, SET_COUNTS, SIZE, Board, BoardError, Tile, index_cell
+from companion.games.moerder.board import (
+    CELLS,
+    SET_COUNTS,
+    SIZE,
+    Board,
+    BoardError,
+    Tile,
+    index_cell,
+)
 from companion.games.moerder.solver import (
     BIT,
     KINDS,
@@ -223,7 +231,9 @@ def test_possible_counts_the_r_twice() -> None:
     looser = Board.parse("MÖ.DE./MMMMMM/RRRRR./ÖÖDDEE/ÖÖDDEE/ÖÖDDEE")
     assert possible(looser) and brute_possible(looser)
     estimate = p_end(looser, np.random.default_rng(0))
-    assert estimate.exact and estimate.p == pytest.approx(brute_p_end(looser)) == pytest.approx(1 / 3)
+    assert estimate.exact and estimate.p == pytest.approx(brute_p_end(looser)) == pytest.approx(
+        1 / 3
+    )
 
 
 def test_possible_on_the_empty_and_a_chain_table() -> None:
@@ -246,9 +256,9 @@ def test_completions_and_arrangements_count_each_deal_once() -> None:
     assert {tuple(r) for r in rows.tolist()} == set(itertools.permutations(pool))
     assert len(rows) == math.factorial(8) // (2 * 6)
     board = shuffled_board(random.Random(4), 30)
-    assert completions(board) == len(set(itertools.permutations(
-        [t for t, n in board.remaining().items() for _ in range(n)]
-    )))
+    assert completions(board) == len(
+        set(itertools.permutations([t for t, n in board.remaining().items() for _ in range(n)]))
+    )
 
 
 @pytest.mark.parametrize("seed", range(12))

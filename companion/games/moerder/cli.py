@@ -158,7 +158,8 @@ def draw(report: Analysis) -> str:
     lines.append(f"chains: {n}" + ("" if n else " (none on the table)"))
     for i, chain in enumerate(report.chains[:10], start=1):
         lines.append(
-            f"  {i}. " + " ".join(f"{_char(board, cell)}{cell[0] + 1},{cell[1] + 1}" for cell in chain)
+            f"  {i}. "
+            + " ".join(f"{_char(board, cell)}{cell[0] + 1},{cell[1] + 1}" for cell in chain)
         )
     if n > 10:
         lines.append(f"  … and {n - 10} more")
@@ -169,9 +170,7 @@ def draw(report: Analysis) -> str:
     else:
         lines.append("possible: no (no chain can appear any more)")
     est = report.estimate
-    how = (
-        "exact" if est.exact else f"± {est.se:.4f} standard error, {est.samples:,} sampled deals"
-    )
+    how = "exact" if est.exact else f"± {est.se:.4f} standard error, {est.samples:,} sampled deals"
     lines.append(f"p_end: {est.p:.4f} ({how}); the quitter's bet wins with {1 - est.p:.4f}")
     rem = report.remaining
     letters = "  ".join(f"{k} {v}" for k, v in rem.items() if k != "X")

@@ -32,43 +32,55 @@ Readings a referee at the table would choose (each has a test in tests/test_moer
   table that nobody claimed.
 - **findable_since_turn** is the earliest turn number by which some chain was complete on the
   table: over all chains on the board, the smallest "turn in which its last tile was turned".
-- **Correction** (a misread tile fixed on the phone; several at once with ``also``): changes what a face-up tile shows, or
-  (``tile`` null) puts it back face down, e.g. when the camera saw a tile that was never
-  turned. It never changes whose turn it is or the turn number. A corrected tile keeps the turn
-  in which it was turned, so ``findable_since_turn`` is recomputed as if it had been read
-  right. Putting the player's own tile of this turn back face down lets them turn one again.
-  Correcting a tile *into* the victim makes its face-down neighbours pending for the player on
-  turn (as does putting one of the victim's neighbours back face down: it is pending again).
-  Not allowed once the game is over; putting a tile face down is not allowed in the
-  final look (every tile lies face up then).
+- **Correction** (a misread tile fixed on the phone; several at once with ``also``): changes
+  what a face-up tile shows, or (``tile`` null) puts it back face down, e.g. when the camera
+  saw a tile that was never turned. It never changes whose turn it is or the turn number. A
+  corrected tile keeps the turn in which it was turned, so ``findable_since_turn`` is
+  recomputed as if it had been read right. Putting the player's own tile of this turn back
+  face down lets them turn one again. Correcting a tile *into* the victim makes its face-down
+  neighbours pending for the player on turn (as does putting one of the victim's neighbours
+  back face down: it is pending again). Not allowed once the game is over; putting a tile face
+  down is not allowed in the final look (every tile lies face up then).
 - **Impossible readings.** A turned or corrected tile that would make 8 of a letter or a second
   victim is refused with ``impossible_reading`` (details: ``cell``, ``tile``, ``count``,
   ``limit``), which the runtime turns into a correction prompt.
 
+Events (``GAME.decode`` / ``GAME.encode``; cells are ``[row, col]`` from 0, tiles are
+``"M" "Ö" "R" "D" "E"`` or ``"X"`` for the victim):
+
+- ``{"type": "turn_tile", "cell": [r, c], "tile": "R"}``: a tile turned by the player on turn
+- ``{"type": "next"}``: "Next!" (in the final look: the looking player passes)
+- ``{"type": "claim", "player": 1, "cells": [[r, c], ...six] | null}``: "MÖRDER!"
+- ``{"type": "quit", "player": 1}``: "Ich steige aus. Es gibt keinen Mörder!"
+- ``{"type": "pass", "player": 1}``: the final look ends without a claim
+- ``{"type": "correct", "cell": [r, c], "tile": "E" | null, "also": [[[r, c], "M"], ...]}``
+- ``{"type": "undo"}``: handled by ``base.Timeline``
+
 Refused codes (``base.Refused.code``; the runtime maps them to LEDs, buzzer and prompts):
 
-=========================== ==============================================================
-code                        when
-=========================== ==============================================================
-``game_over``               any event after the game has ended
-``wrong_phase``             turning or quitting in the final look; Pass while in play;
-                            putting a tile face down in the final look
-``no_such_player``          a player index outside the table
-``not_your_turn``           claim, quit or pass by a player who is not on turn
-``player_quit``             the player who quit tries to claim, quit or pass
-``already_turned``          turning a tile that is face up
-``one_tile_per_turn``       a second tile of the player's own in one turn
+============================= ============================================================
+code                          when
+============================= ============================================================
+``game_over``                 any event after the game has ended
+``wrong_phase``               turning or quitting in the final look; Pass while in play;
+                              putting a tile face down in the final look
+``no_such_player``            a player index outside the table
+``not_your_turn``             claim, quit or pass by a player who is not on turn
+``player_quit``               the player who quit tries to claim, quit or pass
+``already_turned``            turning a tile that is face up (details: ``cell``)
+``one_tile_per_turn``         a second tile of the player's own in one turn
 ``victim_neighbours_pending`` turning anything but a pending neighbour of the victim, or
-                            Next/claim/quit before all are turned (details: ``pending``)
-``tile_not_turned``         Next, or a claim, before the player turned their tile
-``claim_invalid``           the claimed cells are not a chain, or no chain is on the table
-                            (details: ``player``, ``cells``)
-``quit_taken``              quitting after another player has quit (details: ``quitter``)
-``impossible_reading``      8 of a letter or a second victim (details above)
-``not_turned``              correcting a tile that is face down (turn it instead)
-``no_change``               a correction to what the tile already shows, or naming a tile twice
-``nothing_to_undo``         (from base.Timeline) undo at the start
-=========================== ==============================================================
+                              Next/claim/quit before all are turned (details: ``pending``)
+``tile_not_turned``           Next, or a claim, before the player turned their tile
+``claim_invalid``             the claimed cells are not a chain, or no chain is on the
+                              table (details: ``player``, ``cells``); the message says why
+``quit_taken``                quitting after another player has quit (details: ``quitter``)
+``impossible_reading``        8 of a letter or a second victim (details above)
+``not_turned``                correcting a tile that is face down (turn it instead)
+``no_change``                 a correction to what the tile shows already, or naming a
+                              tile twice
+``nothing_to_undo``           (from base.Timeline) undo at the start
+============================= ============================================================
 
 Effects (``base.Effect``; ``data`` is JSON-ready, cells are ``[row, col]``):
 
@@ -288,7 +300,9 @@ def _turn_tile(state: MoerderState, event: TurnTile) -> Outcome[MoerderState]:
         raise Refused("wrong_phase", "every tile is face up; this is the final look")
     cell, tile = event.cell, event.tile
     if state.board[cell] is not None:
-        raise Refused("already_turned", f"the tile at {list(cell)} is already face up", cell=list(cell))
+        raise Refused(
+            "already_turned", f"the tile at {list(cell)} is already face up", cell=list(cell)
+        )
     pending = state.pending
     if pending:
         if cell not in pending:
@@ -359,7 +373,8 @@ def _claim(state: MoerderState, event: Claim) -> Outcome[MoerderState]:
         (
             Effect("claim_valid", {"player": event.player, "chain": _cells_json(chain)}),
             Effect(
-                "winner", {"player": event.player, "reason": WinReason.FOUND.value, "unclaimed_chain": None}
+                "winner",
+                {"player": event.player, "reason": WinReason.FOUND.value, "unclaimed_chain": None},
             ),
         ),
     )
@@ -405,7 +420,9 @@ def _correct(state: MoerderState, event: Correct) -> Outcome[MoerderState]:
         old = board[cell]
         if old is None:
             raise Refused(
-                "not_turned", f"the tile at {list(cell)} is face down; turn it instead", cell=list(cell)
+                "not_turned",
+                f"the tile at {list(cell)} is face down; turn it instead",
+                cell=list(cell),
             )
         if old is tile:
             raise Refused(
@@ -421,7 +438,11 @@ def _correct(state: MoerderState, event: Correct) -> Outcome[MoerderState]:
         effects.append(
             Effect(
                 "correction",
-                {"cell": list(cell), "old": old.value, "tile": None if tile is None else tile.value},
+                {
+                    "cell": list(cell),
+                    "old": old.value,
+                    "tile": None if tile is None else tile.value,
+                },
             )
         )
     for cell, tile in fixes:
@@ -431,7 +452,9 @@ def _correct(state: MoerderState, event: Correct) -> Outcome[MoerderState]:
     new = _refresh_findable(new)
     if any(tile is Tile.VICTIM for _, tile in fixes) and new.pending:
         victim = next(cell for cell, tile in fixes if tile is Tile.VICTIM)
-        effects.append(Effect("victim", {"cell": list(victim), "pending": _cells_json(new.pending)}))
+        effects.append(
+            Effect("victim", {"cell": list(victim), "pending": _cells_json(new.pending)})
+        )
     return Outcome(new, tuple(effects))
 
 
@@ -443,7 +466,9 @@ def _check_actor(state: MoerderState, player: int) -> None:
         raise Refused("no_such_player", f"there is no player {player}", player=player)
     if player == state.quitter:
         raise Refused(
-            "player_quit", f"{state.players[player]} has quit and takes no further turns", player=player
+            "player_quit",
+            f"{state.players[player]} has quit and takes no further turns",
+            player=player,
         )
     if player != state.turn:
         raise Refused(
@@ -607,7 +632,9 @@ def view(state: MoerderState) -> dict[str, Any]:
         "winner": state.winner,
         "win_reason": None if state.win_reason is None else state.win_reason.value,
         "chain": None if state.chain is None else _cells_json(state.chain),
-        "unclaimed_chain": None if state.unclaimed_chain is None else _cells_json(state.unclaimed_chain),
+        "unclaimed_chain": (
+            None if state.unclaimed_chain is None else _cells_json(state.unclaimed_chain)
+        ),
         "findable_since_turn": state.findable_since_turn if over else None,
     }
 

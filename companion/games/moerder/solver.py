@@ -397,4 +397,3 @@ def analyse(board: Board, rng: np.random.Generator, target_se: float = TARGET_SE
         possible=bool(found) or possible(board),
         estimate=p_end(board, rng, target_se=target_se),
     )
-
