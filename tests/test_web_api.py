@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 import web
 from web.config import WebConfigError
 
-from web_support import PIN, Table, make_table
+from web_support import PIN, Table, make_table, see_a_tile, turn_a_tile_for_the_player_on_turn
 
 
 class Clock:
@@ -114,7 +114,7 @@ def test_action_with_wrong_pin_is_401(client: FlaskClient) -> None:
 
 def test_action_with_pin_header_changes_the_table(client: FlaskClient, table: Table) -> None:
     before = version(client)
-    table.turn_a_tile_for_the_player_on_turn(client, pin_header())
+    turn_a_tile_for_the_player_on_turn(client, pin_header())
     response = client.post("/api/action", json={"action": "next"}, headers=pin_header())
     assert response.status_code == 200
     body = response.get_json()
@@ -125,15 +125,18 @@ def test_action_with_pin_header_changes_the_table(client: FlaskClient, table: Ta
 
 
 def test_refused_action_is_409_with_the_rules_code(client: FlaskClient) -> None:
-    before = version(client)
+    before = client.get("/api/state").get_json()
     # Nobody turned a tile yet, so saying MÖRDER is refused by the rules, not by the web.
     response = client.post("/api/action", json={"action": "claim"}, headers=pin_header())
     assert response.status_code == 409
     body = response.get_json()
     assert body["error"] == "refused"
-    assert isinstance(body["code"], str) and body["code"]
+    assert body["code"] == "tile_not_turned"
     assert isinstance(body["reason"], str) and body["reason"]
-    assert version(client) == before
+    after = client.get("/api/state").get_json()
+    assert after["view"] == before["view"] and after["events"] == before["events"]
+    # every phone hears that the claim was refused
+    assert after["last"]["kind"] == "refused" and after["last"]["code"] == "tile_not_turned"
 
 
 @pytest.mark.parametrize(
@@ -227,7 +230,7 @@ def test_session_actions_need_the_csrf_token(client: FlaskClient, table: Table) 
     bad = client.post("/api/action", json={"action": "undo"}, headers={"X-CSRF-Token": "x" * 43})
     assert bad.status_code == 403 and bad.get_json()["error"] == "csrf"
     assert version(client) == before
-    table.turn_a_tile_for_the_player_on_turn(client, {"X-CSRF-Token": token})
+    turn_a_tile_for_the_player_on_turn(client, {"X-CSRF-Token": token})
     assert version(client) > before
 
 
@@ -354,9 +357,11 @@ def test_events_stream_the_state_then_each_change(client: FlaskClient, table: Ta
 
     datas.append(next_data())
     assert datas[0]["version"] == version(client)
-    table.turn_a_tile_for_the_player_on_turn(client, pin_header())
+    assert datas[0]["view"]["cells"][0][0] is None
+    see_a_tile(table)  # the camera sees the first tile turned
     datas.append(next_data())
     assert datas[1]["version"] > datas[0]["version"]
+    assert datas[1]["view"]["cells"][0][0] == "E"
     assert datas[1] == client.get("/api/state").get_json()
     response.close()
 
@@ -387,16 +392,44 @@ def test_event_streams_are_bounded(client: FlaskClient, app: Flask) -> None:
     second.close()
 
 
+def test_runtime_full_of_streams_is_503(table: Table, clock: Clock) -> None:
+    """The web's own limit is above the runtime's here: the runtime's Busy becomes a 503."""
+    limit = table.config.section("web")["max_streams"]
+    client = web.create_app(table, {"threads": limit + 4, "max_streams": limit + 2},
+                            clock=clock).test_client()
+    open_ = [client.get("/api/events", buffered=False) for _ in range(limit)]
+    assert all(r.status_code == 200 for r in open_)
+    full = client.get("/api/events")
+    assert full.status_code == 503 and full.get_json()["error"] == "busy"
+    for r in open_:
+        r.close()
+    again = client.get("/api/events", buffered=False)
+    assert again.status_code == 200
+    again.close()
+
+
 # --- camera -------------------------------------------------------------------------------
 
 
-def test_camera_needs_login(client: FlaskClient) -> None:
-    assert client.get("/api/camera.mjpg").status_code == 401
-    assert client.get("/api/camera.jpg").status_code == 401
+@pytest.fixture()
+def camera_client(tmp_path: Any, clock: Clock) -> Iterator[FlaskClient]:
+    with make_table(tmp_path / "cam", camera=True) as t:
+        yield web.create_app(t, {}, clock=clock).test_client()
 
 
-def test_camera_streams_jpeg_parts(client: FlaskClient) -> None:
-    response = client.get("/api/camera.mjpg", headers=pin_header(), buffered=False)
+def test_camera_needs_login(camera_client: FlaskClient) -> None:
+    assert camera_client.get("/api/camera.mjpg").status_code == 401
+    assert camera_client.get("/api/camera.jpg").status_code == 401
+
+
+def test_no_camera_is_503_json(client: FlaskClient) -> None:
+    response = client.get("/api/camera.mjpg", headers=pin_header())
+    assert response.status_code == 503
+    assert response.get_json()["error"] == "camera_unavailable"
+
+
+def test_camera_streams_jpeg_parts(camera_client: FlaskClient) -> None:
+    response = camera_client.get("/api/camera.mjpg", headers=pin_header(), buffered=False)
     assert response.status_code == 200
     assert response.mimetype == "multipart/x-mixed-replace"
     chunk = next(iter(response.response))
@@ -407,9 +440,9 @@ def test_camera_streams_jpeg_parts(client: FlaskClient) -> None:
     response.close()
 
 
-def test_camera_still_after_login(client: FlaskClient) -> None:
-    login(client)
-    response = client.get("/api/camera.jpg")
+def test_camera_still_after_login(camera_client: FlaskClient) -> None:
+    login(camera_client)
+    response = camera_client.get("/api/camera.jpg")
     assert response.status_code == 200 and response.mimetype == "image/jpeg"
     assert response.data[:2] == b"\xff\xd8"
 
@@ -418,7 +451,7 @@ def test_camera_still_after_login(client: FlaskClient) -> None:
 
 
 def test_history_lists_games_and_replays_them(client: FlaskClient, table: Table) -> None:
-    table.turn_a_tile_for_the_player_on_turn(client, pin_header())
+    turn_a_tile_for_the_player_on_turn(client, pin_header())
     games = client.get("/api/history").get_json()["games"]
     assert games and {"id", "game", "players", "started", "events"} <= set(games[0])
     game_id = games[0]["id"]

@@ -50,11 +50,8 @@ def _busy(what: str) -> Response:
 
 
 def is_busy(exc: BaseException) -> bool:
-    """The runtime's "all stream slots taken" (``web.protocol.Busy``)."""
-    busy = getattr(protocol, "Busy", None)
-    if isinstance(busy, type) and isinstance(exc, busy):
-        return True
-    return type(exc).__name__ == "Busy"
+    """The runtime's "all stream slots taken"."""
+    return isinstance(exc, protocol.Busy)
 
 
 def sse_message(payload: dict[str, Any]) -> str:
@@ -100,8 +97,8 @@ def events() -> Any:
     ws = web_state()
     if not ws.streams.try_take():
         return _busy("live pages")
-    manager: AbstractContextManager[protocol.Subscription] = ws.runtime.subscribe()
     try:
+        manager: AbstractContextManager[protocol.Subscription] = ws.runtime.subscribe()
         subscription = manager.__enter__()
     except BaseException as exc:
         ws.streams.give_back()
@@ -206,8 +203,12 @@ def export(game_id: int) -> Any:
 
 
 def _frames_or_error() -> tuple[Iterator[bytes], bytes] | Response:
+    runtime = web_state().runtime
+    camera = runtime.snapshot().get("camera") or {}
+    if camera.get("status") == "none":
+        return json_error(503, "camera_unavailable", camera.get("message") or "no camera attached")
     try:
-        frames = web_state().runtime.frames()
+        frames = runtime.frames()
         first = next(frames)
     except StopIteration:
         return json_error(503, "camera_unavailable", "the camera shows no picture")
