@@ -466,6 +466,47 @@ def test_history_lists_games_and_replays_them(client: FlaskClient, table: Table)
     assert all("advisor" not in s for s in steps)
 
 
+def play_to_a_found_chain(client: FlaskClient) -> None:
+    """Ana and Ben turn M Ö R D E R along the top row; Ben claims it."""
+    for col, letter in enumerate("MÖRDER"):
+        for body in ({"action": "turn", "cell": [0, col], "tile": letter},
+                     {"action": "claim"} if col == 5 else {"action": "next"}):
+            response = client.post("/api/action", json=body, headers=pin_header())
+            assert response.status_code == 200, response.get_json()
+
+
+def test_a_finished_game_replays_with_the_advisors_chart(client: FlaskClient) -> None:
+    play_to_a_found_chain(client)
+    state = client.get("/api/state").get_json()
+    assert state["view"]["phase"] == "over" and state["view"]["winner"] == 1
+    assert state["view"]["chain"] == [[0, c] for c in range(6)]
+    game_id = state["game_id"]
+    assert client.get("/api/history").get_json()["games"][0]["ended"]
+    replay = client.get(f"/api/history/{game_id}").get_json()
+    steps = replay["steps"]
+    assert replay["advice"] is True
+    assert [s["event"]["type"] for s in steps[1:3]] == ["turn_tile", "next"]
+    figures = [s["advisor"]["p_end"] for s in steps]
+    assert all(0.0 <= p <= 1.0 for p in figures)
+    assert figures[-1] == 1.0  # the chain stands
+    assert 0.0 < figures[0] < 1.0  # an untouched table: a chance either way
+    assert all(s["advisor"]["possible"] for s in steps)
+    # a finished game is replayed the same way every time
+    assert client.get(f"/api/history/{game_id}").get_json() == replay
+
+
+def test_the_advisor_switch_shows_figures_for_a_game_in_play(client: FlaskClient) -> None:
+    turn_a_tile_for_the_player_on_turn(client, pin_header())
+    game_id = client.get("/api/state").get_json()["game_id"]
+    assert "advisor" not in client.get(f"/api/history/{game_id}").get_json()["steps"][-1]
+    response = client.post("/api/action", json={"action": "settings", "advisor": True},
+                           headers=pin_header())
+    assert response.status_code == 200
+    assert response.get_json()["state"]["advisor"]["enabled"] is True
+    steps = client.get(f"/api/history/{game_id}").get_json()["steps"]
+    assert 0.0 < steps[-1]["advisor"]["p_end"] < 1.0
+
+
 def test_export_is_a_json_download(client: FlaskClient) -> None:
     game_id = client.get("/api/history").get_json()["games"][0]["id"]
     response = client.get(f"/api/export/{game_id}")

@@ -1,8 +1,10 @@
 """End to end in real headless Chromium (Debian's, never a downloaded one) via Playwright.
 
-Runs against a live dashboard served by waitress: the page at phone size, a tile turned on
-the table appearing live, PIN login, Next from the phone, the QR code, the camera view and
-the history replay. Screenshots go to artifacts/ (git-ignored) for people to look at.
+Runs against ``companion demo`` started as a subprocess on a free port, as a newcomer would
+run it: the page at phone size, a tile turned by the replay appearing live, the camera view,
+the QR code, PIN login, a new game from the phone and Next advancing the turn, the history
+replay. The tests run in file order: the phone takes the table over (which stops the demo's
+replay) only after the replay tests. Screenshots go to artifacts/ (git-ignored).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from web_support import Site, start_site
+from web_support import Site, start_demo
 
 pytestmark = pytest.mark.browser
 
@@ -30,7 +32,7 @@ TABLET = {"width": 1024, "height": 768}
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    with start_site(tmp_path_factory.mktemp("site")) as s:
+    with start_demo(tmp_path_factory.mktemp("demo")) as s:
         yield s
 
 
@@ -109,55 +111,45 @@ def test_phone_page_shows_the_board_live(site: Site, phone: Any) -> None:
     phone.screenshot(path=str(ARTIFACTS / "phone-table.png"), full_page=True)
 
 
-def test_a_tile_turned_on_the_table_appears(site: Site, phone: Any) -> None:
-    phone.goto(site.url)
-    phone.wait_for_selector("#live[data-state=on]")
-    before = face_up(phone)
-    site.turn_a_tile()
-    wait_until(phone, "n => document.querySelectorAll('.mb-tile:not(.hidden)').length > n", before,
-               timeout_s=30)
-    # the page shows exactly the board the runtime reports
-    cells = api_state(site)["view"]["cells"]
-    shown = phone.evaluate(
-        "Array.from(document.querySelectorAll('.mb-tile')).map(t => "
+def board_in_page(page: Any) -> list[str | None]:
+    shown: list[str | None] = page.evaluate(
+        "() => Array.from(document.querySelectorAll('.mb-tile')).map(t => "
         "t.classList.contains('hidden') ? null : (t.classList.contains('victim') ? 'X' : "
         "t.textContent.trim()))"
     )
-    assert shown == [cells[r][c] for r in range(6) for c in range(6)]
+    return shown
 
 
-def test_pin_login_then_next_advances_the_turn(site: Site, phone: Any) -> None:
-    site.fresh_game()
-    login(phone, site)
-    phone.wait_for_selector("#btn-next")
-    phone.wait_for_selector("#live[data-state=on]")
-    start = api_state(site)["view"]
-    on_turn = start["players"][start["turn"]]["name"]
-    # tap a face-down tile and say which letter it shows (a table without camera)
-    phone.locator(".mb-tile.hidden").first.click()
-    phone.locator("#sheet .pick[data-tile='E']").click()
-    wait_until(phone, "() => !document.querySelector('#btn-next').disabled")
-    assert on_turn in phone.locator("#banner strong").inner_text()
-    phone.locator("#btn-next").click()
-    wait_until(phone, "name => document.querySelector('.player.on-turn .name').textContent !== name",
-               on_turn)
-    after = api_state(site)["view"]
-    assert after["turn"] != start["turn"]
-    nxt = after["players"][after["turn"]]["name"]
-    assert nxt in phone.locator("#banner strong").inner_text()
-    assert phone.locator(".player.on-turn .name").inner_text() == nxt
-    ARTIFACTS.mkdir(exist_ok=True)
-    phone.evaluate("window.scrollTo(0, 0)")
-    phone.screenshot(path=str(ARTIFACTS / "phone-control.png"), full_page=True)
-
-
-def test_wrong_pin_is_refused_in_the_page(site: Site, phone: Any) -> None:
-    phone.goto(site.url + "login")
-    phone.fill("#pin", "0")
-    phone.click("#login-form button[type=submit]")
-    assert phone.locator("#login-error").is_visible()
+def test_a_tile_turned_in_the_replay_appears(site: Site, phone: Any) -> None:
     phone.goto(site.url)
-    assert phone.locator("#btn-next").count() == 0
+    phone.wait_for_selector("#live[data-state=on]")
+    before = face_up(phone)
+    # the demo's camera replay turns the next tile; the page shows it without a reload
+    wait_until(phone, "n => document.querySelectorAll('.mb-tile:not(.hidden)').length > n", before,
+               timeout_s=60)
+    # and the page shows exactly the board the runtime reports (polled: the demo plays on)
+    deadline = time.monotonic() + 20
+    while True:
+        cells = api_state(site)["view"]["cells"]
+        if board_in_page(phone) == [cells[r][c] for r in range(6) for c in range(6)]:
+            break
+        assert time.monotonic() < deadline, "the page never matched the runtime's board"
+        phone.wait_for_timeout(100)
+    ARTIFACTS.mkdir(exist_ok=True)
+    phone.screenshot(path=str(ARTIFACTS / "phone-replay.png"), full_page=True)
+
+
+def test_camera_view_after_login_stops_when_hidden(site: Site, phone: Any) -> None:
+    phone.goto(site.url + "camera")
+    assert phone.locator("#camera").count() == 0  # behind the login
+    login(phone, site, "/camera")
+    wait_until(phone, "() => document.querySelector('#camera').naturalWidth > 0")
+    phone.evaluate(
+        "Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
+        "document.dispatchEvent(new Event('visibilitychange'))"
+    )
+    assert phone.evaluate("document.querySelector('#camera').src").startswith("data:")
+    assert phone.locator("#camera-note").is_visible()
 
 
 def test_qr_code_on_the_page_reads_back_as_the_address(site: Site, phone: Any) -> None:
@@ -175,36 +167,6 @@ def test_qr_code_on_the_page_reads_back_as_the_address(site: Site, phone: Any) -
     shown = phone.locator("#share-url").inner_text()
     assert text and text == shown
     assert text.startswith("http://") and text.endswith(":%d/" % site.port)
-
-
-def test_camera_view_after_login_stops_when_hidden(site: Site, phone: Any) -> None:
-    phone.goto(site.url + "camera")
-    assert phone.locator("#camera").count() == 0  # behind the login
-    login(phone, site, "/camera")
-    wait_until(phone, "() => document.querySelector('#camera').naturalWidth > 0")
-    phone.evaluate(
-        "Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
-        "document.dispatchEvent(new Event('visibilitychange'))"
-    )
-    assert phone.evaluate("document.querySelector('#camera').src").startswith("data:")
-    assert phone.locator("#camera-note").is_visible()
-
-
-def test_history_replays_a_game_step_by_step(site: Site, phone: Any) -> None:
-    phone.goto(site.url + "history")
-    phone.wait_for_selector(".game-item a")
-    phone.locator(".game-item a").first.click()
-    phone.wait_for_selector(".mb-board")
-    slider = phone.locator("#step")
-    last = int(slider.get_attribute("max"))
-    assert last >= 1
-    wait_until(phone, "() => document.querySelector('#step').value === document.querySelector('#step').max")
-    at_end = face_up(phone)
-    phone.locator("#step-prev").click()
-    assert slider.input_value() == str(last - 1)
-    slider.fill("0")
-    assert face_up(phone) == 0 and at_end >= 1
-    assert phone.locator("#export").get_attribute("href").startswith("/api/export/")
 
 
 def test_language_switch(site: Site, phone: Any) -> None:
@@ -228,3 +190,69 @@ def test_tablet_layout_has_two_columns(site: Site, browser: Any) -> None:
         page.screenshot(path=str(ARTIFACTS / "tablet-table.png"))
     finally:
         context.close()
+
+
+def test_wrong_pin_is_refused_in_the_page(site: Site, phone: Any) -> None:
+    phone.goto(site.url + "login")
+    phone.fill("#pin", "0")
+    phone.click("#login-form button[type=submit]")
+    assert phone.locator("#login-error").is_visible()
+    phone.goto(site.url)
+    assert phone.locator("#btn-next").count() == 0
+
+
+def test_pin_login_new_game_and_next_advance_the_turn(site: Site, phone: Any) -> None:
+    login(phone, site)
+    phone.wait_for_selector("#live[data-state=on]")
+    # take the table over with a new game from the phone (the demo's replay stops)
+    phone.locator("#new-game summary").click()
+    names = phone.locator("#player-names input")
+    while names.count() > 2:
+        names.nth(names.count() - 1).evaluate("e => e.remove()")
+    names.nth(0).fill("Ana")
+    names.nth(1).fill("Ben")
+    phone.locator("#add-player").click()
+    names.nth(2).fill("Cem")
+    phone.select_option("#first-player", "1")
+    phone.locator("#new-game-form button[type=submit]").click()
+    wait_until(phone, "() => document.querySelector('#banner strong').textContent.includes('Ben')")
+    state = api_state(site)
+    assert [p["name"] for p in state["players"]] == ["Ana", "Ben", "Cem"]
+    assert state["view"]["turn"] == 1
+    # the demo hands the table over: its camera replay stops
+    wait_until(phone, "() => document.querySelector('.cam').classList.contains('cam-none')")
+    assert api_state(site)["camera"]["status"] == "none"
+    assert face_up(phone) == 0
+    # Next before turning a tile is refused by the rules, and the page says so
+    phone.wait_for_selector("#btn-next")
+    assert phone.locator("#btn-next").is_disabled()
+    # tap a face-down tile and say which letter it shows (the table is the phone's now)
+    phone.locator(".mb-tile.hidden").nth(7).click()
+    phone.locator("#sheet .pick[data-tile='R']").click()
+    wait_until(phone, "() => !document.querySelector('#btn-next').disabled")
+    assert board_in_page(phone)[7] == "R"
+    phone.locator("#btn-next").click()
+    wait_until(phone, "() => document.querySelector('.player.on-turn .name').textContent === 'Cem'")
+    after = api_state(site)["view"]
+    assert after["turn"] == 2 and after["turn_number"] == 2
+    assert "Cem" in phone.locator("#banner strong").inner_text()
+    ARTIFACTS.mkdir(exist_ok=True)
+    phone.evaluate("window.scrollTo(0, 0)")
+    phone.screenshot(path=str(ARTIFACTS / "phone-control.png"), full_page=True)
+
+
+def test_history_replays_a_game_step_by_step(site: Site, phone: Any) -> None:
+    phone.goto(site.url + "history")
+    phone.wait_for_selector(".game-item a")
+    phone.locator(".game-item a").first.click()
+    phone.wait_for_selector(".mb-board")
+    slider = phone.locator("#step")
+    last = int(slider.get_attribute("max"))
+    assert last >= 1
+    wait_until(phone, "() => document.querySelector('#step').value === document.querySelector('#step').max")
+    at_end = face_up(phone)
+    phone.locator("#step-prev").click()
+    assert slider.input_value() == str(last - 1)
+    slider.fill("0")
+    assert face_up(phone) == 0 and at_end >= 1
+    assert phone.locator("#export").get_attribute("href").startswith("/api/export/")

@@ -111,3 +111,48 @@ def start_site(tmp: Path) -> Iterator[Site]:
         with web.Server(app, host="0.0.0.0", port=0) as server:
             lan = web.api.lan_address() or "127.0.0.1"
             yield Site(f"http://{lan}:{server.port}/", server.port, PIN, table)
+
+
+@contextlib.contextmanager
+def start_demo(tmp: Path, speed: float = 2.0, timeout_s: float = 120.0) -> Iterator[Site]:
+    """``companion demo --port 0`` as a newcomer runs it; stopped with Ctrl+C (SIGINT)."""
+    exe = Path(sys.executable).with_name("companion")
+    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "companion.cli"]
+    command += ["demo", "--port", "0", "--speed", str(speed), "--db", str(tmp / "demo.sqlite"),
+                "--quiet"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    lines: queue.Queue[str] = queue.Queue()
+    log: list[str] = []
+
+    def pump() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            log.append(line)
+            lines.put(line)
+        lines.put("")
+
+    threading.Thread(target=pump, name="demo-stdout", daemon=True).start()
+    url = pin = None
+    try:
+        while url is None or pin is None:
+            try:
+                line = lines.get(timeout=timeout_s)
+            except queue.Empty:
+                raise AssertionError("companion demo printed no address:\n" + "".join(log)) from None
+            if line == "" and proc.poll() is not None:
+                raise AssertionError("companion demo ended:\n" + "".join(log))
+            if m := re.match(r"^Dashboard: (\S+)", line):
+                url = m.group(1) if m.group(1).endswith("/") else m.group(1) + "/"
+            if m := re.match(r"^PIN: (\S+)", line):
+                pin = m.group(1)
+        port = int(re.search(r":(\d+)/", url).group(1))  # type: ignore[union-attr]
+        yield Site(url, port, pin)
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()

@@ -9,6 +9,7 @@ replays are cached per app.
 from __future__ import annotations
 
 import importlib
+import json
 import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -21,21 +22,38 @@ if TYPE_CHECKING:
 
 _log = logging.getLogger(__name__)
 
-Advice = Callable[[Any, int], dict[str, Any]]
+# (game's view, seed) -> {"possible": bool, "p_end": float, "p_end_se": float}
+Advice = Callable[[dict[str, Any], int], dict[str, Any]]
+
+# The history chart needs far less precision than the live meter: ±0.01 costs a sixteenth.
+CHART_SE = 0.01
+
+
+def _moerder_advice(view: dict[str, Any], seed: int) -> dict[str, Any]:
+    import numpy as np
+
+    from companion.games.moerder import solver
+    from companion.games.moerder.board import Board
+
+    board = Board.parse(str(view["board"]))
+    estimate = solver.p_end(board, np.random.default_rng(seed), target_se=CHART_SE)
+    return {"possible": estimate.p > 0 or solver.possible(board), "p_end": estimate.p,
+            "p_end_se": estimate.se}
+
+
+_ADVISORS: dict[str, Callable[[], Advice]] = {"moerder": lambda: _moerder_advice}
 
 
 def advisor_for(game: str) -> Advice | None:
-    """The game's advisor (``advise(state, seed) -> {"possible", "p_end", ...}``), if it has one.
-
-    A game offers one by a module ``companion.games.<game>.advice`` with ``advise``; games
-    without it simply show no chart.
-    """
+    """The game's advisor for the history chart, if it has one (games without show none)."""
+    make = _ADVISORS.get(game)
+    if make is None:
+        return None
     try:
-        module = importlib.import_module(f"companion.games.{game}.advice")
+        importlib.import_module(f"companion.games.{game}.solver")
     except ModuleNotFoundError:
         return None
-    advise: Advice | None = getattr(module, "advise", None)
-    return advise
+    return make()
 
 
 def replay_game(ws: WebState, game_id: int) -> dict[str, Any]:
@@ -62,21 +80,28 @@ def _replay(data: dict[str, Any], game_id: int, show_advice: bool) -> dict[str, 
     meta = {k: v for k, v in data.items() if k != "events"}
     out: dict[str, Any] = {"game": meta, "steps": [], "advice": advise is not None}
 
+    advice_by_board: dict[str, dict[str, Any] | None] = {}
+
     def step(index: int, item: dict[str, Any] | None, timeline: Timeline[Any]) -> None:
+        view = rules.view(timeline.state)
         entry: dict[str, Any] = {
             "index": index,
             "seq": item.get("seq") if item else None,
             "at": item.get("at") if item else data.get("started"),
             "source": item.get("source") if item else None,
             "event": item.get("event") if item else None,
-            "view": rules.view(timeline.state),
+            "view": view,
         }
         if advise is not None:
-            try:
-                entry["advisor"] = advise(timeline.state, game_id * 1000 + index)
-            except (RuleError, ValueError) as exc:
-                _log.warning("advisor failed on game %s step %s: %s", game_id, index, exc)
-                entry["advisor"] = None
+            # Next, claims and passes leave the board as it was: reuse its figures.
+            key = json.dumps(view.get("board", view), sort_keys=True)
+            if key not in advice_by_board:
+                try:
+                    advice_by_board[key] = advise(view, game_id * 1000 + index)
+                except (RuleError, ValueError) as exc:
+                    _log.warning("advisor failed on game %s step %s: %s", game_id, index, exc)
+                    advice_by_board[key] = None
+            entry["advisor"] = advice_by_board[key]
         out["steps"].append(entry)
 
     try:
