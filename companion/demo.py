@@ -276,6 +276,8 @@ class Director:
                     now = self.script.boards[turn].cells
                     answer = {f"{r},{c}": None if now[r * 6 + c] is None else now[r * 6 + c].value
                               for r, c in prompt["cells"]}
+                    _log.debug("prompt %s at turn %s on %s", prompt, view.get("turn_number"),
+                               view.get("board"))
                     self._phone("answers the camera's question", {"action": "resolve",
                                                                   "cells": answer}, answer)
                     asked_at = None

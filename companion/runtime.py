@@ -605,19 +605,32 @@ class Runtime(AbstractContextManager["Runtime"]):
         if set(fields) != {"cells"} or not isinstance(cells, Mapping) or not cells:
             raise InputError('resolve needs "cells": {"row,col": "M" | … | null}')
         board = self._board()
+        answers: list[tuple[int, Any]] = []
         for key, tile in cells.items():
             try:
                 r, c = (int(x) for x in str(key).split(","))
-                index = r * SIZE + c
                 if not (0 <= r < SIZE and 0 <= c < SIZE):
                     raise ValueError
             except ValueError:
                 raise InputError(f"resolve: {key!r} is not a cell 'row,col'") from None
+            answers.append((r * SIZE + c, tile))
+        answers.sort(key=lambda a: _char(a[1]) != "X")  # the victim first: then its neighbours
+        bodies: list[dict[str, Any]] = []
+        for index, tile in answers:
+            cell = list(divmod(index, SIZE))
             if board is not None and board[index] == HIDDEN:
                 if tile is not None:
-                    self._apply({"type": "turn_tile", "cell": [r, c], "tile": tile}, source)
+                    bodies.append({"type": "turn_tile", "cell": cell, "tile": tile})
             elif board is None or _char(tile) != board[index]:
-                self._apply({"type": "correct", "cell": [r, c], "tile": tile}, source)
+                bodies.append({"type": "correct", "cell": cell, "tile": tile})
+        # all or nothing: try the answers on a copy of the game before logging any of them
+        assert self.rules is not None and self.timeline is not None
+        trial = self.timeline
+        for body in bodies:
+            trial, _ = trial.push(self.rules.decode(body))
+        for body in bodies:
+            self._apply(body, source)
+        for index, tile in answers:
             self._confirm(index, tile)
         self._prompt = None
         self._stable = None  # look again with the answers in place
@@ -1086,10 +1099,12 @@ __all__ = ["Busy", "Runtime", "RuntimeFault", "TableReader", "TableReading"]
 class VisionReader:
     """The vision pipeline as a :class:`TableReader`: locate the grid, read the 36 cells.
 
-    Uses vision's stages (``vision.grid.locate``, ``crop_tile``, ``vision.tiles.TileReader``
-    over the shipped ``LetterReader``). A letter below ``min_confidence`` becomes ``?``: the
-    runtime asks rather than guesses. The back of the tiles is learned from ``reference``
-    (a frame with every tile face down) when given, else inferred by the tile reader.
+    Uses vision's stages (``vision.stable.Stillness``, ``vision.grid.locate``, ``crop_tile``,
+    ``vision.tiles.TileReader`` over the shipped ``LetterReader``). A frame with motion in it
+    (a hand) is not read at all: it is reported not still, which also spares the CPU. A letter
+    below ``min_confidence`` becomes ``?``: the runtime asks rather than guesses. The back of
+    the tiles is learned from ``reference`` (a frame with every tile face down) when given,
+    else inferred by the tile reader.
     """
 
     def __init__(self, settings: Mapping[str, Any]) -> None:
@@ -1099,6 +1114,12 @@ class VisionReader:
             from vision.tiles import TileReader
         except ImportError as exc:
             raise RuntimeFault(f"the vision cannot read a grid here: {exc}") from None
+        try:
+            from vision.stable import Stillness
+
+            self._stillness: Any = Stillness(frames=2)
+        except ImportError:  # an older vision: every frame is read
+            self._stillness = None
         self._locate = locate
         self._crop = crop_tile
         self._tiles = TileReader(LetterReader.load())
@@ -1116,6 +1137,8 @@ class VisionReader:
         return [self._crop(image, grid, r, c) for r in range(SIZE) for c in range(SIZE)]
 
     def __call__(self, image: Any) -> TableReading:
+        if self._stillness is not None and not self._stillness.update(image):
+            return TableReading(HIDDEN * (SIZE * SIZE), still=False)  # ignored by the runtime
         grid = self._locate(image)
         cells = self._tiles.read(self._crops(image, grid))
         chars: list[str] = []

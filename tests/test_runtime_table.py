@@ -379,3 +379,17 @@ def test_frames_stream_jpegs_and_free_their_slot(tmp_path: Path, factory: MockFa
             pass
         for h in held:
             h.__exit__(None, None, None)
+
+
+def test_answering_a_prompt_turns_the_victim_first_and_is_all_or_nothing(table: Runtime) -> None:
+    # the camera cannot read the victim nor two of its neighbours
+    snap = see(table, cells(c3_3="?", c2_2="?", c4_4="?"))
+    assert sorted(snap["prompt"]["cells"]) == [[2, 2], [3, 3], [4, 4]]
+    snap = table.submit({"action": "resolve", "cells": {"2,2": "M", "3,3": "X", "4,4": "E"}})
+    assert snap["view"]["cells"][3][3] == "X" and snap["view"]["cells"][2][2] == "M"
+    assert len(snap["view"]["pending"]) == 6
+    events = len(table.store.events(snap["game_id"]))
+    # an answer the rules refuse logs nothing at all
+    with pytest.raises(Refused):
+        table.submit({"action": "resolve", "cells": {"2,3": "R", "0,0": "D"}})
+    assert len(table.store.events(snap["game_id"])) == events
