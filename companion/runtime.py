@@ -215,6 +215,7 @@ class Runtime(AbstractContextManager["Runtime"]):
         self._last_activity = clock()
         self._reminded = False
         self._last_frame_at: float | None = None
+        self._fps: float | None = None  # frames per second the camera delivers (smoothed)
 
         # what the phones see
         self._version = 0
@@ -809,6 +810,9 @@ class Runtime(AbstractContextManager["Runtime"]):
                     now = self._clock()
                     if self._camera["status"] == "lost":  # frames again after a silence
                         self._inbox.put(_Camera("ok"))
+                    if self._last_frame_at is not None and now > self._last_frame_at:
+                        rate = 1.0 / (now - self._last_frame_at)
+                        self._fps = rate if self._fps is None else 0.8 * self._fps + 0.2 * rate
                     self._last_frame_at = now
                     try:
                         reading = reader(frame.image)
@@ -927,7 +931,9 @@ class Runtime(AbstractContextManager["Runtime"]):
                 "view": view,
                 "events": len(self.timeline.states) - 1,
                 "can_undo": len(self.timeline.states) > 1,
-                "camera": dict(self._camera),
+                "camera": {**self._camera,
+                           "fps": None if self._fps is None or self._camera["status"] != "ok"
+                           else round(self._fps, 1)},
                 "rotations": copy.deepcopy(self._rotations),
                 "prompt": copy.deepcopy(self._prompt),
                 "advisor": dict(self._advice),
@@ -1162,3 +1168,8 @@ class VisionReader:
 
 def vision_reader(settings: Mapping[str, Any]) -> TableReader:
     return VisionReader(settings)
+
+
+def _is_table_api(runtime: Runtime) -> _protocol.TableAPI:
+    """mypy checks here that :class:`Runtime` keeps to the web's protocol."""
+    return runtime
