@@ -99,7 +99,7 @@
       meter.appendChild(fill);
       box.appendChild(C.el("div", { class: "meter-row" },
         C.el("span", { text: C.t("advisor.p_end") }),
-        C.el("b", { id: "p-end", text: pct + " %" + (typeof a.p_end_se === "number" ? " ± " + Math.max(1, Math.round(a.p_end_se * 100)) : "") })));
+        C.el("b", { id: "p-end", text: pct + " %" + (typeof a.p_end_se === "number" && a.p_end_se > 0 ? " ± " + Math.max(1, Math.round(a.p_end_se * 100)) : "") })));
       box.appendChild(meter);
       box.appendChild(C.el("div", { class: "meter-row small" },
         C.el("span", { text: C.t("advisor.quit_bet") }), C.el("b", { text: (100 - pct) + " %" })));

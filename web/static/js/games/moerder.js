@@ -101,7 +101,9 @@
     g.appendChild(C.svg("polyline", { class: "glow", points: pts.join(" ") }));
     g.appendChild(C.svg("polyline", { class: "line", points: pts.join(" ") }));
     chain.forEach(function (c, i) {
-      g.appendChild(C.svg("circle", { cx: c[1] * 100 + 50, cy: c[0] * 100 + 50, r: i === 0 ? 14 : 9 }));
+      if (i === 0 || i === chain.length - 1) {
+        g.appendChild(C.svg("circle", { cx: c[1] * 100 + 50, cy: c[0] * 100 + 50, r: 7 }));
+      }
     });
     overlay.appendChild(g);
   }
@@ -132,8 +134,9 @@
         tile.classList.toggle("in-chain", !!chainSet[k]);
         tile.classList.toggle("in-unclaimed", !!unclaimedSet[k]);
         tile.classList.toggle("own", own === k);
-        tile.classList.toggle("tappable", !!(ui && ui.canEdit));
-        tile.disabled = !(ui && ui.canEdit);
+        var editable = !!(ui && ui.canEdit) && view.phase !== "over";
+        tile.classList.toggle("tappable", editable);
+        tile.disabled = !editable;
       });
       C.clear(parts.overlay);
       if (view.chain) drawChain(parts.overlay, view.chain, "verified");
@@ -176,7 +179,7 @@
       var view = snap.view || {};
       var out = [];
       if (view.quitter === index) out.push({ text: C.t("player.quit"), tone: "quit" });
-      if (view.winner === index) out.push({ text: "🏆", tone: "win" });
+      if (view.winner === index) out.push({ text: "★ " + C.t("player.winner"), tone: "win" });
       return out;
     },
 
