@@ -55,6 +55,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "stable_frames": 2,
         "min_confidence": 0.6,
         "reference": "",
+        "profile": "",
     },
     "hardware": {
         "pin_factory": "",
