@@ -138,6 +138,14 @@ class _Barrier:
 
 _STOP = object()
 
+# effects any game may emit that sound a tune of the same name
+_TUNE_EFFECTS = {
+    "timer_warning": "timer_warning",
+    "timer_expired": "timer_expired",
+    "reminder": "reminder",
+    "alarm": "alarm",
+}
+
 
 class Runtime(AbstractContextManager["Runtime"]):
     """One table: the game, its log, its panel, its camera and its phones.
@@ -433,6 +441,8 @@ class Runtime(AbstractContextManager["Runtime"]):
                 self.panel.play(Tune.WINNER if player is not None else Tune.TIMER_EXPIRED)
             elif e.kind == "undone":
                 self.panel.play(Tune.REMINDER)
+            elif e.kind in _TUNE_EFFECTS:  # other games' timers (the Kniffel hourglass…)
+                self.panel.play(Tune(_TUNE_EFFECTS[e.kind]))
         self._show_state()
 
     def _show_state(self) -> None:
