@@ -322,6 +322,15 @@ def qr() -> Any:
     return Response(qr_svg(dashboard_url()), mimetype="image/svg+xml", headers=NO_STORE)
 
 
+@bp.get("/games")
+def games() -> Any:
+    """The games a new game can be started with, and which have their own page."""
+    from web.pages import available_games
+
+    renderers = set(web_state().renderers)
+    return {"games": [{**g, "page": g["name"] in renderers} for g in available_games()]}
+
+
 @bp.get("/info")
 def info() -> Any:
     """What the page needs besides the state: the address to share, the live-stream limits."""

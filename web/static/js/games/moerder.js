@@ -211,6 +211,31 @@
       ];
     },
 
+    players: { min: 2, max: 4 },
+
+    /* Who starts: one of the names above (the rule text: "whoever reads this decides"). */
+    setupFields: function (box, ctx) {
+      var label = C.el("label", { for: "first-player", text: C.t("control.first") });
+      var first = C.el("select", { id: "first-player" });
+      function refresh() {
+        var keep = first.value;
+        C.clear(first);
+        ctx.names().forEach(function (name, i) {
+          first.appendChild(C.el("option", { value: String(i), text: name || C.t("control.player_n", { n: i + 1 }) }));
+        });
+        if (keep && Number(keep) < first.options.length) first.value = keep;
+      }
+      ctx.changed = refresh;
+      refresh();
+      box.appendChild(label);
+      box.appendChild(first);
+    },
+
+    readSetup: function (box, names) {
+      var first = box.querySelector("#first-player");
+      return { players: names, first: Number(first && first.value || 0) };
+    },
+
     /* Choices when a tile is tapped: what it may show. */
     tiles: TILES,
 
