@@ -538,6 +538,18 @@ def test_pages_follow_the_browser_language_and_switch(client: FlaskClient) -> No
     assert b'<html lang="en">' in again.data
 
 
+def test_games_lists_the_installed_games_and_their_pages(client: FlaskClient) -> None:
+    from companion.games import game_names
+
+    games = client.get("/api/games").get_json()["games"]
+    moerder = next(g for g in games if g["name"] == "moerder")
+    assert moerder == {"name": "moerder", "title": "Finde den Mörder", "page": True}
+    assert {g["name"] for g in games} <= set(game_names())
+    login(client)
+    page = client.get("/").data.decode()
+    assert '<option value="moerder">Finde den Mörder</option>' in page
+
+
 def test_pages_send_security_headers(client: FlaskClient) -> None:
     response = client.get("/")
     assert "script-src 'self'" in response.headers["Content-Security-Policy"]
