@@ -182,6 +182,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     cfg = cfg.replace("camera", source="replay", device=str(folder))
     cfg = cfg.replace("hardware", pin_factory="mock")
     cfg = cfg.replace("web", host=args.host, port=args.port)
+    if args.port and args.host in ("0.0.0.0", ""):  # the QR on the page: the LAN address
+        cfg = cfg.replace("web", public_url=f"http://{_lan_address()}:{args.port}/")
     echo = None if args.quiet else (lambda line: print(f"  [table] {line}", flush=True))
     factory = MockFactory(pin_class=MockPWMPin)
     stop = threading.Event()
