@@ -195,6 +195,23 @@ def test_a_game_event_the_rules_cannot_decode_is_400(client: FlaskClient) -> Non
     assert response.get_json()["error"] == "bad_action"
 
 
+def test_the_camera_asks_and_a_phone_answers(client: FlaskClient, table: Table) -> None:
+    from companion.runtime import TableReading
+
+    unsure = "." * 7 + "?" + "." * 28  # the camera cannot read cell (1, 1)
+    for _ in range(3):
+        table.post_reading(TableReading(unsure))
+    table.drain()
+    prompt = client.get("/api/state").get_json()["prompt"]
+    assert prompt["kind"] == "unsure" and prompt["cells"] == [[1, 1]]
+    response = client.post("/api/action", json={"action": "resolve", "cells": {"1,1": "r"}},
+                           headers=pin_header())
+    assert response.status_code == 200, response.get_json()
+    state = response.get_json()["state"]
+    assert state["prompt"] is None
+    assert state["view"]["cells"][1][1] == "R"
+
+
 def test_oversized_body_is_413_json(client: FlaskClient) -> None:
     response = client.post("/api/action", data="x" * 70_000, headers=pin_header(),
                            content_type="application/json")

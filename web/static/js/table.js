@@ -53,8 +53,9 @@
     if (!p) { box.hidden = true; var open = document.getElementById("prompt-sheet"); if (open) open.remove(); return; }
     box.hidden = false;
     box.appendChild(C.el("strong", { text: C.t(p.kind === "impossible" ? "prompt.impossible" : "prompt.unsure") }));
-    box.appendChild(C.el("span", { text: " " + (p.message || "") + " " +
-      (p.cells || []).map(C.cellName).join(", ") }));
+    // the runtime's message is English; the page's own label says the same in the page language
+    box.appendChild(C.el("span", { class: "cells", text: (p.cells || []).map(C.cellName).join(", "),
+      title: p.message || "" }));
     if (C.loggedIn && (p.cells || []).length) {
       box.appendChild(C.el("button", { class: "btn btn-primary", type: "button", id: "prompt-answer",
         onclick: openPromptSheet }, C.t("prompt.answer")));
