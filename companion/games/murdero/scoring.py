@@ -74,6 +74,11 @@ def winners_of(hand: HandEnd, pairs: bool = False) -> tuple[str, ...]:
         raise HandError(
             f"{', '.join(qualified)} has a winning case, so the hand ended when it was completed, not by {how}"
         )
+    if hand.ended_by is Ending.REVERSE_CHARGES and not any(len(p.held) <= 3 for p in hand.players):
+        raise HandError(
+            "Reverse Charges can only be played if it leaves its player three or fewer cards in hand, "
+            "but every player holds more than three"
+        )
     if hand.winners is not None and sorted(hand.winners) != sorted(qualified):
         raise HandError(
             f"the entry names {', '.join(hand.winners) or 'no one'} as winner(s), but the table shows "
