@@ -57,7 +57,12 @@ def random_hand(rng: Any, names: list[str], pairs: bool = False) -> HandEnd:
                     break
                 copies = [c for c in pool if c == CaseCard(colour, stage)]
                 if not copies:
-                    if stage is not Stage.CRIME_SCENE and joker is None and rng.random() < 0.6 and take(Action.JOKER):
+                    if (
+                        stage is not Stage.CRIME_SCENE
+                        and joker is None
+                        and rng.random() < 0.6
+                        and take(Action.JOKER)
+                    ):
                         joker = int(stage)
                         continue
                     break

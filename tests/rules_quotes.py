@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-
 HERE = Path(__file__).resolve().parent
 QUOTE = re.compile(r'^\s*#\s*RULE:\s*"(.+)"\s*$')
 

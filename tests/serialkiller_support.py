@@ -29,7 +29,11 @@ def kinds(effects: list[Effect]) -> list[str]:
 
 def numbers(state: SKState, n: int) -> list[str]:
     """``n`` number cards still in the victim stack, lowest first."""
-    cards = [c for c in sorted_cards(state.stack) if c.rank not in (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK)]
+    cards = [
+        c
+        for c in sorted_cards(state.stack)
+        if c.rank not in (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK)
+    ]
     return [str(c) for c in cards[:n]]
 
 

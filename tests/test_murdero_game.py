@@ -50,7 +50,9 @@ def test_game_to_100() -> None:
 def test_pairs_game_to_200() -> None:
     # RULE: "You and your partner need to reach a combined score of 200 points or more to win."
     tl = Timeline.start(GAME, {"players": ["Ann", "Bob", "Cid", "Dee"], "pairs": True})
-    entry = hand(player("Ann", red=[1, 2, 3, 4, 5]), player("Bob"), player("Cid", blue=[1, 1]), player("Dee"))
+    entry = hand(
+        player("Ann", red=[1, 2, 3, 4, 5]), player("Bob"), player("Cid", blue=[1, 1]), player("Dee")
+    )
     for _ in range(5):
         tl, _ = tl.push(HandEntered(entry))
     assert tl.state.totals == {"Ann & Cid": 170, "Bob & Dee": 0} and not tl.state.over
@@ -102,7 +104,9 @@ def test_new_game_keeps_the_table_and_remembers_the_last() -> None:
     assert tl.state.hands == () and tl.state.players == ("Ann", "Bob", "Cid")
     assert effects[0].kind == "new_game"
     view = GAME.view(tl.state)
-    assert view["earlier_games"] == [{"totals": {"Ann": 120, "Bob": 4, "Cid": 4}, "winners": ["Ann"], "hands": 4}]
+    assert view["earlier_games"] == [
+        {"totals": {"Ann": 120, "Bob": 4, "Cid": 4}, "winners": ["Ann"], "hands": 4}
+    ]
     tl, _ = tl.push(NewGame(players=("Ann", "Bob", "Cid", "Dee"), pairs=True))
     assert tl.state.sides == (("Ann", "Cid"), ("Bob", "Dee"))
     with pytest.raises(Refused) as info:
@@ -128,7 +132,16 @@ def test_bad_setup(setup: dict[str, object], fragment: str) -> None:
 def test_view_has_what_the_pages_need() -> None:
     tl = Timeline.start(GAME, PLAYERS)
     tl, _ = tl.push(HandEntered(won_by("Ann")))  # type: ignore[arg-type]
-    tl, _ = tl.push(HandEntered(hand(player("Ann", red=[1]), player("Bob", green=[1, 2], held=("R4",)), player("Cid"), ended="overtime")))
+    tl, _ = tl.push(
+        HandEntered(
+            hand(
+                player("Ann", red=[1]),
+                player("Bob", green=[1, 2], held=("R4",)),
+                player("Cid"),
+                ended="overtime",
+            )
+        )
+    )
     view = GAME.view(tl.state)
     json.dumps(view)  # JSON-ready
     assert view["target"] == 100 and view["over"] is False
@@ -143,6 +156,12 @@ def test_view_has_what_the_pages_need() -> None:
 
 
 def test_fold_rebuilds_from_encoded_log() -> None:
-    events = [HandEntered(won_by("Ann")), HandEntered(won_by("Bob", ("Ann", "Cid"))), HandCorrected(2, won_by("Cid", ("Ann", "Bob")))]  # type: ignore[arg-type]
+    events = [
+        HandEntered(won_by("Ann")),
+        HandEntered(won_by("Bob", ("Ann", "Cid"))),
+        HandCorrected(2, won_by("Cid", ("Ann", "Bob"))),
+    ]  # type: ignore[arg-type]
     logged = [json.loads(json.dumps(GAME.encode(e))) for e in events]
-    assert fold(GAME, PLAYERS, [GAME.decode(d) for d in logged]).state == fold(GAME, PLAYERS, events).state
+    assert (
+        fold(GAME, PLAYERS, [GAME.decode(d) for d in logged]).state == fold(GAME, PLAYERS, events).state
+    )

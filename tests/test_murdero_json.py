@@ -11,7 +11,20 @@ from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.games.base import EventError
-from companion.games.murdero import GAME, Action, Case, Colour, Ending, HandCorrected, HandEnd, HandEntered, NewGame, PlayerHand, decode_hand, encode_hand
+from companion.games.murdero import (
+    GAME,
+    Action,
+    Case,
+    Colour,
+    Ending,
+    HandCorrected,
+    HandEnd,
+    HandEntered,
+    NewGame,
+    PlayerHand,
+    decode_hand,
+    encode_hand,
+)
 from companion.games.murdero.cards import card_token, deck
 
 REPO = Path(__file__).resolve().parent.parent
@@ -29,7 +42,10 @@ players = st.builds(
     PlayerHand,
     names,
     st.lists(cases, max_size=3).map(tuple),
-    st.lists(st.sampled_from([a for a in Action if a.kind.value == "permanent" and a is not Action.JOKER]), max_size=3).map(tuple),
+    st.lists(
+        st.sampled_from([a for a in Action if a.kind.value == "permanent" and a is not Action.JOKER]),
+        max_size=3,
+    ).map(tuple),
     st.lists(tokens, max_size=9).map(tuple),
 )
 hands = st.builds(
@@ -47,13 +63,23 @@ def test_hand_round_trips_through_json(hand: HandEnd) -> None:
 
 
 @settings(derandomize=True, max_examples=60)
-@given(st.one_of(st.builds(HandEntered, hands), st.builds(HandCorrected, st.integers(1, 50), hands), st.builds(NewGame, st.none() | st.lists(names, max_size=4).map(tuple), st.none() | st.booleans())))
+@given(
+    st.one_of(
+        st.builds(HandEntered, hands),
+        st.builds(HandCorrected, st.integers(1, 50), hands),
+        st.builds(
+            NewGame, st.none() | st.lists(names, max_size=4).map(tuple), st.none() | st.booleans()
+        ),
+    )
+)
 def test_events_round_trip(event: object) -> None:
     assert GAME.decode(json.loads(json.dumps(GAME.encode(event)))) == event
 
 
 def test_held_cards_are_written_canonically() -> None:
-    hand = decode_hand({"players": [{"name": "A", "held": ["red 3", "g5", "The Don's Alibi"]}], "ended_by": "overtime"})
+    hand = decode_hand(
+        {"players": [{"name": "A", "held": ["red 3", "g5", "The Don's Alibi"]}], "ended_by": "overtime"}
+    )
     assert hand.players[0].held == ("R3", "G5", "the_dons_alibi")
 
 
@@ -62,11 +88,29 @@ def test_held_cards_are_written_canonically() -> None:
     [
         ({"players": []}, "missing field 'ended_by'"),
         ({"players": [{"nam": "A"}], "ended_by": "case"}, "players[0]: missing field 'name'"),
-        ({"players": [{"name": "A", "cases": [{"cards": [1]}]}], "ended_by": "case"}, "cases[0]: missing field 'colour'"),
-        ({"players": [{"name": "A", "cases": [{"colour": "pink", "cards": [1]}]}], "ended_by": "case"}, "'pink' is not one of"),
-        ({"players": [{"name": "A", "cases": [{"colour": "red", "cards": ["1"]}]}], "ended_by": "case"}, "expected a whole number"),
+        (
+            {"players": [{"name": "A", "cases": [{"cards": [1]}]}], "ended_by": "case"},
+            "cases[0]: missing field 'colour'",
+        ),
+        (
+            {
+                "players": [{"name": "A", "cases": [{"colour": "pink", "cards": [1]}]}],
+                "ended_by": "case",
+            },
+            "'pink' is not one of",
+        ),
+        (
+            {
+                "players": [{"name": "A", "cases": [{"colour": "red", "cards": ["1"]}]}],
+                "ended_by": "case",
+            },
+            "expected a whole number",
+        ),
         ({"players": [{"name": "A", "held": ["R9"]}], "ended_by": "case"}, "'R9' is not a card"),
-        ({"players": [{"name": "A", "permanents": ["jokr"]}], "ended_by": "case"}, "'jokr' is not one of"),
+        (
+            {"players": [{"name": "A", "permanents": ["jokr"]}], "ended_by": "case"},
+            "'jokr' is not one of",
+        ),
         ({"players": [], "ended_by": "won"}, "'won' is not one of"),
         ([1, 2], "expected a JSON object"),
     ],
@@ -101,7 +145,8 @@ def test_cli_pairs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     entry = {
         "pairs": True,
         "players": [
-            {"name": n, "cases": [{"colour": "red", "cards": [1, 2, 3, 4, 5]}] if n == "Ann" else []} for n in ["Ann", "Bob", "Cid", "Dee"]
+            {"name": n, "cases": [{"colour": "red", "cards": [1, 2, 3, 4, 5]}] if n == "Ann" else []}
+            for n in ["Ann", "Bob", "Cid", "Dee"]
         ],
         "ended_by": "case",
     }
@@ -117,12 +162,17 @@ def test_cli_pairs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     [
         ("{not json", "not JSON"),
         ("[]", "must be a JSON object"),
-        ('{"players": [{"name": "A", "cases": [{"colour": "red", "cards": [2]}]}, {"name": "B"}], "ended_by": "overtime"}', "Crime Scene"),
+        (
+            '{"players": [{"name": "A", "cases": [{"colour": "red", "cards": [2]}]}, {"name": "B"}], "ended_by": "overtime"}',
+            "Crime Scene",
+        ),
         ('{"players": [{"name": "A"}, {"name": "B"}], "ended_by": "case"}', "no one has a winning case"),
         ('{"pairs": "yes", "players": [], "ended_by": "case"}', "pairs must be true or false"),
     ],
 )
-def test_cli_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, fragment: str) -> None:
+def test_cli_bad_input_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, fragment: str
+) -> None:
     path = tmp_path / "hand.json"
     path.write_text(content)
     assert main(["murdero", "score", str(path)]) == 2

@@ -33,7 +33,9 @@ def test_random_hands_score_consistently(count: int) -> None:
             # case points, doubled for a winner, minus the cards in hand (Real Estate aside)
             cases = sum(sum(c.cards) for c in p.cases)
             if "real_estate" not in [a.value for a in p.permanents]:
-                assert s.points == cases * (2 if s.won else 1) - sum(card_points(c) for c in p.held_cards)
+                assert s.points == cases * (2 if s.won else 1) - sum(
+                    card_points(c) for c in p.held_cards
+                )
             assert s.won == (p.name in score.winners)
 
 

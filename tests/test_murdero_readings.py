@@ -34,26 +34,39 @@ def test_reading_1_two_duplicate_action_cards_at_most() -> None:
 
 def test_reading_2_reverse_charges_ends_the_hand_not_the_game() -> None:
     tl = Timeline.start(GAME, {"players": ["Ann", "Bob"]})
-    tl, effects = tl.push(HandEntered(hand(player("Ann", red=[1, 2]), player("Bob"), ended="reverse_charges")))
+    tl, effects = tl.push(
+        HandEntered(hand(player("Ann", red=[1, 2]), player("Bob"), ended="reverse_charges"))
+    )
     assert not tl.state.over and "game_over" not in [e.kind for e in effects]
     tl, _ = tl.push(HandEntered(hand(player("Ann", red=[1]), player("Bob"), ended="overtime")))
     assert len(tl.state.hands) == 2
 
 
 def test_reading_3_real_estate_is_four_instead_of_one_and_counts_once() -> None:
-    one = score_hand(hand(player("Ann", red=[1, 1], perms=("real_estate",)), player("Bob"), ended="overtime"))
+    one = score_hand(
+        hand(player("Ann", red=[1, 1], perms=("real_estate",)), player("Bob"), ended="overtime")
+    )
     assert side(one, "Ann").points == 8  # not 2 + 8
     two = score_hand(
-        hand(player("Ann", red=[1, 1], blue=[1], perms=("real_estate", "real_estate")), player("Bob"), ended="overtime")
+        hand(
+            player("Ann", red=[1, 1], blue=[1], perms=("real_estate", "real_estate")),
+            player("Bob"),
+            ended="overtime",
+        )
     )
     assert side(two, "Ann").points == 12
 
 
 def test_reading_4_doubling_covers_real_estate_and_pairs_double_together() -> None:
-    score = score_hand(hand(player("Ann", red=[1, 2, 3, 4, 5], perms=("real_estate",), held=("G1",)), player("Bob")))
+    score = score_hand(
+        hand(player("Ann", red=[1, 2, 3, 4, 5], perms=("real_estate",), held=("G1",)), player("Bob"))
+    )
     assert side(score, "Ann").points == 2 * (15 + 3) - 1
     pairs = score_hand(
-        hand(player("Ann", red=[1, 2, 3, 4, 5]), player("Bob"), player("Cid", blue=[1, 2]), player("Dee")), pairs=True
+        hand(
+            player("Ann", red=[1, 2, 3, 4, 5]), player("Bob"), player("Cid", blue=[1, 2]), player("Dee")
+        ),
+        pairs=True,
     )
     assert side(pairs, "Ann & Cid").points == 2 * (15 + 3)
 
@@ -68,7 +81,9 @@ def test_reading_5_joker_needs_a_real_crime_scene_and_stands_for_2_to_5() -> Non
 
 
 def test_reading_6_permanents_at_most_cases() -> None:
-    validate(hand(player("Ann", red=[1], blue=[1], perms=("real_estate", "heavy_caseload")), player("Bob")))
+    validate(
+        hand(player("Ann", red=[1], blue=[1], perms=("real_estate", "heavy_caseload")), player("Bob"))
+    )
     with pytest.raises(HandError, match="only one Permanent per case"):
         validate(hand(player("Ann", red=[1], perms=("real_estate", "heavy_caseload")), player("Bob")))
 
@@ -78,7 +93,9 @@ def test_reading_7_own_alibi_binds_its_owner_and_blocked_cases_do_not_count_for_
     with pytest.raises(HandError, match="alibi"):
         score_hand(own)
     blocked = hand(
-        player("Ann", blue=[1, 2, 3, 4, 5], red=[1, 2, 3, 4], joker={"red": 5}, perms=("heavy_caseload",)),
+        player(
+            "Ann", blue=[1, 2, 3, 4, 5], red=[1, 2, 3, 4], joker={"red": 5}, perms=("heavy_caseload",)
+        ),
         player("Bob", green=[1], perms=("silver_screen_alibi",)),
     )
     with pytest.raises(HandError):
@@ -96,7 +113,9 @@ def test_reading_8_several_winners_only_by_removal() -> None:
 
 def test_reading_9_negative_hand_counts_against_the_total() -> None:
     tl = Timeline.start(GAME, {"players": ["Ann", "Bob"]})
-    tl, _ = tl.push(HandEntered(hand(player("Ann", red=[1], held=("B5", "B4")), player("Bob"), ended="overtime")))
+    tl, _ = tl.push(
+        HandEntered(hand(player("Ann", red=[1], held=("B5", "B4")), player("Bob"), ended="overtime"))
+    )
     assert tl.state.totals["Ann"] == 1 - 9
 
 
@@ -108,10 +127,19 @@ def test_reading_10_highest_total_wins_when_several_pass_100() -> None:
     tl = Timeline.start(GAME, {"players": ["Ann", "Bob"]})
     # Bob gets to 96, Ann to 75, over three hands
     for _ in range(3):
-        tl, _ = tl.push(HandEntered(hand(player("Bob", red=[1, 2, 3, 4, 5, 1]), player("Ann", blue=[1, 1, 1, 1, 2, 2, 3, 3, 3, 4, 4]))))
+        tl, _ = tl.push(
+            HandEntered(
+                hand(
+                    player("Bob", red=[1, 2, 3, 4, 5, 1]),
+                    player("Ann", blue=[1, 1, 1, 1, 2, 2, 3, 3, 3, 4, 4]),
+                )
+            )
+        )
     totals = tl.state.totals
     assert totals["Bob"] == 96 and totals["Ann"] == 75 and not tl.state.over
-    tl, effects = tl.push(HandEntered(hand(player("Ann", blue=[1, 2, 3, 4, 5, 1, 1, 2]), player("Bob", red=[1, 2, 1, 1]))))
+    tl, effects = tl.push(
+        HandEntered(hand(player("Ann", blue=[1, 2, 3, 4, 5, 1, 1, 2]), player("Bob", red=[1, 2, 1, 1])))
+    )
     assert tl.state.totals == {"Ann": 75 + 38, "Bob": 96 + 5}
     assert tl.state.game_winners == ("Ann",)
     assert [e.data["winners"] for e in effects if e.kind == "game_over"] == [["Ann"]]
@@ -128,7 +156,9 @@ def test_reading_12_correction_cannot_end_the_game_before_later_hands() -> None:
     tl, _ = tl.push(HandEntered(small))  # Ann 30
     tl, _ = tl.push(HandEntered(small))  # Ann 60
     tl, _ = tl.push(HandEntered(small))  # Ann 90
-    big = hand(player("Ann", red=[1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4, 4, 5]), player("Bob"))  # 2 * 35 = 70
+    big = hand(
+        player("Ann", red=[1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4, 4, 5]), player("Bob")
+    )  # 2 * 35 = 70
     with pytest.raises(Refused) as info:
         tl.push(HandCorrected(1, big))
     assert info.value.code == "correction_ends_game_early"

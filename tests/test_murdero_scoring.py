@@ -49,7 +49,9 @@ def test_at_most_three_cases() -> None:
     # RULE: "you can build up to three different coloured sets at once"
     from companion.games.murdero import Case, Colour, PlayerHand
 
-    four = PlayerHand("Ann", tuple(Case(c, (1,)) for c in (Colour.RED, Colour.BLUE, Colour.GREEN, Colour.RED)))
+    four = PlayerHand(
+        "Ann", tuple(Case(c, (1,)) for c in (Colour.RED, Colour.BLUE, Colour.GREEN, Colour.RED))
+    )
     with pytest.raises(HandError, match="4 cases; at most 3"):
         validate(hand(four, player("Bob")))
 
@@ -75,7 +77,11 @@ def test_never_more_cards_of_a_kind_than_the_deck_holds() -> None:
 def test_completing_needs_every_number_of_one_colour() -> None:
     # RULE: "You need to complete a set containing at least one card of each number in a single colour to win the hand."
     with pytest.raises(HandError, match="no case holds every number 1-5"):
-        score_hand(hand(player("Ann", red=[1, 2, 3, 4], blue=[1, 2, 3, 4]), player("Bob", green=[1, 2, 3, 4, 4])))
+        score_hand(
+            hand(
+                player("Ann", red=[1, 2, 3, 4], blue=[1, 2, 3, 4]), player("Bob", green=[1, 2, 3, 4, 4])
+            )
+        )
     assert winners_of(hand(player("Ann", red=[1, 2, 3, 4, 5]), player("Bob"))) == ("Ann",)
 
 
@@ -110,7 +116,9 @@ def test_set_points_minus_cards_in_hand() -> None:
 
 def test_winner_doubles_before_deductions() -> None:
     # RULE: "The player who won the hand doubles their score before making any deductions for cards left in their hand."
-    score = score_hand(hand(player("Ann", red=[1, 2, 3, 4, 5], blue=[1, 2], held=("G3", "G1")), player("Bob")))
+    score = score_hand(
+        hand(player("Ann", red=[1, 2, 3, 4, 5], blue=[1, 2], held=("G3", "G1")), player("Bob"))
+    )
     assert side(score, "Ann").points == 2 * (15 + 3) - 4
 
 
@@ -146,7 +154,13 @@ def test_one_permanent_per_case() -> None:
         validate(hand(player("Ann", perms=("real_estate",)), player("Bob")))
     validate(
         hand(
-            player("Ann", red=[1], blue=[1], green=[1], perms=("real_estate", "heavy_caseload", "mitigating_circs")),
+            player(
+                "Ann",
+                red=[1],
+                blue=[1],
+                green=[1],
+                perms=("real_estate", "heavy_caseload", "mitigating_circs"),
+            ),
             player("Bob"),
         )
     )
@@ -155,7 +169,11 @@ def test_one_permanent_per_case() -> None:
 def test_the_joker_counts_as_a_permanent() -> None:
     # RULE: "JOKER (PERMANENT)"
     with pytest.raises(HandError, match="2 Permanent Action Cards in play but 1 case"):
-        validate(hand(player("Ann", red=[1, 2, 3, 4], joker={"red": 5}, perms=("real_estate",)), player("Bob")))
+        validate(
+            hand(
+                player("Ann", red=[1, 2, 3, 4], joker={"red": 5}, perms=("real_estate",)), player("Bob")
+            )
+        )
 
 
 # --- action cards at the hand's end ---------------------------------------------------------------
@@ -165,7 +183,9 @@ def test_reverse_charges_nobody_doubles() -> None:
     # RULE: "REVERSE CHARGES (ONE SHOT)"
     # RULE: "This card ends the game."
     # RULE: "No player can score double as no-one has completed a case."
-    score = score_hand(hand(player("Ann", red=[1, 2, 3, 4]), player("Bob", blue=[1, 2]), ended="reverse_charges"))
+    score = score_hand(
+        hand(player("Ann", red=[1, 2, 3, 4]), player("Bob", blue=[1, 2]), ended="reverse_charges")
+    )
     assert score.winners == ()
     assert side(score, "Ann").points == 10 and side(score, "Bob").points == 3
 
@@ -174,23 +194,38 @@ def test_reverse_charges_leaves_its_player_three_cards_or_fewer() -> None:
     # RULE: "you can only play this card if doing so would leave three or fewer cards in your hand"
     four = ("R1", "R2", "G1", "G2")
     with pytest.raises(HandError, match="three or fewer"):
-        score_hand(hand(player("Ann", held=four), player("Bob", held=("B1", "B2", "B3", "B4")), ended="reverse_charges"))
-    score_hand(hand(player("Ann", held=four), player("Bob", held=("B1", "B2", "B3")), ended="reverse_charges"))
+        score_hand(
+            hand(
+                player("Ann", held=four),
+                player("Bob", held=("B1", "B2", "B3", "B4")),
+                ended="reverse_charges",
+            )
+        )
+    score_hand(
+        hand(player("Ann", held=four), player("Bob", held=("B1", "B2", "B3")), ended="reverse_charges")
+    )
 
 
 def test_reverse_charges_cannot_end_a_hand_someone_has_won() -> None:
-    with pytest.raises(HandError, match="Ann has a winning case, so the hand ended when it was completed"):
+    with pytest.raises(
+        HandError, match="Ann has a winning case, so the hand ended when it was completed"
+    ):
         score_hand(hand(player("Ann", red=[1, 2, 3, 4, 5]), player("Bob"), ended="reverse_charges"))
 
 
 def test_overtime_emptying_the_case_file_ends_the_hand() -> None:
     # RULE: "If drawing three cards depletes the Case File, then the game ends."
-    score = score_hand(hand(player("Ann", red=[1, 2], held=("B1", "B2", "B3")), player("Bob"), ended="overtime"))
+    score = score_hand(
+        hand(player("Ann", red=[1, 2], held=("B1", "B2", "B3")), player("Bob"), ended="overtime")
+    )
     assert score.winners == ()
     assert side(score, "Ann").points == 3 - 6
 
 
-@pytest.mark.parametrize(("alibi", "colour"), [("silver_screen_alibi", "blue"), ("the_dons_alibi", "red"), ("political_alibi", "green")])
+@pytest.mark.parametrize(
+    ("alibi", "colour"),
+    [("silver_screen_alibi", "blue"), ("the_dons_alibi", "red"), ("political_alibi", "green")],
+)
 def test_alibi_stops_a_completed_case_from_winning(alibi: str, colour: str) -> None:
     # RULE: "If this card is in play when a blue case is completed, that player cannot win the game with that case and the game does not finish."
     # RULE: "As above, but applies to red cases."
@@ -204,13 +239,17 @@ def test_alibi_stops_a_completed_case_from_winning(alibi: str, colour: str) -> N
 
 
 def test_alibi_of_another_colour_does_not_block() -> None:
-    score = score_hand(hand(player("Ann", red=[1, 2, 3, 4, 5]), player("Bob", blue=[1], perms=("political_alibi",))))
+    score = score_hand(
+        hand(player("Ann", red=[1, 2, 3, 4, 5]), player("Bob", blue=[1], perms=("political_alibi",)))
+    )
     assert score.winners == ("Ann",)
 
 
 def test_alibi_removed_completed_case_wins() -> None:
     # RULE: "However, if this card is removed from play after someone has completed a blue case then the person with the completed blue case is the winner."
-    score = score_hand(hand(player("Ann", blue=[1, 2, 3, 4, 5]), player("Bob", red=[1]), ended="removal"))
+    score = score_hand(
+        hand(player("Ann", blue=[1, 2, 3, 4, 5]), player("Bob", red=[1]), ended="removal")
+    )
     assert score.winners == ("Ann",)
     assert side(score, "Ann").points == 30
 
@@ -233,7 +272,9 @@ def test_alibi_removed_several_completed_cases_all_win() -> None:
 def test_heavy_caseload_needs_two_cases() -> None:
     # RULE: "The game does not end until a player completes two cases."
     one = hand(player("Ann", red=[1, 2, 3, 4, 5]), player("Bob", green=[1], perms=("heavy_caseload",)))
-    with pytest.raises(HandError, match="Heavy Caseload is in play, so a player needs two completed cases"):
+    with pytest.raises(
+        HandError, match="Heavy Caseload is in play, so a player needs two completed cases"
+    ):
         score_hand(one)
     two = hand(
         player("Ann", red=[1, 2, 3, 4, 5], blue=[1, 2, 3, 4], joker={"blue": 5}),
@@ -245,16 +286,29 @@ def test_heavy_caseload_needs_two_cases() -> None:
 def test_heavy_caseload_removed_each_completed_case_wins() -> None:
     # RULE: "If this Permanent Action Card is removed and any player or players have completed one case, each player who has completed a case wins and scores double for that hand."
     score = score_hand(
-        hand(player("Ann", red=[1, 2, 3, 4, 5]), player("Bob", green=[1, 2, 3, 4, 5]), player("Cid", blue=[1]), ended="removal")
+        hand(
+            player("Ann", red=[1, 2, 3, 4, 5]),
+            player("Bob", green=[1, 2, 3, 4, 5]),
+            player("Cid", blue=[1]),
+            ended="removal",
+        )
     )
     assert sorted(score.winners) == ["Ann", "Bob"]
-    assert side(score, "Ann").points == 30 and side(score, "Bob").points == 30 and side(score, "Cid").points == 1
+    assert (
+        side(score, "Ann").points == 30
+        and side(score, "Bob").points == 30
+        and side(score, "Cid").points == 1
+    )
 
 
 def test_real_estate_scores_four_per_crime_scene() -> None:
     # RULE: "As long as this card remains in play until the end of the game the player who owns it scores 4 points for each Crime Scene card (point value 1) they have in play."
     score = score_hand(
-        hand(player("Ann", red=[1, 1, 2], green=[1], perms=("real_estate",)), player("Bob", blue=[1, 1]), ended="overtime")
+        hand(
+            player("Ann", red=[1, 1, 2], green=[1], perms=("real_estate",)),
+            player("Bob", blue=[1, 1]),
+            ended="overtime",
+        )
     )
     assert side(score, "Ann").points == 3 * 4 + 2
     assert side(score, "Bob").points == 2  # only the owner's Crime Scenes
@@ -336,7 +390,10 @@ def test_pairs_real_estate_only_for_its_owner() -> None:
 
 def test_pairs_win_once_whichever_partner_completes() -> None:
     score = score_hand(
-        hand(player("Ann"), player("Bob", blue=[1, 2, 3, 4, 5]), player("Cid"), player("Dee", red=[1, 2])), pairs=True
+        hand(
+            player("Ann"), player("Bob", blue=[1, 2, 3, 4, 5]), player("Cid"), player("Dee", red=[1, 2])
+        ),
+        pairs=True,
     )
     assert score.winners == ("Bob",)
     assert side(score, "Bob & Dee").points == 2 * 18
@@ -353,7 +410,9 @@ def test_a_case_ending_has_one_winner() -> None:
 def test_winners_cross_check() -> None:
     with pytest.raises(HandError, match="names Bob as winner"):
         score_hand(hand(player("Ann", red=[1, 2, 3, 4, 5]), player("Bob"), winners=["Bob"]))
-    assert score_hand(hand(player("Ann", red=[1, 2, 3, 4, 5]), player("Bob"), winners=["Ann"])).winners == ("Ann",)
+    assert score_hand(
+        hand(player("Ann", red=[1, 2, 3, 4, 5]), player("Bob"), winners=["Ann"])
+    ).winners == ("Ann",)
 
 
 def test_names_must_differ() -> None:

@@ -97,13 +97,24 @@ def test_cli_undo_in_the_log(tmp_path: Path, capsys: pytest.CaptureFixture[str])
         ("nope", "not JSON"),
         ('{"setup": {"players": ["A", "B"]}}', "list of 'events'"),
         ('{"setup": {"players": ["A"]}, "events": []}', "at least 2 players"),
-        ('{"setup": {"players": ["A", "B"], "first": "A"}, "events": [{"type": "draw", "card": "KH"}, {"type": "draw", "card": "KH"}]}', "event 2 (draw card=KH): refused (card_not_in_stack)"),
-        ('{"setup": {"players": ["A", "B"], "first": "A"}, "events": [{"type": "fly"}]}', "unknown event type"),
-        ('{"setup": {"players": ["A", "B"], "first": "A"}, "events": [{"type": "undo"}]}', "nothing to undo"),
+        (
+            '{"setup": {"players": ["A", "B"], "first": "A"}, "events": [{"type": "draw", "card": "KH"}, {"type": "draw", "card": "KH"}]}',
+            "event 2 (draw card=KH): refused (card_not_in_stack)",
+        ),
+        (
+            '{"setup": {"players": ["A", "B"], "first": "A"}, "events": [{"type": "fly"}]}',
+            "unknown event type",
+        ),
+        (
+            '{"setup": {"players": ["A", "B"], "first": "A"}, "events": [{"type": "undo"}]}',
+            "nothing to undo",
+        ),
         ('{"setup": {"players": ["A", "B"]}, "events": [], "extra": 1}', "unknown field(s) extra"),
     ],
 )
-def test_cli_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, fragment: str) -> None:
+def test_cli_bad_input_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, fragment: str
+) -> None:
     path = tmp_path / "game.json"
     path.write_text(content)
     assert main(["serialkiller", "replay", str(path)]) == 2

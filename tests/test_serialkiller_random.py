@@ -45,7 +45,9 @@ def test_fifty_two_cards_are_always_accounted_for() -> None:
 def test_no_card_drawn_twice_before_a_reshuffle() -> None:
     for played in GAMES:
         seen: set[str] = set()
-        for event, before, after in zip(played.events, played.states[:-1], played.states[1:], strict=True):
+        for event, before, after in zip(
+            played.events, played.states[:-1], played.states[1:], strict=True
+        ):
             card = getattr(event, "card", None)
             if card is not None:
                 assert card not in seen
@@ -80,7 +82,9 @@ def test_each_turn_draws_one_card_per_open_grave() -> None:
     for played in GAMES:
         draws = 0
         expected = None
-        for event, before, after in zip(played.events, played.states[:-1], played.states[1:], strict=True):
+        for event, before, after in zip(
+            played.events, played.states[:-1], played.states[1:], strict=True
+        ):
             if isinstance(event, Draw):
                 if expected is None:
                     expected = len(before.slots)
@@ -114,4 +118,7 @@ def test_undo_anywhere_returns_the_state_before(seed: int) -> None:
 
 
 def test_seeded_games_repeat() -> None:
-    assert play_random(NAMES[:3], random.Random(5)).events == play_random(NAMES[:3], random.Random(5)).events
+    assert (
+        play_random(NAMES[:3], random.Random(5)).events
+        == play_random(NAMES[:3], random.Random(5)).events
+    )

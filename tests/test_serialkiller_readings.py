@@ -55,7 +55,9 @@ def test_reading_3_fresh_jack_into_its_own_grave_held_jack_anywhere_open() -> No
 
 
 def test_reading_4_informants_share_a_victim_and_default_to_the_first() -> None:
-    tl, _ = run(start("Ann", "Bob", "Cid"), "2S", "KH", "QD", "AS", Inform("Bob"), "AH", Inform("Cid", 2))
+    tl, _ = run(
+        start("Ann", "Bob", "Cid"), "2S", "KH", "QD", "AS", Inform("Bob"), "AH", Inform("Cid", 2)
+    )
     assert tl.state.graves[1] == (Card.parse("KH"), Card.parse("AS"), Card.parse("AH"))
 
 
@@ -69,7 +71,9 @@ def test_reading_5_held_cards_at_the_end_of_any_later_own_turn() -> None:
 
 def test_reading_6_clue_found_before_end_of_turn_plays() -> None:
     tl, _ = fail_turn(start())  # Ann 5
-    tl, _ = run(tl, "KH", "AS", Inform("Ann"), "AH", Inform("Ann"), "AD", Inform("Ann"), "9C", "10C", EndTurn())
+    tl, _ = run(
+        tl, "KH", "AS", Inform("Ann"), "AH", Inform("Ann"), "AD", Inform("Ann"), "9C", "10C", EndTurn()
+    )
     assert tl.state.clues == (2, 6)
     tl, said = run(tl, "AC", Hold(), *numbers(tl.state, len(tl.state.slots) - 1))
     # the clue is found with the last draw, while Ann still holds her informant
@@ -91,7 +95,20 @@ def test_reading_6_jack_no_kill_two_victims_one_kill() -> None:
 
 def test_reading_6_arrested_by_the_turns_clue_plays_nothing_more() -> None:
     tl = start()
-    tl, _ = run(tl, "KH", "AS", Inform("Bob"), "AH", Inform("Bob"), "AD", Inform("Bob"), "AC", Inform("Bob"), "2S", EndTurn())
+    tl, _ = run(
+        tl,
+        "KH",
+        "AS",
+        Inform("Bob"),
+        "AH",
+        Inform("Bob"),
+        "AD",
+        Inform("Bob"),
+        "AC",
+        Inform("Bob"),
+        "2S",
+        EndTurn(),
+    )
     tl, _ = fail_turn(tl)  # Bob 1
     tl, _ = fail_turn(tl)  # Ann 5
     assert tl.state.clues == (5, 1)
@@ -111,14 +128,31 @@ def test_reading_7_nothing_to_discredit_with_all_six_counters() -> None:
 
 def test_reading_8_arrested_players_cards_set_aside_then_reshuffled() -> None:
     tl = start("Ann", "Bob", "Cid")
-    tl, _ = run(tl, "KH", "AS", Inform("Cid"), "AH", Inform("Cid"), "AD", Inform("Cid"), "AC", Inform("Cid"), "2S", EndTurn())
+    tl, _ = run(
+        tl,
+        "KH",
+        "AS",
+        Inform("Cid"),
+        "AH",
+        Inform("Cid"),
+        "AD",
+        Inform("Cid"),
+        "AC",
+        Inform("Cid"),
+        "2S",
+        EndTurn(),
+    )
     tl, _ = fail_turn(tl)  # Bob 5
     tl, _ = fail_turn(tl)  # Cid 1
     tl, _ = fail_turn(tl)  # Ann 5
     tl, _ = fail_turn(tl)  # Bob 4
-    tl, said = run(tl, "JD", Hold(), *numbers(tl.state, len(tl.state.slots) - 1))  # Cid arrested holding JD
+    tl, said = run(
+        tl, "JD", Hold(), *numbers(tl.state, len(tl.state.slots) - 1)
+    )  # Cid arrested holding JD
     assert tl.state.arrests == ("Cid",) and tl.state.aside == (Card.parse("JD"),)
-    assert "JD" not in GAME.view(tl.state)["players"][2]["held"] and GAME.view(tl.state)["set_aside"] == ["JD"]
+    assert "JD" not in GAME.view(tl.state)["players"][2]["held"] and GAME.view(tl.state)[
+        "set_aside"
+    ] == ["JD"]
     # fill the graves: the set-aside Jack goes back into the deck
     tl, said = run(tl, "KS", "KD", "KC", "QH", "QS")
     assert "reshuffle" in kinds(said)

@@ -177,7 +177,20 @@ def test_no_counters_left_arrested_and_out() -> None:
     # RULE: "When the police have collected all of the clues about a player—meaning the player has no counters left—they arrest the player, who is then out of the game."
     # RULE: "Once the police have all 6 of a player's clues, they identify the player as a serial killer, and arrested that player—the player is out of the game."
     tl = start("Ann", "Bob", "Cid")
-    tl, said = run(tl, "KH", Draw("AS"), Inform("Cid"), "AH", Inform("Cid"), "AD", Inform("Cid"), "AC", Inform("Cid"), "2S", EndTurn())
+    tl, said = run(
+        tl,
+        "KH",
+        Draw("AS"),
+        Inform("Cid"),
+        "AH",
+        Inform("Cid"),
+        "AD",
+        Inform("Cid"),
+        "AC",
+        Inform("Cid"),
+        "2S",
+        EndTurn(),
+    )
     assert tl.state.clues == (6, 6, 2)
     for _ in range(4):  # Bob, Cid, Ann, Bob fail
         tl, _ = fail_turn(tl)
@@ -193,7 +206,20 @@ def test_no_counters_left_arrested_and_out() -> None:
 
 def test_last_player_with_clues_wins() -> None:
     # RULE: "The last player with clues left is still “on the loose”, and wins the game."
-    tl, _ = run(start(), "KH", "AS", Inform("Bob"), "AH", Inform("Bob"), "AD", Inform("Bob"), "AC", Inform("Bob"), "2S", EndTurn())
+    tl, _ = run(
+        start(),
+        "KH",
+        "AS",
+        Inform("Bob"),
+        "AH",
+        Inform("Bob"),
+        "AD",
+        Inform("Bob"),
+        "AC",
+        Inform("Bob"),
+        "2S",
+        EndTurn(),
+    )
     tl, _ = fail_turn(tl)
     tl, _ = fail_turn(tl)
     assert tl.state.clues == (5, 1)

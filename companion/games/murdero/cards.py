@@ -132,7 +132,10 @@ ACTION_REFERENCE: dict[Action, ActionInfo] = {
         "Lost Treasure",
         _ONE,
         "Take any one Case Card from anywhere in the Discard Pile.",
-        ("You can't take an Action Card.", "The card may come from anywhere in the pile, not just the top."),
+        (
+            "You can't take an Action Card.",
+            "The card may come from anywhere in the pile, not just the top.",
+        ),
     ),
     Action.REVERSE_CHARGES: ActionInfo(
         "Reverse Charges",
@@ -211,7 +214,10 @@ ACTION_REFERENCE: dict[Action, ActionInfo] = {
         "Joker",
         _PERM,
         "Stands in for a card to complete your case (e.g. a Weapon or Suspect).",
-        ("You must play it as the Take Action part of your turn.", "Like every Action Card it is worth 0 points."),
+        (
+            "You must play it as the Take Action part of your turn.",
+            "Like every Action Card it is worth 0 points.",
+        ),
     ),
 }
 

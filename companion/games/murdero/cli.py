@@ -28,7 +28,9 @@ def register(subparsers: Any) -> None:
     group = subparsers.add_parser("murdero", help="Murdero: score a hand")
     sub = group.add_subparsers(dest="murdero_command", metavar="COMMAND")
     score = sub.add_parser("score", help="each player's points for one hand, with reasons")
-    score.add_argument("hand", metavar="HAND.json", help="the hand's end as entered at the table ('-' for stdin)")
+    score.add_argument(
+        "hand", metavar="HAND.json", help="the hand's end as entered at the table ('-' for stdin)"
+    )
     score.add_argument("--json", action="store_true", help="print JSON for machines")
     score.set_defaults(func=_score)
 
@@ -63,7 +65,9 @@ def _score(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"pairs": pairs, **score_view(score)}, indent=2, ensure_ascii=False))
         return 0
-    print(f"hand ended by {score.ended_by.value.replace('_', ' ')}; winner(s): {', '.join(score.winners) or 'none'}")
+    print(
+        f"hand ended by {score.ended_by.value.replace('_', ' ')}; winner(s): {', '.join(score.winners) or 'none'}"
+    )
     for side in score.sides:
         print(f"\n{side.label}: {side.points} points")
         for line in side.lines:

@@ -197,7 +197,7 @@ def _validate_player(player: PlayerHand) -> None:
         if action.kind is not ActionKind.PERMANENT:
             raise HandError(f"{who}: {action.title} is One Shot; it never stays in play")
         if action is Action.JOKER:
-            raise HandError(f"{who}: put the Joker on the case it stands in for (\"joker\": number)")
+            raise HandError(f'{who}: put the Joker on the case it stands in for ("joker": number)')
     perms = player.all_permanents
     if len(perms) > len(player.cases):
         raise HandError(
@@ -228,7 +228,9 @@ def _validate_deck(hand: HandEnd) -> None:
     spare = ACTION_CARDS_IN_DECK - len(Action)
     extra = sum(n - 1 for n in actions.values() if n > 1)
     if extra > spare:
-        doubled = ", ".join(f"{n}x {a.title}" for a, n in sorted(actions.items(), key=lambda i: i[0].value) if n > 1)
+        doubled = ", ".join(
+            f"{n}x {a.title}" for a, n in sorted(actions.items(), key=lambda i: i[0].value) if n > 1
+        )
         raise HandError(
             f"{doubled}: the deck's {ACTION_CARDS_IN_DECK} action cards include each of the "
             f"{len(Action)} named ones, so at most {spare} copies beyond one of each"

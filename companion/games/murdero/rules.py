@@ -74,7 +74,9 @@ class MurderoState:
     @property
     def sides(self) -> tuple[tuple[str, ...], ...]:
         if self.pairs:
-            return tuple(tuple(self.players[i] for i in seats) for seats in seats_of_pairs(len(self.players)))
+            return tuple(
+                tuple(self.players[i] for i in seats) for seats in seats_of_pairs(len(self.players))
+            )
         return tuple((p,) for p in self.players)
 
     def running(self) -> list[dict[str, int]]:
@@ -112,7 +114,9 @@ def _game_winners(totals: Mapping[str, int], target: int) -> tuple[str, ...]:
 
 
 def _check_players(players: Any, pairs: bool) -> tuple[str, ...]:
-    if not isinstance(players, (list, tuple)) or not all(isinstance(p, str) and p.strip() for p in players):
+    if not isinstance(players, (list, tuple)) or not all(
+        isinstance(p, str) and p.strip() for p in players
+    ):
         raise EventError("players must be a list of names")
     names = tuple(p.strip() for p in players)
     if not 2 <= len(names) <= 4:
@@ -165,14 +169,18 @@ def _hand_effects(state: MurderoState, scored: ScoredHand, number: int) -> list[
     if scored.score.winners:
         effects.append(Effect("hand_won", {"number": number, "winners": list(scored.score.winners)}))
     if state.over:
-        effects.append(Effect("game_over", {"winners": list(state.game_winners), "totals": state.totals}))
+        effects.append(
+            Effect("game_over", {"winners": list(state.game_winners), "totals": state.totals})
+        )
     return effects
 
 
 def apply(state: MurderoState, event: Any) -> Outcome[MurderoState]:
     if isinstance(event, HandEntered):
         if state.over:
-            raise Refused("game_over", f"the game is over ({', '.join(state.game_winners)} won); start a new game")
+            raise Refused(
+                "game_over", f"the game is over ({', '.join(state.game_winners)} won); start a new game"
+            )
         scored = _score(state, event.hand)
         after = replace(state, hands=state.hands + (scored,))
         return Outcome(after, tuple(_hand_effects(after, scored, len(after.hands))))
@@ -201,7 +209,9 @@ def apply(state: MurderoState, event: Any) -> Outcome[MurderoState]:
         earlier = state.earlier
         if state.hands:
             earlier += (FinishedGame(tuple(state.totals.items()), state.game_winners, len(state.hands)),)
-        return Outcome(MurderoState(players, pairs, (), earlier), (Effect("new_game", {"players": list(players)}),))
+        return Outcome(
+            MurderoState(players, pairs, (), earlier), (Effect("new_game", {"players": list(players)}),)
+        )
     raise Refused("unknown_event", f"Murdero has no event {type(event).__name__}")
 
 
@@ -268,7 +278,12 @@ def _player_table(hand: HandEnd) -> list[dict[str, Any]]:
             {
                 "name": p.name,
                 "cases": [
-                    {"colour": c.colour.value, "cards": list(c.cards), "joker": c.joker, "complete": c.complete}
+                    {
+                        "colour": c.colour.value,
+                        "cards": list(c.cards),
+                        "joker": c.joker,
+                        "complete": c.complete,
+                    }
                     for c in p.cases
                 ],
                 "permanents": [a.value for a in p.all_permanents],
@@ -287,14 +302,20 @@ def view(state: MurderoState) -> dict[str, Any]:
         "sides": [{"label": side_label(s), "players": list(s)} for s in state.sides],
         "target": state.target,
         "hands": [
-            {"number": i + 1, **score_view(h.score), "totals": running[i], "table": _player_table(h.entry)}
+            {
+                "number": i + 1,
+                **score_view(h.score),
+                "totals": running[i],
+                "table": _player_table(h.entry),
+            }
             for i, h in enumerate(state.hands)
         ],
         "totals": state.totals,
         "over": state.over,
         "winners": list(state.game_winners),
         "earlier_games": [
-            {"totals": dict(g.totals), "winners": list(g.winners), "hands": g.hands} for g in state.earlier
+            {"totals": dict(g.totals), "winners": list(g.winners), "hands": g.hands}
+            for g in state.earlier
         ],
         "deck": {
             "case_cards": [

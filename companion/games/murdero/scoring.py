@@ -60,15 +60,19 @@ def winners_of(hand: HandEnd, pairs: bool = False) -> tuple[str, ...]:
     winning_sides = [s for s in sides if any(hand.players[i].name in qualified for i in s)]
     if hand.ended_by is Ending.CASE:
         if not winning_sides:
-            raise HandError(f"the hand ended with a case, but no one has a winning case: {_why_not(hand)}")
+            raise HandError(
+                f"the hand ended with a case, but no one has a winning case: {_why_not(hand)}"
+            )
         if len(winning_sides) > 1:
             raise HandError(
                 f"{', '.join(qualified)} all have winning cases; several players win only when an "
-                "alibi or Heavy Caseload is removed (ended_by \"removal\")"
+                'alibi or Heavy Caseload is removed (ended_by "removal")'
             )
     elif hand.ended_by is Ending.REMOVAL:
         if not winning_sides:
-            raise HandError(f"the hand ended by a removal, but no one has a winning case: {_why_not(hand)}")
+            raise HandError(
+                f"the hand ended by a removal, but no one has a winning case: {_why_not(hand)}"
+            )
     elif qualified:
         how = "Reverse Charges" if hand.ended_by is Ending.REVERSE_CHARGES else "Overtime"
         raise HandError(
@@ -111,7 +115,10 @@ def _case_lines(player: PlayerHand, prefix: str) -> tuple[list[Line], int]:
         scenes = sum(case.cards.count(int(Stage.CRIME_SCENE)) for case in player.cases)
         bonus = scenes * (REAL_ESTATE_POINTS - int(Stage.CRIME_SCENE))
         lines.append(
-            Line(bonus, f"{prefix}Real Estate: {scenes} Crime Scene(s) worth {REAL_ESTATE_POINTS} each, not 1")
+            Line(
+                bonus,
+                f"{prefix}Real Estate: {scenes} Crime Scene(s) worth {REAL_ESTATE_POINTS} each, not 1",
+            )
         )
         total += bonus
     return lines, total
@@ -152,5 +159,7 @@ def score_hand(hand: HandEnd, pairs: bool = False) -> HandScore:
                 lines.append(line)
                 deducted += pts
         sides.append(SideScore(side_label(names), names, won, tuple(lines), cases - deducted))
-    _log.debug("scored a hand ended by %s: %s", hand.ended_by.value, [(s.label, s.points) for s in sides])
+    _log.debug(
+        "scored a hand ended by %s: %s", hand.ended_by.value, [(s.label, s.points) for s in sides]
+    )
     return HandScore(hand.ended_by, winners, tuple(sides))

@@ -55,7 +55,9 @@ def replay(data: Any, where: str = "game") -> list[tuple[Any, SKState, tuple[Eff
             event = GAME.decode(raw)
             timeline, effects = timeline.push(event)
         except Refused as exc:
-            raise ReplayError(f"{where}: event {n} {_describe(raw)}: refused ({exc.code}): {exc}") from None
+            raise ReplayError(
+                f"{where}: event {n} {_describe(raw)}: refused ({exc.code}): {exc}"
+            ) from None
         except RuleError as exc:
             raise ReplayError(f"{where}: event {n}: {exc}") from None
         if isinstance(event, Undo):
@@ -109,7 +111,11 @@ def _replay(args: argparse.Namespace) -> int:
     if args.json:
         out = {
             "states": [
-                {"event": GAME.encode(event), "effects": [{"kind": e.kind, **e.data} for e in effects], "state": view(state)}
+                {
+                    "event": GAME.encode(event),
+                    "effects": [{"kind": e.kind, **e.data} for e in effects],
+                    "state": view(state),
+                }
                 for event, state, effects in steps
             ],
             "final": view(final),
@@ -117,14 +123,16 @@ def _replay(args: argparse.Namespace) -> int:
         }
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return 0
-    for n, (event, state, effects) in enumerate(steps, start=1):
+    for n, (event, _state, effects) in enumerate(steps, start=1):
         said = "; ".join(_effect_text(e) for e in effects) or "-"
         body = " ".join(str(v) for k, v in GAME.encode(event).items() if k != "type" and v is not None)
         print(f"{n:4d}  {GAME.encode(event)['type']:<10} {body:<8} {said}")
     v = view(final)
     print()
     for grave in v["graves"]:
-        print(f"grave {grave['number']}: {' '.join(grave['cards']) or '(empty)'}{'' if grave['open'] else '  [full]'}")
+        print(
+            f"grave {grave['number']}: {' '.join(grave['cards']) or '(empty)'}{'' if grave['open'] else '  [full]'}"
+        )
     for p in v["players"]:
         status = "arrested" if p["arrested"] else f"{p['clues']} clues"
         held = f", holds {' '.join(p['held'])}" if p["held"] else ""

@@ -167,7 +167,9 @@ def new(setup: Mapping[str, Any]) -> SKState:
     if unknown:
         raise EventError(f"unknown set-up field(s): {', '.join(sorted(unknown))}")
     players = setup.get("players")
-    if not isinstance(players, (list, tuple)) or not all(isinstance(p, str) and p.strip() for p in players):
+    if not isinstance(players, (list, tuple)) or not all(
+        isinstance(p, str) and p.strip() for p in players
+    ):
         raise EventError("players must be a list of names")
     names = tuple(p.strip() for p in players)
     if len(names) < 2:
@@ -263,7 +265,9 @@ def _first_draw(state: SKState, event: FirstDraw, effects: list[Effect]) -> SKSt
         raise Refused("unknown_player", f"{event.player!r} is not playing")
     who = state.players.index(event.player)
     if who not in state.drawers:
-        raise Refused("not_drawing", f"{event.player} is not in this draw (only tied players draw again)")
+        raise Refused(
+            "not_drawing", f"{event.player} is not in this draw (only tied players draw again)"
+        )
     if any(p == who for p, _ in state.first_draws):
         raise Refused("already_drew", f"{event.player} has drawn in this round")
     card = _take(state, event.card)
@@ -373,7 +377,9 @@ def _next_turn(state: SKState, effects: list[Effect]) -> SKState:
         pending_slot=None,
         turn=state.turn + 1,
     )
-    effects.append(Effect("turn", {"player": state.players[nxt], "turn": state.turn, "draws": len(slots)}))
+    effects.append(
+        Effect("turn", {"player": state.players[nxt], "turn": state.turn, "draws": len(slots)})
+    )
     return state
 
 
@@ -402,7 +408,9 @@ def _held_card(state: SKState, role: Role) -> tuple[Card, bool]:
     if state.phase is Phase.DECIDING and state.pending is not None:
         if state.pending.role is not role:
             raise Refused(
-                "wrong_card", f"the card just drawn is the {state.pending}, not a {role.value}", card=str(state.pending)
+                "wrong_card",
+                f"the card just drawn is the {state.pending}, not a {role.value}",
+                card=str(state.pending),
             )
         return state.pending, True
     if state.phase is not Phase.ENDING:
@@ -441,7 +449,12 @@ def _bury(state: SKState, event: Bury, effects: list[Effect]) -> SKState:
     if grave_closed(state.graves[grave]):
         raise Refused("grave_closed", f"grave {grave + 1} is already full")
     state = _place(_release(state, card, fresh), grave, card)
-    effects.append(Effect("corpse_buried", {"player": state.players[state.current], "card": str(card), "grave": grave + 1}))
+    effects.append(
+        Effect(
+            "corpse_buried",
+            {"player": state.players[state.current], "card": str(card), "grave": grave + 1},
+        )
+    )
     if fresh:
         return _after_placing(state, effects)
     return _maybe_reshuffle(state, effects)
@@ -452,9 +465,13 @@ def _victim_grave(state: SKState, grave: int | None) -> int:
         for i, g in enumerate(state.graves):
             if grave_has_victim(g):
                 return i
-        raise Refused("no_victim", "an informant needs a victim (King or Queen) in a grave, and there is none")
+        raise Refused(
+            "no_victim", "an informant needs a victim (King or Queen) in a grave, and there is none"
+        )
     if not grave_has_victim(state.graves[grave]):
-        raise Refused("no_victim", f"grave {grave + 1} holds no victim (King or Queen) for the informant")
+        raise Refused(
+            "no_victim", f"grave {grave + 1} holds no victim (King or Queen) for the informant"
+        )
     return grave
 
 
@@ -464,13 +481,18 @@ def _inform(state: SKState, event: Inform, effects: list[Effect]) -> SKState:
         raise Refused("unknown_player", f"{event.target!r} is not playing")
     target = state.players.index(event.target)
     if target == state.current:
-        raise Refused("inform_on_self", "an informant informs on another player; to get a clue back, discredit")
+        raise Refused(
+            "inform_on_self", "an informant informs on another player; to get a clue back, discredit"
+        )
     if not state.active(target):
         raise Refused("already_arrested", f"{event.target} has already been arrested")
     grave = _victim_grave(state, _grave_index(event.grave))
     state = _place(_release(state, card, fresh), grave, card)
     effects.append(
-        Effect("informed", {"player": state.players[state.current], "target": event.target, "grave": grave + 1})
+        Effect(
+            "informed",
+            {"player": state.players[state.current], "target": event.target, "grave": grave + 1},
+        )
     )
     state = _lose_clue(state, target, f"informed on by {state.players[state.current]}", effects)
     if state.phase is Phase.OVER or not fresh:
@@ -482,13 +504,17 @@ def _discredit(state: SKState, event: Discredit, effects: list[Effect]) -> SKSta
     card, fresh = _held_card(state, Role.INFORMANT)
     who = state.current
     if state.clues[who] >= CLUES:
-        raise Refused("no_clue_to_discredit", f"the police have no clue on {state.players[who]} to discredit")
+        raise Refused(
+            "no_clue_to_discredit", f"the police have no clue on {state.players[who]} to discredit"
+        )
     grave = _victim_grave(state, _grave_index(event.grave))
     state = _place(_release(state, card, fresh), grave, card)
     clues = list(state.clues)
     clues[who] += 1
     state = replace(state, clues=tuple(clues))
-    effects.append(Effect("discredited", {"player": state.players[who], "clues": clues[who], "grave": grave + 1}))
+    effects.append(
+        Effect("discredited", {"player": state.players[who], "clues": clues[who], "grave": grave + 1})
+    )
     return _after_placing(state, effects) if fresh else state
 
 
@@ -582,7 +608,9 @@ def view(state: SKState) -> dict[str, Any]:
             [{"player": state.players[p], "card": str(c)} for p, c in rnd]
             for rnd in (*state.first_rounds, *((state.first_draws,) if state.first_draws else ()))
         ],
-        "drawing_for_first": [state.players[p] for p in state.drawers] if state.phase is Phase.CHOOSING else [],
+        "drawing_for_first": [state.players[p] for p in state.drawers]
+        if state.phase is Phase.CHOOSING
+        else [],
         "legal": list(legal(state)),
     }
 
