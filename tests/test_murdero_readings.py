@@ -11,9 +11,9 @@ from companion.games.base import Refused, Timeline
 from companion.games.murdero import GAME, HandCorrected, HandEntered, HandError, score_hand, validate
 
 
-def test_docstring_lists_twelve_readings() -> None:
+def test_docstring_lists_thirteen_readings() -> None:
     doc = murdero.__doc__ or ""
-    assert all(f"\n{n}. " in doc for n in range(1, 13))
+    assert all(f"\n{n}. " in doc for n in range(1, 14))
 
 
 def test_reading_1_two_duplicate_action_cards_at_most() -> None:
@@ -165,3 +165,10 @@ def test_reading_12_correction_cannot_end_the_game_before_later_hands() -> None:
     tl, effects = tl.push(HandCorrected(3, big))  # the last hand: allowed, and it ends the game
     assert tl.state.over and tl.state.totals["Ann"] == 130
     assert "game_over" in [e.kind for e in effects]
+
+
+def test_reading_13_one_deck_on_the_table() -> None:
+    # RULE: "If you own more than one deck you can build your own custom deck by using a mixture of Action Cards from both sets."
+    two_weapons = hand(player("Ann", green=[1, 2, 3, 4, 5]), player("Bob", held=("G5",)))
+    with pytest.raises(HandError, match="the deck has 1"):
+        validate(two_weapons)

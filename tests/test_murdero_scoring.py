@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from murdero_support import hand, player, side
 
-from companion.games.murdero import HandError, score_hand, validate, winners_of
+from companion.games.murdero import Case, Colour, HandError, score_hand, validate, winners_of
 
 # --- building cases ----------------------------------------------------------------------------
 
@@ -148,6 +148,7 @@ def test_one_shot_cards_never_stay_in_play() -> None:
 
 def test_one_permanent_per_case() -> None:
     # RULE: "You may only have one Permanent Action Card out for each case you are building (three in total)."
+    # RULE: "However, you must remove one Permanent Action Card you own from the game (do not place on the Discard Pile) and replace it with the new Permanent Action Card."
     with pytest.raises(HandError, match="2 Permanent Action Cards in play but 1 case"):
         validate(hand(player("Ann", red=[1], perms=("real_estate", "heavy_caseload")), player("Bob")))
     with pytest.raises(HandError, match="only one Permanent per case"):
@@ -418,3 +419,28 @@ def test_winners_cross_check() -> None:
 def test_names_must_differ() -> None:
     with pytest.raises(HandError, match="Ann appears twice"):
         validate(hand(player("Ann"), player("Ann")))
+
+
+# --- Sabotage, as the hand-entry page applies it -----------------------------------------------
+
+
+def test_sabotage_in_the_middle_takes_what_follows() -> None:
+    # RULE: "If you use this to remove a Case Card from the middle of a case, any cards following it in the set must be removed as well."
+    # RULE: "you must also remove the Suspect card as there is no longer any Evidence to support that part of the case"
+    case = Case(Colour.RED, (1, 2, 3, 4))
+    assert case.sabotaged(3) == Case(Colour.RED, (1, 2))
+    assert Case(Colour.RED, (1, 2, 3), joker=4).sabotaged(2) == Case(Colour.RED, (1,))
+    assert Case(Colour.RED, (1, 1, 2)).sabotaged(1) == Case(Colour.RED, (1, 2))
+    assert Case(Colour.RED, (1, 2, 3)).sabotaged(1) is None
+
+
+def test_sabotage_of_a_strengthened_number_takes_one() -> None:
+    # RULE: "if the player's case has been strengthened and contains two or more Evidence cards then only one Evidence card is removed and the Suspect card remains in play"
+    assert Case(Colour.BLUE, (1, 2, 3, 3, 4)).sabotaged(3) == Case(Colour.BLUE, (1, 2, 3, 4))
+
+
+def test_sabotage_of_the_joker_or_a_missing_number() -> None:
+    assert Case(Colour.GREEN, (1, 2, 4), joker=3).sabotaged(3) == Case(Colour.GREEN, (1, 2))
+    assert Case(Colour.GREEN, (1, 2, 3, 4), joker=5).sabotaged(5) == Case(Colour.GREEN, (1, 2, 3, 4))
+    with pytest.raises(HandError, match="no 5 to sabotage"):
+        Case(Colour.GREEN, (1, 2)).sabotaged(5)

@@ -32,6 +32,8 @@ Readings chosen where the rule sheet is ambiguous (each has a test in
     2nd+4th.
 12. A correction that would have ended the game before later hands were played is refused
     (undo the later hands first), so the running table never shows hands after a game's end.
+13. One Murdero deck is on the table: the sheet's custom decks (Action Cards mixed from several
+    sets) are not checked; their card counts would be refused as more than the deck holds.
 """
 
 from companion.games.murdero.cards import Action, ActionKind, CaseCard, Colour, Stage

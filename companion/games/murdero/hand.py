@@ -90,6 +90,26 @@ class Case:
         """At least one card of each number 1 to 5 (the Joker standing in for one)."""
         return self.stages >= {int(s) for s in Stage}
 
+    def sabotaged(self, number: int) -> Case | None:
+        """The case after Sabotage removes one card of ``number`` (None: nothing is left).
+
+        Taking the only card of a number takes every card after it in the sequence too (the
+        Joker included), as nothing supports that part of the case any more; a strengthened
+        number loses one card and the rest stays.
+        """
+        if number not in self.stages:
+            raise HandError(f"the {self.colour.value} case has no {number} to sabotage")
+        cards = list(self.cards)
+        joker = self.joker
+        if number in cards:
+            cards.remove(number)
+        else:
+            joker = None  # the Joker was standing in for it
+        if number not in cards:
+            cards = [c for c in cards if c < number]
+            joker = joker if joker is not None and joker < number else None
+        return Case(self.colour, tuple(cards), joker) if cards else None
+
 
 @dataclass(frozen=True)
 class PlayerHand:
