@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.murdero import Action, Case, Colour, Ending, HandEnd, PlayerHand
+from companion.games.murdero.simulate import random_hand
 
 
 def player(
@@ -32,67 +33,4 @@ def side(score: Any, label: str) -> Any:
     return next(s for s in score.sides if s.label == label)
 
 
-def random_hand(rng: Any, names: list[str], pairs: bool = False) -> HandEnd:
-    """A legal hand's end drawn from a real deck with ``rng`` (a seeded random.Random)."""
-    from companion.games.murdero.cards import Action, ActionKind, CaseCard, Stage, card_token, deck
-    from companion.games.murdero.hand import partners_of
-
-    pool = list(deck())
-    rng.shuffle(pool)
-
-    def take(card: Any) -> bool:
-        if card in pool:
-            pool.remove(card)
-            return True
-        return False
-
-    players = []
-    for name in names:
-        cases = []
-        for colour in rng.sample(list(Colour), rng.randint(0, 3)):
-            cards: list[int] = []
-            joker = None
-            for stage in Stage:
-                if rng.random() < 0.15 and cards:
-                    break
-                copies = [c for c in pool if c == CaseCard(colour, stage)]
-                if not copies:
-                    if (
-                        stage is not Stage.CRIME_SCENE
-                        and joker is None
-                        and rng.random() < 0.6
-                        and take(Action.JOKER)
-                    ):
-                        joker = int(stage)
-                        continue
-                    break
-                for _ in range(rng.randint(1, len(copies))):
-                    take(CaseCard(colour, stage))
-                    cards.append(int(stage))
-            if cards:
-                cases.append(Case(colour, tuple(cards), joker))
-            elif joker is not None:
-                pool.append(Action.JOKER)
-        room = len(cases) - sum(c.joker is not None for c in cases)
-        perms = []
-        for card in list(pool):
-            if len(perms) < room and isinstance(card, Action) and card.kind is ActionKind.PERMANENT:
-                if card is not Action.JOKER and rng.random() < 0.3:
-                    pool.remove(card)
-                    perms.append(card)
-        held = [card_token(pool.pop()) for _ in range(min(len(pool), rng.randint(0, 8)))]
-        players.append(PlayerHand(name, tuple(cases), tuple(perms), tuple(held)))
-    trial = HandEnd(tuple(players), Ending.OVERTIME)
-    standing = trial.standing
-    need = 2 if Action.HEAVY_CASELOAD in standing else 1
-    qualified = {p.name for p in players if len(p.completed(standing)) >= need}
-    sides = [s for s in partners_of(trial, pairs) if any(players[i].name in qualified for i in s)]
-    if len(sides) > 1:
-        ending = Ending.REMOVAL
-    elif sides:
-        ending = rng.choice([Ending.CASE, Ending.REMOVAL])
-    elif any(len(p.held) <= 3 for p in players) and rng.random() < 0.5:
-        ending = Ending.REVERSE_CHARGES
-    else:
-        ending = Ending.OVERTIME
-    return HandEnd(tuple(players), ending)
+__all__ = ["hand", "player", "random_hand", "side"]
