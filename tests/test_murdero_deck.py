@@ -110,3 +110,13 @@ def test_parse_card_tokens(token: str, card: object) -> None:
 def test_parse_card_rejects_non_cards(token: str) -> None:
     with pytest.raises(CardError, match="not a card"):
         parse_card(token)
+
+
+def test_one_root_exception() -> None:
+    from companion.errors import CompanionError
+    from companion.games.murdero import HandError, MurderoError
+    from companion.games.murdero.cli import MurderoInputError
+
+    for error in (CardError, HandError, MurderoInputError):
+        assert issubclass(error, MurderoError)
+    assert issubclass(MurderoError, CompanionError) and issubclass(MurderoError, ValueError)

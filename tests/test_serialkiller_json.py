@@ -120,3 +120,19 @@ def test_cli_bad_input_is_one_line_and_exit_2(
     assert main(["serialkiller", "replay", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("companion: error: ") and fragment in err and err.count("\n") == 1
+
+
+def test_one_root_exception() -> None:
+    from companion.errors import CompanionError, InputError
+    from companion.games.serialkiller import SerialKillerError
+    from companion.games.serialkiller.cli import ReplayError
+
+    assert issubclass(CardError, SerialKillerError) and issubclass(ReplayError, SerialKillerError)
+    assert issubclass(ReplayError, InputError)
+    assert issubclass(SerialKillerError, CompanionError) and issubclass(SerialKillerError, ValueError)
+
+
+def test_group_without_command_shows_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["serialkiller"])
+    assert "replay" in capsys.readouterr().out

@@ -36,8 +36,23 @@ Readings chosen where the rule sheet is ambiguous (each has a test in
     sets) are not checked; their card counts would be refused as more than the deck holds.
 """
 
-from companion.games.murdero.cards import Action, ActionKind, CaseCard, Colour, Stage
-from companion.games.murdero.hand import Case, Ending, HandEnd, HandError, PlayerHand, validate
+from companion.games.murdero.cards import (
+    Action,
+    ActionKind,
+    CardError,
+    CaseCard,
+    Colour,
+    MurderoError,
+    Stage,
+)
+from companion.games.murdero.hand import (
+    Case,
+    Ending,
+    HandEnd,
+    HandError,
+    PlayerHand,
+    validate,
+)
 from companion.games.murdero.rules import (
     GAME,
     HandCorrected,
@@ -47,12 +62,19 @@ from companion.games.murdero.rules import (
     decode_hand,
     encode_hand,
 )
-from companion.games.murdero.scoring import HandScore, Line, SideScore, score_hand, winners_of
+from companion.games.murdero.scoring import (
+    HandScore,
+    Line,
+    SideScore,
+    score_hand,
+    winners_of,
+)
 
 __all__ = [
     "GAME",
     "Action",
     "ActionKind",
+    "CardError",
     "Case",
     "CaseCard",
     "Colour",
@@ -63,6 +85,7 @@ __all__ = [
     "HandError",
     "HandScore",
     "Line",
+    "MurderoError",
     "MurderoState",
     "NewGame",
     "PlayerHand",

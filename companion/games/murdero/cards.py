@@ -13,7 +13,13 @@ import logging
 import re
 from dataclasses import dataclass
 
+from companion.errors import CompanionError
+
 _log = logging.getLogger(__name__)
+
+
+class MurderoError(CompanionError, ValueError):
+    """Root of the errors the Murdero package raises on purpose."""
 
 
 class Colour(enum.Enum):
@@ -239,7 +245,7 @@ _CASE_TOKEN = re.compile(r"^\s*(red|blue|green|r|b|g)\s*-?\s*([1-5])\s*$", re.IG
 _COLOUR_BY_WORD = {c.value: c for c in Colour} | {c.letter.lower(): c for c in Colour}
 
 
-class CardError(ValueError):
+class CardError(MurderoError):
     """A card token that names no Murdero card."""
 
 

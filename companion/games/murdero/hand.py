@@ -35,7 +35,6 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from companion.errors import CompanionError
 from companion.games.murdero.cards import (
     ACTION_CARDS_IN_DECK,
     Action,
@@ -44,6 +43,7 @@ from companion.games.murdero.cards import (
     CaseCard,
     Colour,
     HeldCard,
+    MurderoError,
     Stage,
     card_token,
     parse_card,
@@ -55,7 +55,7 @@ MAX_CASES = 3
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
 
-class HandError(CompanionError, ValueError):
+class HandError(MurderoError):
     """A hand entry the table cannot have produced; the message says which rule it breaks."""
 
 

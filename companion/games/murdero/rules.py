@@ -17,7 +17,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.games.base import Effect, EventCodec, EventError, GameRules, Outcome, Refused
+from companion.games.base import (
+    Effect,
+    EventCodec,
+    EventError,
+    GameRules,
+    Outcome,
+    Refused,
+)
 from companion.games.murdero import cards
 from companion.games.murdero.hand import HandEnd, HandError, PlayerHand, seats_of_pairs
 from companion.games.murdero.scoring import HandScore, score_hand, side_label

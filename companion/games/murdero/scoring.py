@@ -11,7 +11,14 @@ from collections import Counter
 from dataclasses import dataclass
 
 from companion.games.murdero.cards import Action, Stage, card_points, card_token
-from companion.games.murdero.hand import Ending, HandEnd, HandError, PlayerHand, partners_of, validate
+from companion.games.murdero.hand import (
+    Ending,
+    HandEnd,
+    HandError,
+    PlayerHand,
+    partners_of,
+    validate,
+)
 
 _log = logging.getLogger(__name__)
 

@@ -36,7 +36,14 @@ Readings chosen where the rule text is ambiguous (each has a test in
     play, so the table confirms before play passes.
 """
 
-from companion.games.serialkiller.cards import Card, CardError, Rank, Role, Suit
+from companion.games.serialkiller.cards import (
+    Card,
+    CardError,
+    Rank,
+    Role,
+    SerialKillerError,
+    Suit,
+)
 from companion.games.serialkiller.rules import (
     CLUES,
     GAME,
@@ -71,6 +78,7 @@ __all__ = [
     "Rank",
     "Role",
     "SKState",
+    "SerialKillerError",
     "Suit",
     "legal",
     "view",

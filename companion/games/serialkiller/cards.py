@@ -11,10 +11,16 @@ import logging
 import re
 from dataclasses import dataclass
 
+from companion.errors import CompanionError
+
 _log = logging.getLogger(__name__)
 
 
-class CardError(ValueError):
+class SerialKillerError(CompanionError, ValueError):
+    """Root of the errors the Serial Killer package raises on purpose."""
+
+
+class CardError(SerialKillerError):
     """A card token that names no card of a standard deck."""
 
 

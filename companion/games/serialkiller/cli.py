@@ -20,12 +20,13 @@ from typing import Any
 
 from companion.errors import InputError
 from companion.games.base import Effect, Refused, RuleError, Timeline, Undo
+from companion.games.serialkiller.cards import SerialKillerError
 from companion.games.serialkiller.rules import GAME, SKState, view
 
 _log = logging.getLogger(__name__)
 
 
-class ReplayError(InputError):
+class ReplayError(SerialKillerError, InputError):
     """A GAME.json that cannot be replayed: unreadable, or an event the rules refuse."""
 
 

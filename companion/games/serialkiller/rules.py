@@ -26,8 +26,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.games.base import Effect, EventCodec, EventError, GameRules, Outcome, Refused
-from companion.games.serialkiller.cards import FULL_DECK, Card, CardError, Role, canonical, sorted_cards
+from companion.games.base import (
+    Effect,
+    EventCodec,
+    EventError,
+    GameRules,
+    Outcome,
+    Refused,
+)
+from companion.games.serialkiller.cards import (
+    FULL_DECK,
+    Card,
+    CardError,
+    Role,
+    canonical,
+    sorted_cards,
+)
 
 _log = logging.getLogger(__name__)
 
