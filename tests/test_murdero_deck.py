@@ -56,6 +56,8 @@ def test_action_cards_score_nothing() -> None:
 
 def test_action_cards_named_with_their_kinds() -> None:
     # RULE: "Action Cards are either One Shot (the card can only be used once) or Permanent"
+    # RULE: "0 = Action (15 cards)"
+    # RULE: "Your deck contains a set of 15 Action Cards"
     kinds = {a.title: a.kind for a in Action}
     one_shot = {"Lost Treasure", "Reverse Charges", "Shake Down", "Overtime", "Destroy", "Sabotage"}
     permanent = {

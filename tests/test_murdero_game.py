@@ -170,7 +170,9 @@ def test_fold_rebuilds_from_encoded_log() -> None:
 def test_documented_game_log_folds() -> None:
     from pathlib import Path
 
-    log = json.loads((Path(__file__).resolve().parent.parent / "docs/examples/murdero-game.json").read_text())
+    log = json.loads(
+        (Path(__file__).resolve().parent.parent / "docs/examples/murdero-game.json").read_text()
+    )
     timeline = fold(GAME, log["setup"], [GAME.decode(e) for e in log["events"]])
     assert len(timeline.state.hands) == 3 and not timeline.state.over
     assert [GAME.encode(GAME.decode(e)) for e in log["events"]] == log["events"]

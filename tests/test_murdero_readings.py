@@ -11,9 +11,9 @@ from companion.games.base import Refused, Timeline
 from companion.games.murdero import GAME, HandCorrected, HandEntered, HandError, score_hand, validate
 
 
-def test_docstring_lists_thirteen_readings() -> None:
+def test_docstring_lists_fourteen_readings() -> None:
     doc = murdero.__doc__ or ""
-    assert all(f"\n{n}. " in doc for n in range(1, 14))
+    assert all(f"\n{n}. " in doc for n in range(1, 15))
 
 
 def test_reading_1_two_duplicate_action_cards_at_most() -> None:
@@ -172,3 +172,12 @@ def test_reading_13_one_deck_on_the_table() -> None:
     two_weapons = hand(player("Ann", green=[1, 2, 3, 4, 5]), player("Bob", held=("G5",)))
     with pytest.raises(HandError, match="the deck has 1"):
         validate(two_weapons)
+
+
+def test_reading_14_only_one_player_over_eight_cards() -> None:
+    # RULE: "If you have more than eight cards in your hand at the end of your turn, you must discard down to eight."
+    nine = ("R1", "R2", "R3", "R4", "B1", "B2", "B3", "B4", "G1")
+    other = ("G2", "G3", "G4", "B5", "R5", "G5", "overtime", "destroy", "joker")
+    validate(hand(player("Ann", held=nine), player("Bob", held=other[:8]), ended="overtime"))
+    with pytest.raises(HandError, match="Ann and Bob hold more than 8 cards"):
+        validate(hand(player("Ann", held=nine), player("Bob", held=other), ended="overtime"))

@@ -98,12 +98,14 @@ def test_two_to_four_players() -> None:
 
 def test_first_to_complete_a_set_wins_the_hand() -> None:
     # RULE: "The first player to complete a set of Case Cards numbered 1 to 5 wins the hand."
+    # RULE: "To win Murdero you must be the first player to complete a case (set)."
     score = score_hand(hand(player("Ann", red=[1, 2, 3, 4, 5]), player("Bob", blue=[1, 2, 3, 4])))
     assert score.winners == ("Ann",)
     assert side(score, "Ann").won and not side(score, "Bob").won
 
 
 def test_set_points_minus_cards_in_hand() -> None:
+    # RULE: "Points are scored by building sets of "Case Cards"."
     # RULE: "Players score by adding together the point values of all Case Cards they have in sets. The point values of any cards remaining in your hand are deducted from this to arrive at your final score."
     score = score_hand(
         hand(
@@ -148,6 +150,7 @@ def test_one_shot_cards_never_stay_in_play() -> None:
 
 def test_one_permanent_per_case() -> None:
     # RULE: "You may only have one Permanent Action Card out for each case you are building (three in total)."
+    # RULE: "Place Permanent Action Cards in front of you along with your sets."
     # RULE: "However, you must remove one Permanent Action Card you own from the game (do not place on the Discard Pile) and replace it with the new Permanent Action Card."
     with pytest.raises(HandError, match="2 Permanent Action Cards in play but 1 case"):
         validate(hand(player("Ann", red=[1], perms=("real_estate", "heavy_caseload")), player("Bob")))
@@ -340,6 +343,7 @@ def _four(**kw: object) -> tuple[object, ...]:
 
 
 def test_pairs_score_together() -> None:
+    # RULE: "You score in pairs."
     # RULE: "Your score is calculated by adding up the point values of all Case Cards both you AND your partner have in play."
     # RULE: "If either you or your partner are left holding cards in your hands, you should deduct the point values of those cards from your combined score."
     # RULE: "You must sit opposite your partner."
@@ -375,6 +379,7 @@ def test_pairs_heavy_caseload_needs_two_cases_by_one_player() -> None:
 
 
 def test_pairs_real_estate_only_for_its_owner() -> None:
+    # RULE: "If you play them on your partner's cases then the card is owned by your partner and any effect it has can only be for the benefit of your partner."
     # RULE: "In Partner Murdero, only the player who owns the Real Estate Action Card scores this way, not both players."
     score = score_hand(
         hand(

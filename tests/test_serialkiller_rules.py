@@ -52,6 +52,8 @@ def test_six_clues_each() -> None:
 
 def test_card_summary() -> None:
     # RULE: "Ace – informant"
+    # RULE: "Jacks and Aces are special cards."
+    # RULE: "An Ace is an informant."
     # RULE: "King – victim"
     # RULE: "Queen – victim"
     # RULE: "Jack – corpse"
@@ -206,6 +208,7 @@ def test_no_counters_left_arrested_and_out() -> None:
 
 def test_last_player_with_clues_wins() -> None:
     # RULE: "The last player with clues left is still “on the loose”, and wins the game."
+    # RULE: "The winner is the last serial killer on the loose!"
     tl, _ = run(
         start(),
         "KH",

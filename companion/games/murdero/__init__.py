@@ -34,6 +34,9 @@ Readings chosen where the rule sheet is ambiguous (each has a test in
     (undo the later hands first), so the running table never shows hands after a game's end.
 13. One Murdero deck is on the table: the sheet's custom decks (Action Cards mixed from several
     sets) are not checked; their card counts would be refused as more than the deck holds.
+14. Everyone discards down to eight at the end of their turn and no action card adds to
+    another player's hand, so at most one player (the one whose turn ended the hand) may hold
+    more than eight cards at its end.
 """
 
 from companion.games.murdero.cards import (

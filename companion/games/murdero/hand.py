@@ -52,6 +52,7 @@ from companion.games.murdero.cards import (
 _log = logging.getLogger(__name__)
 
 MAX_CASES = 3
+HAND_LIMIT = 8
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
 
@@ -180,6 +181,12 @@ def validate(hand: HandEnd) -> None:
         raise HandError(f"player names must differ: {', '.join(dupes)} appears twice")
     for player in hand.players:
         _validate_player(player)
+    big = [p.name for p in hand.players if len(p.held) > HAND_LIMIT]
+    if len(big) > 1:
+        raise HandError(
+            f"{' and '.join(big)} hold more than {HAND_LIMIT} cards; everyone discards down to "
+            f"{HAND_LIMIT} at the end of their turn, so only the player whose turn ended the hand may"
+        )
     _validate_deck(hand)
 
 
