@@ -14,6 +14,9 @@ Cleaning removes what the rules forbid and a list can tell (:func:`clean`):
 
 What a list cannot tell (proper names such as ``Aachen``, dialect) is the table's business:
 house rules add an ``allow`` list and a ``block`` list (the runtime reads them from config).
+For the default list the package also ships ``block_default.txt``: the short abbreviations
+without a full stop (``usw``, ``etc``), first names and English words found among its two- and
+three-letter entries, where they would otherwise decide the upper boxes.
 
 ``--words FILE`` uses any plain list instead: one word a line, case-insensitive, used as given
 (no cleaning; blank lines and ``#`` comments skipped).
@@ -32,6 +35,7 @@ import marshal
 import os
 import sys
 from collections.abc import Iterable, Iterator
+from importlib import resources
 from pathlib import Path
 
 from companion.errors import InputError
@@ -79,6 +83,13 @@ def plain(entries: Iterable[str]) -> Iterator[str]:
             yield word
 
 
+def shipped_block_list() -> list[str]:
+    """The short abbreviations, names and English words the default list carries
+    (``block_default.txt``; applied to the default list only)."""
+    text = resources.files(__package__).joinpath("block_default.txt").read_text("utf-8")
+    return [w for line in text.splitlines() if not line.startswith("#") for w in line.split()]
+
+
 def default_source() -> Path:
     if DEFAULT_LIST.is_file():
         return DEFAULT_LIST
@@ -111,6 +122,8 @@ def load_lexicon(
     path = Path(source) if source is not None else default_source()
     lexicon = _index(path, plain_list, cache)
     allow, block = list(allow), list(block)
+    if source is None:
+        block = [*shipped_block_list(), *block]
     if allow or block:
         lexicon = lexicon.amend(allow=allow, block=block)
     return lexicon
