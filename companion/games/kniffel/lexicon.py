@@ -67,11 +67,16 @@ class Lexicon:
     exact: Mapping[str, tuple[int, ...]]
     joker: Mapping[str, tuple[int, ...]]
     lookup: Mapping[str, tuple[int, ...]]
+    removed: frozenset[int] = frozenset()  # ids blocked after indexing (ids stay stable)
 
     @classmethod
     def from_words(cls, words: Iterable[str]) -> Lexicon:
         """Index ``words`` (first spelling of a word wins its display form, case-insensitive)."""
         return cls((), {}, {}, {}).amend(allow=words)
+
+    def __iter__(self) -> Iterator[str]:
+        """The words in the index (blocked ones left out)."""
+        return (w for i, w in enumerate(self.words) if i not in self.removed)
 
     def amend(self, allow: Iterable[str] = (), block: Iterable[str] = ()) -> Lexicon:
         """A new lexicon with the table's house rules: ``block`` words removed, ``allow``
@@ -80,9 +85,11 @@ class Lexicon:
         joker: dict[str, list[int] | tuple[int, ...]] = dict(self.joker)
         lookup: dict[str, list[int] | tuple[int, ...]] = dict(self.lookup)
         kept = list(self.words)
+        removed = set(self.removed)
         gone = {w.strip().lower() for w in block if w.strip()}
         if gone:
             drop = {i for w in gone for i in self.lookup.get(w, ()) if kept[i].lower() == w}
+            removed |= drop
             for i in drop:
                 word = kept[i]
                 for index, k in _entries(word):
@@ -90,7 +97,7 @@ class Lexicon:
                     index_map[k] = tuple(j for j in index_map.get(k, ()) if j not in drop)
                     if not index_map[k]:
                         del index_map[k]
-        seen = {w.lower() for w in kept}
+        seen = {w.lower() for i, w in enumerate(kept) if i not in removed}
         for word in allow:
             word = word.strip()
             low = word.lower()
@@ -107,7 +114,9 @@ class Lexicon:
                 elif ids[-1] != wid:
                     index_map[k] = [*ids, wid] if isinstance(ids, tuple) else ids + [wid]
         _log.debug("indexed %d words, %d keys, %d joker keys", len(kept), len(exact), len(joker))
-        return Lexicon(tuple(kept), _freeze(exact), _freeze(joker), _freeze(lookup))
+        return Lexicon(
+            tuple(kept), _freeze(exact), _freeze(joker), _freeze(lookup), frozenset(removed)
+        )
 
     def to_data(self) -> dict[str, object]:
         """Plain lists and dicts (for the cache file); :meth:`from_data` reverses it."""
@@ -116,6 +125,7 @@ class Lexicon:
             "exact": dict(self.exact),
             "joker": dict(self.joker),
             "lookup": dict(self.lookup),
+            "removed": sorted(self.removed),
         }
 
     @classmethod
@@ -126,10 +136,13 @@ class Lexicon:
         if not isinstance(words, (list, tuple)) or not all(isinstance(m, dict) for m in maps):
             raise ValueError("not a word index")
         exact, joker, lookup = (typing.cast(dict[str, tuple[int, ...]], m) for m in maps)
-        return cls(tuple(words), exact, joker, lookup)
+        removed = data.get("removed", [])
+        if not isinstance(removed, (list, tuple)):
+            raise ValueError("not a word index")
+        return cls(tuple(words), exact, joker, lookup, frozenset(removed))
 
     def __len__(self) -> int:
-        return len(self.words)
+        return len(self.words) - len(self.removed)
 
     def find(self, text: str) -> tuple[int, ...]:
         """Ids of the words ``text`` names: the word itself, else words the same dice lay

@@ -81,20 +81,35 @@ class Ranked:
 
 def spell_table(roll: Roll, lexicon: Lexicon) -> dict[int, tuple[int, ...]]:
     """Each subset of dice (bit i = position i) that lays at least one word, with the ids of
-    the words it lays using exactly those dice."""
-    letters = [f.letter.lower() for f in roll.faces]
+    the words it lays using exactly those dice.
+
+    The letter dice are taken in sorted letter order, so a subset's key is a smaller
+    subset's key plus one letter: 2^n string joins and one look-up each (the diamond's
+    subsets look up the other dice in the ``joker`` map).
+    """
     joker = roll.joker
-    order = sorted((i for i in range(N_DICE) if i != joker), key=lambda i: letters[i])
-    jbit = 0 if joker is None else 1 << joker
+    order = sorted((i for i in range(N_DICE) if i != joker), key=lambda i: roll.faces[i].letter)
+    letters = [roll.faces[i].letter.lower() for i in order]
+    n = len(order)
+    keys = [""] * (1 << n)
+    posmask = [0] * (1 << n)
     exact, wild = lexicon.exact, lexicon.joker
+    jbit = 0 if joker is None else 1 << joker
     out: dict[int, tuple[int, ...]] = {}
-    for mask in range(3, ALL + 1):
-        if mask & (mask - 1) == 0:  # a single die
-            continue
-        k = "".join([letters[i] for i in order if mask >> i & 1])
-        ids = wild.get(k) if mask & jbit else exact.get(k)
-        if ids:
-            out[mask] = ids
+    for m in range(1, 1 << n):
+        h = m.bit_length() - 1
+        rest = m ^ (1 << h)
+        k = keys[rest] + letters[h]
+        keys[m] = k
+        pm = posmask[m] = posmask[rest] | (1 << order[h])
+        if rest:  # two dice or more
+            ids = exact.get(k)
+            if ids:
+                out[pm] = ids
+        if jbit:
+            ids = wild.get(k)
+            if ids:
+                out[pm | jbit] = ids
     return out
 
 
@@ -102,8 +117,11 @@ def _bits(mask: int) -> tuple[int, ...]:
     return tuple(i for i in range(N_DICE) if mask >> i & 1)
 
 
+_POPCOUNT = tuple(bin(m).count("1") for m in range(ALL + 1))
+
+
 def _popcount(mask: int) -> int:
-    return bin(mask).count("1")
+    return _POPCOUNT[mask]
 
 
 def _distinct(choices: Sequence[Sequence[int]]) -> tuple[int, ...] | None:
@@ -127,60 +145,108 @@ def _best_combo(
     cands: Sequence[tuple[int, int, tuple[int, ...]]],
     n_min: int,
     n_max: int,
+    maskval: Sequence[int],
     full: bool = False,
+    floor: int = -1,
 ) -> _Best | None:
-    """The highest-scoring set of ``n_min``-``n_max`` disjoint subsets with different words;
-    ``full``: they must use all seven dice. ``cands`` is sorted best value first."""
-    best: list[_Best | None] = [None]
+    """The highest-scoring set of ``n_min``-``n_max`` disjoint subsets with different words,
+    scoring above ``floor``; ``full``: they must use all seven dice (any such set will do).
+    ``cands`` is sorted best value first, ``maskval[m]`` is the value of the dice in ``m``.
 
-    def walk(start: int, used: int, total: int, chosen: list[int], words: list[tuple[int, ...]]) -> None:
+    Branch and bound: a branch stops when even all its free dice, or its remaining words at
+    the current candidate's value, cannot beat the best found so far.
+    """
+    best: list[_Best | None] = [None]
+    bar = [floor]
+
+    def walk(start: int, used: int, total: int, chosen: list[int], words: list[tuple[int, ...]]) -> bool:
         depth = len(chosen)
-        if depth >= n_min and (not full or used == ALL):
-            current = best[0]
-            if current is None or total > current[0]:
-                ids = _distinct(words)
-                if ids is not None:
-                    best[0] = (total, tuple(chosen), ids)
-        if depth == n_max:
-            return
+        if depth >= n_min and total > bar[0] and (not full or used == ALL):
+            ids = _distinct(words)
+            if ids is not None:
+                best[0] = (total, tuple(chosen), ids)
+                bar[0] = total
+                if full:
+                    return True
+        if depth == n_max or total + maskval[ALL ^ used] <= bar[0]:
+            return False
+        room = n_max - depth
         for j in range(start, len(cands)):
             mask, value, ids = cands[j]
+            if total + value * room <= bar[0]:
+                break  # sorted: nothing further can do better
             if mask & used:
                 continue
             if full and (used | mask) != ALL and depth + 1 == n_max:
                 continue
             chosen.append(mask)
             words.append(ids)
-            walk(j + 1, used | mask, total + value, chosen, words)
+            done = walk(j + 1, used | mask, total + value, chosen, words)
             chosen.pop()
             words.pop()
+            if done:
+                return True
+        return False
 
     walk(0, 0, 0, [], [])
     return best[0]
 
 
-def _box_bests(
-    roll: Roll, table: Mapping[int, tuple[int, ...]], boxes: Collection[Box]
-) -> dict[Box, _Best | None]:
-    values = [f.value for f in roll.faces]
-    cands = sorted(
-        ((m, sum(values[i] for i in _bits(m)), ids) for m, ids in table.items()),
-        key=lambda c: (-c[1], c[0]),
-    )
-    by_size: dict[int, list[tuple[int, int, tuple[int, ...]]]] = {}
+def _mask_values(roll: Roll) -> list[int]:
+    v = [f.value for f in roll.faces]
+    low = [0] * 16
+    for m in range(1, 16):
+        b = m & -m
+        low[m] = low[m ^ b] + v[b.bit_length() - 1]
+    high = [0, v[4], v[5], v[4] + v[5], v[6], v[4] + v[6], v[5] + v[6], v[4] + v[5] + v[6]]
+    return [low[m & 15] + high[m >> 4] for m in range(ALL + 1)]
+
+
+_Cand = tuple[int, int, tuple[int, ...]]  # (mask, value, word ids)
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """A roll's subsets that lay words, sorted best value first, also grouped by size."""
+
+    table: Mapping[int, tuple[int, ...]]
+    maskval: Sequence[int]
+    cands: Sequence[_Cand]
+    by_size: Mapping[int, Sequence[_Cand]]
+
+
+def _prepare(roll: Roll, table: Mapping[int, tuple[int, ...]]) -> _Prepared:
+    maskval = _mask_values(roll)
+    cands = sorted(((m, maskval[m], ids) for m, ids in table.items()), key=lambda c: (-c[1], c[0]))
+    by_size: dict[int, list[_Cand]] = {}
     for c in cands:
-        by_size.setdefault(_popcount(c[0]), []).append(c)
+        by_size.setdefault(_POPCOUNT[c[0]], []).append(c)
+    return _Prepared(table, maskval, cands, by_size)
+
+
+def _box_bests(
+    roll: Roll,
+    prep: _Prepared,
+    boxes: Collection[Box],
+    floors: Mapping[Box, int] | None = None,
+) -> dict[Box, _Best | None]:
+    """Best (score, masks, word ids) per box; with ``floors``, only results above a box's
+    floor are looked for (``None`` otherwise)."""
+    table, maskval, cands, by_size = prep.table, prep.maskval, prep.cands, prep.by_size
     out: dict[Box, _Best | None] = {}
     for box in boxes:
+        floor = -1 if floors is None else floors.get(box, -1)
         if box.letters is not None:
             lo, hi = box.words
-            out[box] = _best_combo(by_size.get(box.letters, []), lo, hi)
+            out[box] = _best_combo(by_size.get(box.letters, []), lo, hi, maskval, floor=floor)
         elif box is Box.PAIR_OF_WORDS:
-            out[box] = _best_combo(cands, 2, 2)
+            out[box] = _best_combo(cands, 2, 2, maskval, floor=floor)
         elif box is Box.THREE_WORDS:
-            out[box] = _best_combo(cands, 3, 3)
+            out[box] = _best_combo(cands, 3, 3, maskval, floor=floor)
         elif box is Box.FULL_HOUSE:
-            found = _best_combo(cands, 2, 2, full=True)
+            found = None
+            if FULL_HOUSE > floor:
+                found = _best_combo(cands, 2, 2, maskval, full=True)
             out[box] = None if found is None else (FULL_HOUSE, found[1], found[2])
         elif box is Box.KNIFFEL:
             ids = table.get(ALL)
@@ -197,7 +263,7 @@ def best_boxes(
 ) -> dict[Box, Entry]:
     """The best entry of every box (all 11 keys; a closed box gets ``score=None``)."""
     wanted = BOXES if open_boxes is None else tuple(b for b in BOXES if b in open_boxes)
-    bests = _box_bests(roll, spell_table(roll, lexicon), wanted)
+    bests = _box_bests(roll, _prepare(roll, spell_table(roll, lexicon)), wanted)
     out: dict[Box, Entry] = {}
     for box in BOXES:
         found = bests.get(box)
@@ -249,14 +315,30 @@ def rank(entries: Iterable[Entry], upper: int = 0) -> list[Ranked]:
 def best_value(
     roll: Roll, lexicon: Lexicon, open_boxes: Collection[Box], upper: int = 0
 ) -> int:
-    """The value of the best entry (score plus any bonus it secures); 0 when nothing fits."""
-    bests = _box_bests(roll, spell_table(roll, lexicon), open_boxes)
+    """The value of the best entry (score plus any bonus it secures); 0 when nothing fits.
+
+    Faster than :func:`best_boxes`: the fixed-score boxes and the chance go first, and the
+    word boxes only look for scores that could beat them.
+    """
+    prep = _prepare(roll, spell_table(roll, lexicon))
+    quick = [b for b in (Box.KNIFFEL, Box.STREET, Box.CHANCE) if b in open_boxes]
     top = 0
-    for box, found in bests.items():
+    for box, found in _box_bests(roll, prep, quick).items():
+        if found is not None:
+            top = max(top, found[0])
+    if Box.FULL_HOUSE in open_boxes and top < FULL_HOUSE:
+        if _box_bests(roll, prep, (Box.FULL_HOUSE,))[Box.FULL_HOUSE] is not None:
+            top = FULL_HOUSE
+    rest = [b for b in open_boxes if b.letters is not None or b in (Box.PAIR_OF_WORDS, Box.THREE_WORDS)]
+    for box in sorted(rest, key=BOXES.index):
+        # the bonus can only count if the whole roll could lift the upper part to 50
+        reach = box.is_upper and upper < UPPER_BONUS_AT <= upper + roll.total
+        gain = UPPER_BONUS if reach else 0
+        found = _box_bests(roll, prep, (box,), {box: top - gain})[box]
         if found is None:
             continue
         score = found[0]
-        if box.is_upper and upper < UPPER_BONUS_AT <= upper + score:
+        if gain and upper + score >= UPPER_BONUS_AT:
             score += UPPER_BONUS
         top = max(top, score)
     return top
@@ -430,9 +512,9 @@ def advise(
     rng: random.Random,
     open_boxes: Collection[Box] | None = None,
     upper: int = 0,
-    samples: int = 12,
+    samples: int = 16,
     refine: int = 6,
-    refine_samples: int = 48,
+    refine_samples: int = 64,
     exact_limit: int = 36,
 ) -> Advice:
     """Which dice to keep to maximise the expected best entry.
@@ -451,17 +533,26 @@ def advise(
     if owners is None:
         raise DiceError(f"the dice set cannot throw {roll}")
     boxes = frozenset(BOXES if open_boxes is None else open_boxes)
-    memo: dict[tuple[Face, ...], int] = {}
+    memo: dict[str, int] = {}
 
     def value(faces: tuple[Face, ...]) -> int:
-        k = tuple(sorted(faces))
+        k = "".join(sorted([f"{f.letter}{f.value} " for f in faces]))
         v = memo.get(k)
         if v is None:
             v = best_value(Roll(faces), lexicon, boxes, upper)
             memo[k] = v
         return v
 
-    def outcomes(keep: tuple[int, ...], n: int | None) -> list[int]:
+    # Common random numbers: draw i re-rolls every die the same way for every keep set, so
+    # keep sets are compared on the same luck (smaller error on their differences).
+    pool: list[tuple[Face, ...]] = []
+
+    def luck(i: int) -> tuple[Face, ...]:
+        while len(pool) <= i:
+            pool.append(tuple(rng.choice(dice.dice[owners[p]]) for p in range(N_DICE)))
+        return pool[i]
+
+    def outcomes(keep: tuple[int, ...], n: int | None, first: int = 0) -> list[int]:
         free = [i for i in range(N_DICE) if i not in keep]
         faces = [dice.dice[owners[i]] for i in free]
         base = list(roll.faces)
@@ -469,7 +560,7 @@ def advise(
         if n is None:
             draws = itertools.product(*faces)
         else:
-            draws = [tuple(rng.choice(f) for f in faces) for _ in range(n)]
+            draws = [tuple(luck(k)[i] for i in free) for k in range(first, first + n)]
         out = []
         for draw in draws:
             for i, f in zip(free, draw):
@@ -507,7 +598,7 @@ def advise(
                 options[keep] = summarise(keep, sampled[keep], False)
     leaders = sorted(sampled, key=lambda k: -options[k].expected)[:refine]
     for keep in leaders:
-        sampled[keep] += outcomes(keep, refine_samples)
+        sampled[keep] += outcomes(keep, refine_samples, first=samples)
         options[keep] = summarise(keep, sampled[keep], False)
     ranked = sorted(options.values(), key=lambda o: (-o.expected, len(o.keep) * -1, o.keep))
     _log.debug("advice for %s: %d rolls weighed", roll, len(memo))

@@ -39,7 +39,7 @@ from importlib import resources
 from pathlib import Path
 
 from companion.errors import InputError
-from companion.games.kniffel.lexicon import Lexicon, spellings
+from companion.games.kniffel.lexicon import MAX_DICE, Lexicon, spellings
 from companion.progress import progress
 
 _log = logging.getLogger(__name__)
@@ -120,16 +120,20 @@ def load_lexicon(
     ``False``/``None`` to build without caching.
     """
     path = Path(source) if source is not None else default_source()
-    lexicon = _index(path, plain_list, cache)
+    shipped = shipped_block_list() if source is None else []
+    lexicon = _index(path, plain_list, cache, shipped)
     allow, block = list(allow), list(block)
-    if source is None:
-        block = [*shipped_block_list(), *block]
     if allow or block:
         lexicon = lexicon.amend(allow=allow, block=block)
     return lexicon
 
 
-def _index(path: Path, plain_list: bool, cache: str | os.PathLike[str] | None | bool) -> Lexicon:
+def _index(
+    path: Path,
+    plain_list: bool,
+    cache: str | os.PathLike[str] | None | bool,
+    shipped: list[str],
+) -> Lexicon:
     try:
         st = path.stat()
     except OSError as exc:
@@ -137,9 +141,10 @@ def _index(path: Path, plain_list: bool, cache: str | os.PathLike[str] | None | 
     if not path.is_file():
         raise WordListError(f"{path}: not a file")
     mode = "plain" if plain_list else f"clean{CLEAN_VERSION}"
+    blocked = hashlib.sha256("\n".join(shipped).encode()).hexdigest()[:12]
     # marshal's format belongs to the Python version, so the version is part of the key.
     ident = (
-        f"{path.resolve()}|{st.st_mtime_ns}|{st.st_size}|{mode}|{_CACHE_FORMAT}"
+        f"{path.resolve()}|{st.st_mtime_ns}|{st.st_size}|{mode}|{blocked}|{_CACHE_FORMAT}"
         f"|{sys.version_info[:2]}|{marshal.version}"
     )
     folder = cache_dir() if cache is True else (Path(cache) if cache else None)
@@ -149,7 +154,10 @@ def _index(path: Path, plain_list: bool, cache: str | os.PathLike[str] | None | 
         lexicon = _read_cache(file, ident)
         if lexicon is not None:
             return lexicon
-    lexicon = Lexicon.from_words(_playable(path, plain_list))
+    shipped_low = {w.lower() for w in shipped}
+    lexicon = Lexicon.from_words(
+        w for w in _playable(path, plain_list) if w.lower() not in shipped_low
+    )
     if file is not None:
         _write_cache(file, ident, lexicon)
     return lexicon
@@ -167,7 +175,8 @@ def _playable(path: Path, plain_list: bool) -> list[str]:
     out: list[str] = []
     label = f"kniffel: indexing {path.name} ({len(lines)} lines, once)"
     for chunk in progress(chunks, total=len(chunks), label=label):
-        out.extend(w for w in keep(chunk) if spellings(w))
+        # more than 7 letters never fits 7 dice (ß as SS only makes a word longer)
+        out.extend(w for w in keep(chunk) if len(w) <= MAX_DICE and spellings(w))
     _log.info("%s: %d of %d entries playable with 7 dice", path, len(out), len(lines))
     return out
 
