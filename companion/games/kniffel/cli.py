@@ -59,8 +59,8 @@ def register(subparsers: Any) -> None:
     _word_list_args(adv, "--words")
     _pad_args(adv)
     adv.add_argument("--seed", type=int, default=1, help="seed of the sampling (default 1)")
-    adv.add_argument("--samples", type=int, default=16,
-                     help="draws per sampled keep set (default 16; the best six get 64 more)")
+    adv.add_argument("--samples", type=int, default=12,
+                     help="draws per sampled keep set (default 12; the best six get 64 more)")
     adv.add_argument("--json", action="store_true")
     adv.set_defaults(func=_advise)
 

@@ -194,9 +194,9 @@ class DiceSet:
             if not place(pos, set()):
                 return None
         result = [0] * N_DICE
-        for d, pos in enumerate(owner):
-            assert pos is not None
-            result[pos] = d
+        for d, held in enumerate(owner):
+            assert held is not None  # seven positions placed on seven dice
+            result[held] = d
         return tuple(result)
 
 

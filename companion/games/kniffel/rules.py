@@ -180,11 +180,11 @@ def _apply(state: KniffelState, event: Any, lexicon: Lexicon | None) -> Outcome[
         raise Refused("time_up", "the sand ran out: strike a box with a zero")
     if isinstance(event, Throw):
         return _throw(state, event, lexicon)
-    if isinstance(event, (Enter, KniffelExtra)) and state.roll is None:
+    if not isinstance(event, (Enter, KniffelExtra)):
+        raise Refused("unknown_event", f"not a Wort-Kniffel event: {type(event).__name__}")
+    if state.roll is None:
         raise Refused("no_roll", "roll the dice first")
-    assert state.roll is not None or not isinstance(event, (Enter, KniffelExtra))
     if isinstance(event, Enter):
-        assert state.roll is not None
         _need_open(state.pad, event.box)
         entry = check_entry(state.roll, event.box, event.words, lexicon, event.table_ok)
         assert entry.score is not None
@@ -192,21 +192,18 @@ def _apply(state: KniffelState, event: Any, lexicon: Lexicon | None) -> Outcome[
         return _finish_turn(
             state, state.pad.write(event.box, entry.score), event.box, entry.score, words
         )
-    if isinstance(event, KniffelExtra):
-        assert state.roll is not None
-        first = state.pad[Box.KNIFFEL]
-        if first is None:
-            raise Refused("no_first_kniffel", "the first Wort-Kniffel goes into its box")
-        if first != KNIFFEL:
-            raise Refused("no_first_kniffel", "the Wort-Kniffel box was struck: no extra points")
-        _need_open(state.pad, event.zero)
-        entry = check_entry(state.roll, Box.KNIFFEL, (event.word,), lexicon, event.table_ok)
-        pad = state.pad.add_kniffel_extra().write(event.zero, 0)
-        words = tuple(p.word for p in entry.plays)
-        outcome = _finish_turn(state, pad, event.zero, 0, words)
-        extra = Effect("kniffel_extra", {"player": state.players[state.current], "word": words[0]})
-        return Outcome(outcome.state, (extra, *outcome.effects))
-    raise Refused("unknown_event", f"not a Wort-Kniffel event: {type(event).__name__}")
+    first = state.pad[Box.KNIFFEL]
+    if first is None:
+        raise Refused("no_first_kniffel", "the first Wort-Kniffel goes into its box")
+    if first != KNIFFEL:
+        raise Refused("no_first_kniffel", "the Wort-Kniffel box was struck: no extra points")
+    _need_open(state.pad, event.zero)
+    entry = check_entry(state.roll, Box.KNIFFEL, (event.word,), lexicon, event.table_ok)
+    pad = state.pad.add_kniffel_extra().write(event.zero, 0)
+    words = tuple(p.word for p in entry.plays)
+    outcome = _finish_turn(state, pad, event.zero, 0, words)
+    extra = Effect("kniffel_extra", {"player": state.players[state.current], "word": words[0]})
+    return Outcome(outcome.state, (extra, *outcome.effects))
 
 
 def _throw(state: KniffelState, event: Throw, lexicon: Lexicon | None) -> Outcome[KniffelState]:

@@ -512,7 +512,7 @@ def advise(
     rng: random.Random,
     open_boxes: Collection[Box] | None = None,
     upper: int = 0,
-    samples: int = 16,
+    samples: int = 12,
     refine: int = 6,
     refine_samples: int = 64,
     exact_limit: int = 36,
