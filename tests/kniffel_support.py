@@ -14,7 +14,9 @@ import pytest
 from companion.games.kniffel.lexicon import Lexicon
 from companion.games.kniffel.words import DEFAULT_LIST, load_lexicon
 
-CACHE = Path(tempfile.gettempdir()) / "companion-kniffel-test-cache"
+# XDG_CACHE_HOME for CLI tests; the index itself sits in its companion/ folder, as in use.
+XDG = Path(tempfile.gettempdir()) / "companion-kniffel-test-cache"
+CACHE = XDG / "companion"
 
 
 @functools.lru_cache(maxsize=1)

@@ -90,4 +90,5 @@ def test_a_malformed_set_is_refused() -> None:
     with pytest.raises(DiceError, match="7 dice"):
         DiceSet.parse(list(DEFAULT_DICE.notation()[:6]))
     with pytest.raises(DiceError, match="die 3"):
-        DiceSet.parse([*DEFAULT_DICE.notation()[:2], "A1 B2 C3 D4 E5 %", *DEFAULT_DICE.notation()[3:]])
+        dice = list(DEFAULT_DICE.notation())
+        DiceSet.parse([*dice[:2], "A1 B2 C3 D4 E5 %", *dice[3:]])

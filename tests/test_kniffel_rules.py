@@ -24,7 +24,8 @@ from companion.games.kniffel.rules import (
     codec,
 )
 
-WORDS = ["Tor", "Ei", "ich", "es", "an", "Chor", "reicht", "Rohheit", "Nische", "Ohr", "Hort", "Abdruck"]
+WORDS = ["Tor", "Ei", "ich", "es", "an", "Chor", "reicht", "Rohheit", "Nische", "Ohr", "Hort",
+         "Abdruck"]
 RULES = build_rules(Lexicon.from_words(WORDS))
 TOREICH = "T2 O3 R2 E1 I1 C4 H3"
 KNIFFEL_ROLL = "A1 B3 D2 R2 U2 C4 K4"  # ABDRUCK, throwable with the default set

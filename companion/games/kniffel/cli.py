@@ -126,7 +126,9 @@ def _best(args: argparse.Namespace) -> int:
     return 0
 
 
-def _best_json(roll: Roll, lexicon: Lexicon, open_boxes: frozenset[Box], upper: int) -> dict[str, Any]:
+def _best_json(
+    roll: Roll, lexicon: Lexicon, open_boxes: frozenset[Box], upper: int
+) -> dict[str, Any]:
     entries = best_boxes(roll, lexicon, open_boxes)
     boxes = {b.value: {**entries[b].view(), "open": b in open_boxes} for b in BOXES}
     ranking = [

@@ -79,7 +79,9 @@ class Face:
         if digits is not None:
             return cls(letter, int(digits))
         if values is None or letter not in values:
-            raise DiceError(f"die {letter!r} has no value: write it as {letter}<value>, e.g. {letter}2")
+            raise DiceError(
+                f"die {letter!r} has no value: write it as {letter}<value>, e.g. {letter}2"
+            )
         return cls(letter, values[letter])
 
 

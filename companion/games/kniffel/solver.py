@@ -159,7 +159,9 @@ def _best_combo(
     best: list[_Best | None] = [None]
     bar = [floor]
 
-    def walk(start: int, used: int, total: int, chosen: list[int], words: list[tuple[int, ...]]) -> bool:
+    def walk(
+        start: int, used: int, total: int, chosen: list[int], words: list[tuple[int, ...]]
+    ) -> bool:
         depth = len(chosen)
         if depth >= n_min and total > bar[0] and (not full or used == ALL):
             ids = _distinct(words)
@@ -329,7 +331,8 @@ def best_value(
     if Box.FULL_HOUSE in open_boxes and top < FULL_HOUSE:
         if _box_bests(roll, prep, (Box.FULL_HOUSE,))[Box.FULL_HOUSE] is not None:
             top = FULL_HOUSE
-    rest = [b for b in open_boxes if b.letters is not None or b in (Box.PAIR_OF_WORDS, Box.THREE_WORDS)]
+    word_boxes = (Box.PAIR_OF_WORDS, Box.THREE_WORDS)
+    rest = [b for b in open_boxes if b.letters is not None or b in word_boxes]
     for box in sorted(rest, key=BOXES.index):
         # the bonus can only count if the whole roll could lift the upper part to 50
         reach = box.is_upper and upper < UPPER_BONUS_AT <= upper + roll.total
@@ -365,7 +368,9 @@ def check_entry(
     lo, hi = box.words
     if box is Box.STREET:
         if not all(f.is_vowel for f in roll.faces):
-            raise Refused("not_vowels", "a Straße needs all 7 dice vowels (A E I O U or the diamond)")
+            raise Refused(
+                "not_vowels", "a Straße needs all 7 dice vowels (A E I O U or the diamond)"
+            )
         return Entry(box, STREET)
     if box is Box.CHANCE:
         return Entry(box, roll.total)
