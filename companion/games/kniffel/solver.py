@@ -273,27 +273,29 @@ def best_boxes(
             out[box] = Entry(box, None)
             continue
         score, masks, ids = found
-        plays = tuple(_play(roll, lexicon, m, w) for m, w in zip(masks, ids))
+        plays = tuple(_play(roll, m, lexicon.words[w]) for m, w in zip(masks, ids))
         out[box] = Entry(box, score, plays)
     return out
 
 
-def _play(roll: Roll, lexicon: Lexicon, mask: int, wid: int) -> Play:
+def _play(roll: Roll, mask: int, word: str) -> Play:
+    """``word`` laid with the dice of ``mask``, and what the diamond stands for in it."""
     dice = _bits(mask)
     joker = roll.joker
     letter = None
     if joker is not None and joker in dice:
-        have = key(roll.faces[i].letter.lower() for i in dice if i != joker)
-        for form in spellings(lexicon.words[wid]):
-            if len(form) == len(dice):
-                rest = list(form)
-                for ch in have:
-                    if ch in rest:
-                        rest.remove(ch)
-                if len(rest) == 1:
-                    letter = rest[0].upper() if rest[0] != "ß" else "ß"
-                    break
-    return Play(lexicon.words[wid], dice, letter)
+        have = [roll.faces[i].letter.lower() for i in dice if i != joker]
+        for form in spellings(word):
+            if len(form) != len(dice):
+                continue
+            rest = list(form)
+            for ch in have:
+                if ch in rest:
+                    rest.remove(ch)
+            if len(rest) == 1:
+                letter = rest[0].upper() if rest[0] in DICE_LETTERS else rest[0]
+                break
+    return Play(word, dice, letter)
 
 
 # --- ranking ----------------------------------------------------------------------------------
@@ -437,7 +439,7 @@ def check_entry(
         score = FULL_HOUSE
     elif box is Box.KNIFFEL:
         score = KNIFFEL
-    plays = tuple(_play_text(roll, m, shown, w) for (m, shown), w in zip(combo, words))
+    plays = tuple(_play(roll, m, shown) for m, shown in combo)
     return Entry(box, score, plays)
 
 
@@ -466,25 +468,6 @@ def _masks_for(roll: Roll, form: str) -> list[int]:
         elif have == want:
             out.append(mask)
     return out
-
-
-def _play_text(roll: Roll, mask: int, shown: str, typed: str) -> Play:
-    dice = _bits(mask)
-    joker = roll.joker
-    letter = None
-    if joker is not None and joker in dice:
-        have = [roll.faces[i].letter.lower() for i in dice if i != joker]
-        for form in spellings(shown):
-            rest = list(form)
-            if len(form) != len(dice):
-                continue
-            for ch in have:
-                if ch in rest:
-                    rest.remove(ch)
-            if len(rest) == 1:
-                letter = rest[0].upper() if rest[0] in DICE_LETTERS else rest[0]
-                break
-    return Play(shown, dice, letter)
 
 
 # --- re-roll advice ---------------------------------------------------------------------------
