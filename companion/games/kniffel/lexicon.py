@@ -112,7 +112,10 @@ class Lexicon:
                 if ids is None:
                     index_map[k] = [wid]
                 elif ids[-1] != wid:
-                    index_map[k] = [*ids, wid] if isinstance(ids, tuple) else ids + [wid]
+                    if isinstance(ids, list):  # built in this call: ours to extend
+                        ids.append(wid)
+                    else:
+                        index_map[k] = [*ids, wid]
         _log.debug("indexed %d words, %d keys, %d joker keys", len(kept), len(exact), len(joker))
         return Lexicon(
             tuple(kept), _freeze(exact), _freeze(joker), _freeze(lookup), frozenset(removed)
