@@ -74,6 +74,8 @@ def test_5_umlauts_on_a_o_u_dice_and_sharp_s_as_two_s_dice() -> None:
     assert best_boxes(roll, words)[Box.FIVE].plays[0].word == "Füße"
     tur = check_entry(Roll.parse("T2 U2 R2 E1 N2 S2 A1"), Box.THREE, ["TUR"], words)
     assert tur.plays[0].word == "Tür"
+    half = check_entry(Roll.parse("F4 U2 S2 * E1 N2 T2"), Box.FIVE, ["Füße"], words)
+    assert half.score == 4 + 2 + 2 + 0 + 1 and half.plays[0].joker == "S"
     cafe = check_entry(Roll.parse("C4 A1 F4 * R2 O3 L2"), Box.FOUR, ["Café"], lex("Café"))
     assert cafe.score == 9 and cafe.plays[0].joker == "é"
     with pytest.raises(Refused):  # é only as the diamond

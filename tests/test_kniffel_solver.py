@@ -1,8 +1,8 @@
 """The solver against an exhaustive brute force that shares none of its code.
 
 The brute force lays each word die by die over every ordered choice of dice (a die lays its
-letter, A/O/U also Ä/Ö/Ü, two S dice lay ß, the diamond anything), then tries every set of
-disjoint plays for every box.
+letter, A/O/U also Ä/Ö/Ü, two S dice lay ß - the diamond may be one of them -, the diamond
+anything), then tries every set of disjoint plays for every box.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ import random
 from collections.abc import Sequence
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.games.base import Refused
 from companion.games.kniffel.dice import DEFAULT_DICE, Face, Roll
@@ -45,7 +47,7 @@ def _lays(word: str, dice: Sequence[Face]) -> bool:
     for pos, ch in enumerate(w):
         if i < len(dice) and _matches(ch, dice[i]):
             i += 1
-        elif ch == "ß" and i + 1 < len(dice) and dice[i].letter == dice[i + 1].letter == "S":
+        elif ch == "ß" and dice[i + 1 :] and _matches("s", dice[i]) and _matches("s", dice[i + 1]):
             i += 2
         else:
             return False
@@ -68,9 +70,9 @@ def _plays(roll: Roll, words: Sequence[str]) -> list[tuple[str, int]]:
                 continue
             if _matches(ch, faces[i]):
                 walk(w, pos + 1, used | 1 << i, word)
-            if ch == "ß" and faces[i].letter == "S":
+            if ch == "ß" and _matches("s", faces[i]):  # ß as SS; the diamond may be an S
                 for j in range(7):
-                    if j != i and not used >> j & 1 and faces[j].letter == "S":
+                    if j != i and not used >> j & 1 and _matches("s", faces[j]):
                         walk(w, pos + 1, used | 1 << i | 1 << j, word)
 
     for w in words:
@@ -274,3 +276,27 @@ def test_advice_is_reproducible_with_a_seed_and_reports_error(german) -> None:
     for o1, o2 in zip(sorted(one.options, key=lambda o: o.keep),
                       sorted(a.options, key=lambda o: o.keep)):
         assert o2.expected >= o1.expected - 1e-9
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.sampled_from(DEFAULT_DICE.dice[0] + DEFAULT_DICE.dice[5] + DEFAULT_DICE.dice[6]),
+             min_size=7, max_size=7).filter(lambda fs: sum(f.is_joker for f in fs) <= 1),
+    st.lists(st.text("tseklbcuadgänhioößü", min_size=2, max_size=7), min_size=1, max_size=40),
+)
+def test_agrees_with_brute_force_on_generated_words(faces: list[Face], words: list[str]) -> None:
+    """Made-up words over the roll's letters, umlauts and ß: every box, exactly."""
+    roll = Roll(tuple(faces))
+    got = best_boxes(roll, Lexicon.from_words(words))
+    assert {b: got[b].score for b in BOXES} == _brute(roll, words)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_best_entry_passes_the_check(german, seed: int) -> None:
+    """What ``best`` proposes, ``check`` (a separate code path) accepts at the same score."""
+    roll = _random_roll(random.Random(500 + seed))
+    for box, entry in best_boxes(roll, german).items():
+        if entry.score is None:
+            continue
+        checked = check_entry(roll, box, [p.word for p in entry.plays], german)
+        assert checked.score == entry.score, box

@@ -12,8 +12,9 @@ reads it as a referee at the table would (each reading has a test in
 4. The diamond stands for any one letter, Ä Ö Ü and ß included, and is worth 0. It may also
    stand for a letter another die already shows.
 5. A, O, U dice may be read as Ä, Ö, Ü (TUR lays Tür). ß is laid as two S dice (the capital
-   spelling, FUSS for Fuß) or with the diamond; all dice used count. Letters no die shows
-   (é) can only be the diamond.
+   spelling, FUSS for Fuß; the diamond may be one of the two S) or with the diamond alone;
+   all dice used count, and a word's length is its dice (FUSS goes in ``four``). Letters no
+   die shows (é) can only be the diamond.
 6. Street and chance need no words: the Straße is seven vowels (A E I O U, the diamond), the
    chance the sum of all seven dice, whatever they spell.
 7. Full-House: exactly two words that together use all seven dice, 25 points. Wort-Zweier
