@@ -92,3 +92,14 @@ def test_a_malformed_set_is_refused() -> None:
     with pytest.raises(DiceError, match="die 3"):
         dice = list(DEFAULT_DICE.notation())
         DiceSet.parse([*dice[:2], "A1 B2 C3 D4 E5 %", *dice[3:]])
+
+
+def test_every_package_error_has_one_root_and_is_a_value_error() -> None:
+    from companion.errors import InputError
+    from companion.games.kniffel import KniffelError
+    from companion.games.kniffel.pad import PadError
+    from companion.games.kniffel.words import WordListError
+
+    for cls in (DiceError, PadError, WordListError):
+        assert issubclass(cls, KniffelError) and issubclass(cls, ValueError)
+    assert issubclass(WordListError, InputError)

@@ -38,6 +38,7 @@ files); the solver and the rules receive the index.
 """
 
 from companion.games.kniffel.dice import DEFAULT_DICE, DiceError, DiceSet, Face, Roll
+from companion.games.kniffel.errors import KniffelError
 from companion.games.kniffel.lexicon import Lexicon
 from companion.games.kniffel.pad import BOXES, Box, Pad, PadError
 from companion.games.kniffel.rules import (
@@ -61,6 +62,7 @@ __all__ = [
     "DiceSet",
     "Enter",
     "Face",
+    "KniffelError",
     "KniffelExtra",
     "KniffelState",
     "Lexicon",

@@ -15,11 +15,14 @@ in the config (``DiceSet.parse``).
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from companion.games.base import RuleError
+from companion.games.kniffel.errors import KniffelError
+
+_log = logging.getLogger(__name__)
 
 N_DICE = 7
 FACES_PER_DIE = 6
@@ -33,7 +36,7 @@ MAX_VALUE = 99
 _TOKEN = re.compile(r"^([A-Za-z]|\*)(\d{1,2})?$")
 
 
-class DiceError(RuleError):
+class DiceError(KniffelError):
     """Bad dice notation, a roll the set cannot throw, or a malformed dice set."""
 
 

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import enum
+import logging
 from dataclasses import dataclass
 
-from companion.games.base import RuleError
+from companion.games.kniffel.errors import KniffelError
+
+_log = logging.getLogger(__name__)
 
 UPPER_BONUS = 35
 UPPER_BONUS_AT = 50
@@ -15,7 +18,7 @@ KNIFFEL = 50
 KNIFFEL_EXTRA = 100
 
 
-class PadError(RuleError):
+class PadError(KniffelError):
     """A box name that does not exist, or writing into a box already filled."""
 
 

@@ -39,6 +39,7 @@ from importlib import resources
 from pathlib import Path
 
 from companion.errors import InputError
+from companion.games.kniffel.errors import KniffelError
 from companion.games.kniffel.lexicon import MAX_DICE, Lexicon, spellings
 from companion.progress import progress
 
@@ -53,7 +54,7 @@ GERMAN_VOWELS = frozenset("aeiouyäöü")
 _CHUNK = 20_000
 
 
-class WordListError(InputError):
+class WordListError(KniffelError, InputError):
     """A word list that is missing, unreadable or not text."""
 
 
