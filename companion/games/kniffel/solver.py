@@ -513,7 +513,10 @@ def advise(
     ``refine_samples`` more draws. With two rolls left the player keeps the same dice through
     both re-rolls and stops after the first when it already beats the expected second (a
     policy a player can follow; perfect play could only do better).
-    Keeping all seven is standing pat: the current roll's value, exact.
+    Keeping all seven is standing pat: the current roll's value, exact. Draws are shared
+    between keep sets (common random numbers), so their comparison is fairer than their
+    standard errors suggest; with two rolls left the error treats the stopping threshold
+    (the mean of the same draws) as known.
     """
     if rolls_left not in (1, 2):
         raise DiceError("advice needs 1 or 2 rolls left")
