@@ -259,6 +259,23 @@ def test_advice_with_one_die_to_roll_is_exact_and_matches_enumeration(german) ->
     assert advice.best.expected == max(o.expected for o in advice.options)
 
 
+def test_two_rolls_left_stops_when_the_first_reroll_beats_the_expected_second(german) -> None:
+    roll = Roll.parse("H3 A1 U2 S2 E1 N2 K4")
+    opened = frozenset({Box.FOUR, Box.KNIFFEL, Box.TWO})
+    advice = advise(roll, german, DEFAULT_DICE, 2, random.Random(0), opened,
+                    samples=4, refine=0)
+    owners = DEFAULT_DICE.assign(roll)
+    assert owners is not None
+    for opt in advice.options:
+        free = [i for i in range(7) if i not in opt.keep]
+        if not opt.exact or not free:
+            continue
+        vals = [best_value(roll.replace(free, draw), german, opened)
+                for draw in itertools.product(*(DEFAULT_DICE.dice[owners[i]] for i in free))]
+        mean = sum(vals) / len(vals)
+        assert opt.expected == pytest.approx(sum(max(v, mean) for v in vals) / len(vals))
+
+
 def test_advice_is_reproducible_with_a_seed_and_reports_error(german) -> None:
     roll = Roll.parse("T2 O3 R2 E1 I1 C4 H3")
     a = advise(roll, german, DEFAULT_DICE, 2, random.Random(7), samples=4, refine=2,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 from pathlib import Path
 
@@ -103,6 +104,16 @@ def test_plain_list_is_used_as_given_and_cached(tmp_path: Path) -> None:
     for f in cache.iterdir():
         f.write_bytes(b"garbage")
     assert set(load_lexicon(src, plain_list=True, cache=cache)) == {"Haus", "Maus", "Blume"}
+
+
+def test_building_shows_progress_and_loading_from_the_cache_does_not(tmp_path: Path) -> None:
+    src = tmp_path / "list.txt"
+    src.write_text("\n".join(f"Wort{i}" for i in range(50_000)), encoding="utf-8")
+    first, second = io.StringIO(), io.StringIO()
+    load_lexicon(src, plain_list=True, cache=tmp_path / "c", progress_to=first)
+    load_lexicon(src, plain_list=True, cache=tmp_path / "c", progress_to=second)
+    assert "kniffel: indexing list.txt" in first.getvalue() and "3/3" in first.getvalue()
+    assert second.getvalue() == ""
 
 
 def test_missing_or_binary_lists_are_clear_errors(tmp_path: Path) -> None:

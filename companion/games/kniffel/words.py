@@ -37,6 +37,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from importlib import resources
 from pathlib import Path
+from typing import TextIO
 
 from companion.errors import InputError
 from companion.games.kniffel.errors import KniffelError
@@ -112,17 +113,19 @@ def load_lexicon(
     allow: Iterable[str] = (),
     block: Iterable[str] = (),
     cache: str | os.PathLike[str] | None | bool = True,
+    progress_to: TextIO | None = None,
 ) -> Lexicon:
     """The index for a word list, from the cache when it is fresh.
 
     ``source=None`` is the default German list, cleaned; ``plain_list=True`` reads ``source``
     as given (``--words``). ``allow`` adds words the table accepts, ``block`` removes words
     (case-insensitive). ``cache``: ``True`` for the default directory, a directory, or
-    ``False``/``None`` to build without caching.
+    ``False``/``None`` to build without caching. Building draws a progress line on
+    ``progress_to`` (default: stderr, when it is a terminal).
     """
     path = Path(source) if source is not None else default_source()
     shipped = shipped_block_list() if source is None else []
-    lexicon = _index(path, plain_list, cache, shipped)
+    lexicon = _index(path, plain_list, cache, shipped, progress_to)
     allow, block = list(allow), list(block)
     if allow or block:
         lexicon = lexicon.amend(allow=allow, block=block)
@@ -134,6 +137,7 @@ def _index(
     plain_list: bool,
     cache: str | os.PathLike[str] | None | bool,
     shipped: list[str],
+    progress_to: TextIO | None = None,
 ) -> Lexicon:
     try:
         st = path.stat()
@@ -157,14 +161,14 @@ def _index(
             return lexicon
     shipped_low = {w.lower() for w in shipped}
     lexicon = Lexicon.from_words(
-        w for w in _playable(path, plain_list) if w.lower() not in shipped_low
+        w for w in _playable(path, plain_list, progress_to) if w.lower() not in shipped_low
     )
     if file is not None:
         _write_cache(file, ident, lexicon)
     return lexicon
 
 
-def _playable(path: Path, plain_list: bool) -> list[str]:
+def _playable(path: Path, plain_list: bool, progress_to: TextIO | None = None) -> list[str]:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except UnicodeDecodeError:
@@ -175,7 +179,7 @@ def _playable(path: Path, plain_list: bool) -> list[str]:
     keep = plain if plain_list else clean
     out: list[str] = []
     label = f"kniffel: indexing {path.name} ({len(lines)} lines, once)"
-    for chunk in progress(chunks, total=len(chunks), label=label):
+    for chunk in progress(chunks, total=len(chunks), label=label, stream=progress_to):
         # more than 7 letters never fits 7 dice (ß as SS only makes a word longer)
         out.extend(w for w in keep(chunk) if len(w) <= MAX_DICE and spellings(w))
     _log.info("%s: %d of %d entries playable with 7 dice", path, len(out), len(lines))
