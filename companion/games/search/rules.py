@@ -192,7 +192,7 @@ def new_state(
         raise EventError(f"{len(names)} start rooms expected, got {len(starts)}")
     for p, room in enumerate(starts):
         try:
-            state, _ = _start(state, p, room)
+            state, _ = place_start(state, p, room)
         except Refused as exc:
             raise EventError(f"start room {house.name(room)}: {exc.reason}") from None
     return state
@@ -274,7 +274,10 @@ def draw_starts(
 # --- apply ----------------------------------------------------------------------------------
 
 
-def _start(state: SearchState, player: int, room: Room) -> tuple[SearchState, tuple[Effect, ...]]:
+def place_start(
+    state: SearchState, player: int, room: Room
+) -> tuple[SearchState, tuple[Effect, ...]]:
+    """Put the player due to start in ``room`` (what a legal card draw does)."""
     if state.phase is not Phase.START:
         raise Refused("already_started", "every player already has a start room")
     if player != state.turn:
@@ -404,7 +407,7 @@ def apply(state: SearchState, event: Any) -> Outcome[SearchState]:
             raise Refused("bad_card", str(exc)) from None
         if not 0 <= event.player < len(state.players):
             raise Refused("no_such_player", f"there is no player {event.player}")
-        nxt, effects = _start(state, event.player, room)
+        nxt, effects = place_start(state, event.player, room)
         return Outcome(nxt, effects)
     if isinstance(event, Move):
         try:

@@ -46,14 +46,18 @@ def _n(x: float) -> str:
     return f"{x:.2f}".rstrip("0").rstrip(".")
 
 
+def grid_box(house: House) -> tuple[float, float, float]:
+    """Where the house sits on the page: left, top and the side of a room, in mm."""
+    width = PAGE_W - 2 * MARGIN - 20  # room for the row triangles and letters
+    cell = min(width / house.cols, 120.0 / house.rows, 22.0)
+    return MARGIN + 13, MARGIN + 31, cell
+
+
 def svg(house: House, players: Sequence[str] = ("", "", "", ""), title: str = "") -> str:
     """The whole sheet as an SVG document (A4, millimetres)."""
     if not 1 <= len(players) <= 4:
         raise SearchError(f"a sheet has 1-4 score tracks, not {len(players)}")
-    width = PAGE_W - 2 * MARGIN - 20  # room for the row triangles and letters
-    cell = min(width / house.cols, 120.0 / house.rows, 22.0)
-    x0 = MARGIN + 13
-    y0 = MARGIN + 31
+    x0, y0, cell = grid_box(house)
     out: list[str] = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(PAGE_W)}mm" '
