@@ -164,7 +164,7 @@ def next_turn(
 ) -> tuple[int | None, tuple[int, ...]]:
     """Who moves after player ``after`` (``None`` when nobody can), and who loses a turn."""
     n = len(positions)
-    lost = []
+    lost: list[int] = []
     for step in range(1, n + 1):
         q = (after + step) % n
         if moves_for(house, rule, positions, visited, q)[0]:
@@ -421,7 +421,7 @@ def apply(state: SearchState, event: Any) -> Outcome[SearchState]:
         p = state.players[event.player]
         mover = replace(p, path=p.path + (room,), track=p.track + state.house.dots[room])
         players = state.players[: event.player] + (mover,) + state.players[event.player + 1 :]
-        effects = [
+        moved = [
             Effect(
                 "moved",
                 {
@@ -433,7 +433,7 @@ def apply(state: SearchState, event: Any) -> Outcome[SearchState]:
                 },
             )
         ]
-        nxt, more = _advance(replace(state, players=players), event.player, effects)
+        nxt, more = _advance(replace(state, players=players), event.player, moved)
         return Outcome(nxt, more)
     raise EventError(f"not a Search event: {type(event).__name__}")
 

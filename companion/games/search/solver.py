@@ -210,20 +210,20 @@ class _Search:
     ) -> tuple[int, Line, bool]:
         """(value, line, exact): ``exact`` values come with their line; others are bounds."""
         if turn is None:
-            value = team_score(self.tracks(masks))
-            self.improve(value, None)
-            return value, None, True
+            final = team_score(self.tracks(masks))
+            self.improve(final, None)
+            return final, None, True
         alpha_entry = self.best
         key = (turn, positions, masks)
         hit = self.table.get(key)
         if hit is not None:
-            flag, value, line = hit
+            flag, stored, stored_line = hit
             if flag == _EXACT:
-                self.improve(value, line)
-                return value, line, True
-            if alpha_entry is not None and value <= alpha_entry:
-                return value, None, False
-            static = min(static, value)
+                self.improve(stored, stored_line)
+                return stored, stored_line, True
+            if alpha_entry is not None and stored <= alpha_entry:
+                return stored, None, False
+            static = min(static, stored)
         if self.stopped:
             return static, None, False
         self.tick()
