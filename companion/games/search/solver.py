@@ -127,11 +127,14 @@ class _Search:
         self.on_progress = on_progress
         self.check_every = max(1, check_every)
         self.nodes = 0
+        # Only the mover's reach changes from a node to its children: the others' is cached.
+        self.reached: dict[tuple[Room, int], int] = {}
         self.table: dict[tuple[int, tuple[int, ...], tuple[int, ...]], tuple[int, int, Line]] = {}
         self.best: int | None = None
         self.best_line: tuple[Room, ...] = ()
         self.path: list[Room] = []
         self.stopped = False
+        self.probe_limit: int | None = None
 
     def dots_of(self, mask: int) -> int:
         d1, d2, d3 = self.dot_class
@@ -142,8 +145,19 @@ class _Search:
 
     def reach(self, start: Room, seen: int) -> int:
         """Dots of the rooms a player could still reach, ignoring others and the dot rule."""
+        key = (start, seen)
+        known = self.reached.get(key)
+        if known is not None:
+            return known
+        if len(self.reached) >= _TABLE_LIMIT:
+            self.reached.clear()
+        got = self.reached[key] = self._reach(start, seen)
+        return got
+
+    def _reach(self, start: Room, seen: int) -> int:
         links = self.links
         got = 0
+        found = []
         stack = [start]
         mark = seen | (1 << start)
         while stack:
@@ -152,8 +166,24 @@ class _Search:
                 if not (mark >> s) & 1:
                     mark |= 1 << s
                     got |= 1 << s
+                    found.append(s)
                     stack.append(s)
-        return self.dots_of(got)
+        # A room joined to only one room of the path's possible rooms cannot be passed
+        # through, only ended in: of those dead ends, a path takes at most one.
+        open_ = got | (1 << start)
+        dots = self.house.dots
+        dead_sum = dead_max = 0
+        for r in found:
+            ways = 0
+            for s in links[r]:
+                if (open_ >> s) & 1:
+                    ways += 1
+                    if ways > 1:
+                        break
+            if ways <= 1:
+                dead_sum += dots[r]
+                dead_max = max(dead_max, dots[r])
+        return self.dots_of(got) - dead_sum + dead_max
 
     def bound(self, positions: Sequence[Room], masks: Sequence[int], alpha: int | None) -> int:
         tracks = self.tracks(masks)
@@ -205,6 +235,57 @@ class _Search:
             self.best = value
             self.best_line = tuple(line)
 
+    def children(
+        self, turn: int, positions: tuple[Room, ...], masks: tuple[int, ...], static: int
+    ) -> list[tuple[int, Room, int | None, tuple[Room, ...], tuple[int, ...]]]:
+        """The moves from a node with their bounds, most promising first."""
+        rooms, _ = moves_for(self.house, self.rule, positions, masks, turn)
+        out = []
+        for room in rooms:
+            pos = positions[:turn] + (room,) + positions[turn + 1 :]
+            msk = masks[:turn] + (masks[turn] | (1 << room),) + masks[turn + 1 :]
+            nxt, _ = next_turn(self.house, self.rule, pos, msk, turn)
+            if nxt is None:
+                b = team_score(self.tracks(msk))
+            else:
+                b = min(static, self.bound(pos, msk, self.best))
+            out.append((b, room, nxt, pos, msk))
+        if len(out) > 1:
+            out.sort(key=lambda c: (-c[0], self.onward(c[1], c[4][turn])))
+        return out
+
+    def onward(self, room: Room, seen: int) -> int:
+        """Warnsdorff's tie-break: go first where fewest rooms lead on, saving the open ones
+        for later, as a knight's tour does; a dead end (no way on) goes last."""
+        free = sum(1 for s in self.links[room] if not (seen >> s) & 1)
+        return free if free else 99
+
+    def probe(
+        self,
+        turn: int | None,
+        positions: tuple[Room, ...],
+        masks: tuple[int, ...],
+        static: int,
+        discrepancies: int,
+    ) -> None:
+        """Limited discrepancy search: games that leave the best-first order at most
+        ``discrepancies`` times. Spreads the early search over the whole game instead of its
+        last moves, so good games turn up long before a full search could finish."""
+        if turn is None:
+            self.improve(team_score(self.tracks(masks)), None)
+            return
+        if self.stopped or (self.probe_limit is not None and self.nodes >= self.probe_limit):
+            return
+        self.tick()
+        for i, (b, room, nxt, pos, msk) in enumerate(self.children(turn, positions, masks, static)):
+            if i > 0 and discrepancies == 0:
+                break
+            if self.stopped or (self.best is not None and b <= self.best):
+                continue
+            self.path.append(room)
+            self.probe(nxt, pos, msk, b, discrepancies - (i > 0))
+            self.path.pop()
+
     def search(
         self, turn: int | None, positions: tuple[Room, ...], masks: tuple[int, ...], static: int
     ) -> tuple[int, Line, bool]:
@@ -227,18 +308,7 @@ class _Search:
         if self.stopped:
             return static, None, False
         self.tick()
-        rooms, _ = moves_for(self.house, self.rule, positions, masks, turn)
-        children = []
-        for room in rooms:
-            pos = positions[:turn] + (room,) + positions[turn + 1 :]
-            msk = masks[:turn] + (masks[turn] | (1 << room),) + masks[turn + 1 :]
-            nxt, _ = next_turn(self.house, self.rule, pos, msk, turn)
-            if nxt is None:
-                b = team_score(self.tracks(msk))
-            else:
-                b = min(static, self.bound(pos, msk, self.best))
-            children.append((b, room, nxt, pos, msk))
-        children.sort(key=lambda c: -c[0])
+        children = self.children(turn, positions, masks, static)
         value: int | None = None
         line: Line = None
         exact_any = False
@@ -305,8 +375,15 @@ def solve(
     should_stop: Callable[[], bool] | None = None,
     on_progress: Callable[[Progress], None] | None = None,
     check_every: int = 5000,
+    probes: int = 2,
+    probe_nodes: int = 50_000,
 ) -> Solution:
-    """The best team score reachable from ``state`` (see the module docstring)."""
+    """The best team score reachable from ``state`` (see the module docstring).
+
+    Before the exhaustive search, up to ``probe_nodes`` positions go to limited discrepancy
+    probes (games leaving the best-first order once, then twice: ``probes``), which find
+    good games early on big houses; ``probes=0`` skips them.
+    """
     if state.phase is Phase.START:
         raise SearchError("every player needs a start room before the game can be solved")
     if state.phase is Phase.OVER:
@@ -316,6 +393,12 @@ def solve(
     masks = state.visited_masks()
     root = s.bound(positions, masks, None)
     s.dive(state.turn, positions, masks)
+    s.probe_limit = probe_nodes
+    for k in range(1, probes + 1):
+        if s.stopped or s.nodes >= probe_nodes:
+            break
+        s.probe(state.turn, positions, masks, root, k)
+    s.probe_limit = None
     value, _, exact = s.search(state.turn, positions, masks, root)
     assert s.best is not None
     bound = value if not exact else s.best
