@@ -186,3 +186,19 @@ def test_moves_file_errors_name_the_line() -> None:
         parse_record("start A1\nB2\nstart C3\n")
     with pytest.raises(RecordError, match="same name"):
         parse_record("players a a\n")
+
+
+def test_a_zero_time_limit_still_answers_with_a_game_and_a_bound(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from companion.stopwatch import Stopwatch
+
+    assert Stopwatch(0).expired() and not Stopwatch(None).expired()
+    house = tmp_path / "h.txt"
+    house.write_text(str(House.generate(2)))
+    code, out, _ = run(
+        capsys, "best", "--house", str(house), "--starts", "C3", "F8", "--time-limit", "0", "--json"
+    )
+    report = json.loads(out)
+    assert code == 0 and report["best"] <= report["bound"]
+    assert report["line"] and report["hint"]["room"] == report["line"][0]["room"]

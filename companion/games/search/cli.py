@@ -17,11 +17,11 @@ import argparse
 import json
 import logging
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 from companion.errors import InputError
+from companion.stopwatch import Stopwatch
 from companion.games.base import Refused
 from companion.games.search.house import House, SearchError
 from companion.games.search.record import Record, parse_record, start_state
@@ -163,8 +163,7 @@ def _sheet(args: argparse.Namespace) -> int:
 def _solve(state: SearchState, args: argparse.Namespace) -> tuple[Any, float]:
     from companion.games.search.solver import Progress, solve
 
-    began = time.monotonic()
-    deadline = began + max(0.0, args.time_limit)
+    watch = Stopwatch(max(0.0, args.time_limit))
     live = sys.stderr.isatty()
 
     def report(p: Progress) -> None:
@@ -172,17 +171,18 @@ def _solve(state: SearchState, args: argparse.Namespace) -> tuple[Any, float]:
             best = "-" if p.best is None else p.best
             sys.stderr.write(
                 f"\rsearching  {p.nodes} positions  best {best}  "
-                f"{time.monotonic() - began:.0f}s"
+                f"{watch.elapsed:.0f}s"
             )
             sys.stderr.flush()
 
     solution = solve(
         state,
         node_limit=args.nodes,
-        should_stop=lambda: time.monotonic() >= deadline,
+        should_stop=watch.expired,
         on_progress=report,
+        check_every=1000,
     )
-    seconds = time.monotonic() - began
+    seconds = watch.elapsed
     if live:
         sys.stderr.write("\n")
     verdict = "proved best" if solution.exact else "stopped early"

@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Optional, Union
+from typing import Optional
 
 from companion.games.search.house import House, Room, SearchError
 from companion.games.search.rules import (
@@ -407,32 +407,48 @@ def solve(
     return Solution(s.best, bound, s.best_line, s.nodes, s.stopped)
 
 
-def hint(state: SearchState, **limits: Union[int, Callable[..., object], None]) -> Hint:
+def hint(
+    state: SearchState,
+    *,
+    node_limit: int | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    on_progress: Callable[[Progress], None] | None = None,
+) -> Hint:
     """The first move of the best game found from ``state``, for the player on turn."""
     rooms, way = legal(state)
     if not rooms:
         raise SearchError("nobody is to move: the game is over or has not started")
-    solution = solve(state, **limits)  # type: ignore[arg-type]
+    solution = solve(
+        state, node_limit=node_limit, should_stop=should_stop, on_progress=on_progress
+    )
     room = solution.line[0] if solution.line else rooms[0]
     return Hint(state.turn, room, way, solution)
 
 
-def review(start: SearchState, moves: Sequence[str], **limits: Union[int, None]) -> Review:
-    """Replay ``moves`` from ``start`` (refusals raise) and set the result against best play."""
+def review(
+    start: SearchState,
+    moves: Sequence[str],
+    *,
+    node_limit: int | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> Review:
+    """Replay ``moves`` from ``start`` (a refused move raises) and set the result against
+    best play from the same start rooms.
+
+    When the best is proved, each position of the game is solved too, to name the first
+    move after which the best score was out of reach (small houses, endgames); otherwise
+    ``first_departure`` stays ``None``.
+    """
+    best = solve(start, node_limit=node_limit, should_stop=should_stop)
     state = start
-    best = solve(start, **limits)  # type: ignore[arg-type]
     departure: int | None = None
     for i, name in enumerate(moves, start=1):
         state = apply(state, Move(state.turn, name)).state
         if departure is None and best.exact:
-            if state.phase is Phase.OVER:
-                value = team_score(state.tracks)
-            else:
-                value = solve(state, **limits).best  # type: ignore[arg-type]
-            if value < best.best:
+            after = solve(state, node_limit=node_limit, should_stop=should_stop)
+            if after.exact and after.best < best.best:
                 departure = i
-    reached = team_score(state.tracks)
-    return Review(reached, best, departure)
+    return Review(team_score(state.tracks), best, departure)
 
 
 def brute_force(state: SearchState) -> int:
