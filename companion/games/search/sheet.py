@@ -161,7 +161,7 @@ def svg(house: House, players: Sequence[str] = ("", "", "", ""), title: str = ""
         if mark is not None:
             out.append(_triangle(x0 - 4.2, cy, down=False))
             out.append(
-                f'<text x="{_n(x0 - 4.9)}" y="{_n(cy + 1.1)}" font-size="3.2" '
+                f'<text x="{_n(x0 - 7.1)}" y="{_n(cy + 1.1)}" font-size="3.2" '
                 f'font-weight="bold" text-anchor="middle" fill="white">{mark}</text>'
             )
     # score tracks
