@@ -7,11 +7,14 @@ plain maximum over the game tree. :func:`solve` is a depth-first branch and boun
   follow from the masks, so a transposition table keyed by the node shares work between
   move orders that meet;
 - the bound: a player's track can grow at most by the dots of the rooms still reachable for
-  them (through doors and corridors, avoiding their own visits); with every track between
-  its current value ``L`` and that ceiling ``U``, ``5 * min - 4 * max`` is at most
+  them (through doors and corridors, avoiding their own visits), less the dead ends they
+  cannot pass through (a path ends in at most one); with every track between its current
+  value ``L`` and that ceiling ``U``, ``5 * min - 4 * max`` is at most
   ``5 * Umin - 4 * max(Lmax, Umin)``; branches that cannot beat the best game found so far
   are cut;
-- children are tried best bound first, so a good game is found early.
+- children are tried best bound first, ties broken by Warnsdorff's rule (fewest ways on
+  first), after a greedy first game and limited discrepancy probes, so good games turn up
+  early even where the search cannot finish.
 
 Given a node budget or a ``should_stop`` callback (the core reads no clock: the caller decides
 what a time limit is), it stops early and still returns the best game found (a lower bound
