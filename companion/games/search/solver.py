@@ -48,7 +48,7 @@ _log = logging.getLogger(__name__)
 # A line of moves shared between table entries: (room, rest) pairs ending in None.
 Line = Optional[tuple[Room, "Line"]]
 _EXACT, _UPPER = 0, 1
-_TABLE_LIMIT = 1_500_000  # entries before the table is cleared (memory stays bounded)
+_TABLE_LIMIT = 250_000  # entries before a table is cleared: about 100 MB at most (a Pi)
 
 
 @dataclass(frozen=True)
