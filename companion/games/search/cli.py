@@ -70,8 +70,8 @@ def register(subparsers: Any) -> None:
     sheet.set_defaults(func=_sheet)
 
     check = sub.add_parser("check", help="referee a written game, move by move")
-    check.add_argument("--house", type=Path, required=True)
-    check.add_argument("--moves", type=Path, required=True)
+    check.add_argument("--house", type=Path, required=True, help="a house in the text format")
+    check.add_argument("--moves", type=Path, required=True, help="a moves file (docs/search.md)")
     check.add_argument("--json", action="store_true", help="one JSON object on stdout")
     _limits(check)
     check.add_argument(
@@ -80,7 +80,7 @@ def register(subparsers: Any) -> None:
     check.set_defaults(func=_check)
 
     best = sub.add_parser("best", help="the best team score from a position")
-    best.add_argument("--house", type=Path, required=True)
+    best.add_argument("--house", type=Path, required=True, help="a house in the text format")
     pos = best.add_mutually_exclusive_group(required=True)
     pos.add_argument("--moves", type=Path, help="a moves file: the position after its moves")
     pos.add_argument("--starts", nargs="+", metavar="ROOM", help="start rooms, one per player")
