@@ -457,6 +457,28 @@ def test_camera_streams_jpeg_parts(camera_client: FlaskClient) -> None:
     response.close()
 
 
+def test_camera_view_keeps_alive_when_the_camera_goes(tmp_path: Any, clock: Clock) -> None:
+    """No new frames (camera detached): the last picture is re-sent, so a phone that left is
+    noticed and its worker thread freed; closing the view frees its slot."""
+    with make_table(tmp_path / "cam2", camera=True) as t:
+        app = web.create_app(t, {"heartbeat_s": 0.05, "max_camera_streams": 1}, clock=clock)
+        client = app.test_client()
+        response = client.get("/api/camera.mjpg", headers=pin_header(), buffered=False)
+        parts = iter(response.response)
+        first = next(parts)
+        t.detach_camera("unplugged")
+        later = [next(parts) for _ in range(3)]
+        assert all(p.startswith(b"--frame\r\n") for p in later)
+        assert later[-1] == later[-2]  # the same last picture, again
+        busy = client.get("/api/camera.mjpg", headers=pin_header())
+        assert busy.status_code == 503 and busy.get_json()["error"] == "busy"
+        response.close()
+        assert first
+        # the slot is free again (the camera itself is gone now: 503 for that reason)
+        again = client.get("/api/camera.mjpg", headers=pin_header())
+        assert again.get_json()["error"] == "camera_unavailable"
+
+
 def test_camera_still_after_login(camera_client: FlaskClient) -> None:
     login(camera_client)
     response = camera_client.get("/api/camera.jpg")
