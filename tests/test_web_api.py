@@ -265,10 +265,11 @@ def test_login_form_post_with_csrf_field_redirects(client: FlaskClient) -> None:
     assert client.get("/api/session").get_json()["logged_in"] is True
 
 
-def test_login_form_never_redirects_off_site(client: FlaskClient) -> None:
+@pytest.mark.parametrize("target", ["//evil.example/x", "/\\evil.example", "https://evil.example/",
+                                    "javascript:alert(1)", "/\tx"])
+def test_login_form_never_redirects_off_site(client: FlaskClient, target: str) -> None:
     token = csrf(client)
-    response = client.post("/login", data={"pin": PIN, "csrf_token": token,
-                                            "next": "//evil.example/x"})
+    response = client.post("/login", data={"pin": PIN, "csrf_token": token, "next": target})
     assert response.status_code == 303
     assert response.headers["Location"] in ("/", "http://localhost/")
 
