@@ -838,6 +838,9 @@ class Runtime(AbstractContextManager["Runtime"]):
         if item.status == "lost" and was != "lost":
             self.panel.play(Tune.ALARM)
             self._stable = None
+        if item.status == "none":  # no camera any more: its questions can never be settled
+            self._prompt = None
+            self._stable = None
         self._show_state()
         self._publish()
 
@@ -1028,15 +1031,23 @@ class Runtime(AbstractContextManager["Runtime"]):
         return self._frame_iter()
 
     def _frame_iter(self) -> Iterator[bytes]:
+        """Ends (freeing the slot) when no new frame comes for ``read_timeout_s``: the camera
+        is lost or detached, and a viewer holding on would only block a phone's stream."""
         seen = -1
+        patience = max(float(self._camera_cfg["read_timeout_s"]), 1.0)
+        last = time.monotonic()
         try:
             while not self._stopping.is_set():
                 with self._frame_cond:
                     if self._frame_seq == seen or self._frame_jpeg is None:
-                        self._frame_cond.wait(timeout=1.0)
-                    if self._frame_jpeg is None or self._frame_seq == seen:
-                        continue
-                    seen, jpeg = self._frame_seq, self._frame_jpeg
+                        self._frame_cond.wait(timeout=min(1.0, patience))
+                    jpeg = self._frame_jpeg if self._frame_seq != seen else None
+                    seen = self._frame_seq
+                if jpeg is None:
+                    if time.monotonic() - last > patience:
+                        return
+                    continue
+                last = time.monotonic()
                 yield jpeg
         finally:
             with self._lock:

@@ -427,3 +427,30 @@ def test_the_shared_effect_vocabulary_reaches_the_panel(table: Runtime, factory:
     assert [s.state for s in leds[0].states].count(True) >= 1
     assert [s.state for s in leds[2].states].count(True) >= 1
     assert leds[1].state is False
+
+
+def test_a_frames_stream_ends_when_the_camera_goes_away(tmp_path: Path, factory: MockFactory) -> None:
+    folder = tmp_path / "cam"
+    _frames(folder)
+    cfg = make_config(tmp_path, read_timeout_s=0.5)
+    with Store(tmp_path / "log.sqlite") as store, Runtime(
+        cfg, store, source=ReplaySource(folder, fps=20.0, loop=True),
+        reader=lambda image: TableReading(cells(c0_0="?")), pin_factory=factory,
+    ) as rt:
+        stream = rt.frames()
+        assert next(stream).startswith(b"\xff\xd8")
+        _until(rt, lambda s: s["prompt"] is not None)  # the camera asks about (0,0)
+        rt.detach_camera("unplugged")
+        snap = _until(rt, lambda s: s["camera"]["status"] == "none")
+        assert snap["prompt"] is None  # nobody could ever settle it now
+        import threading
+
+        drained = threading.Thread(target=lambda: list(stream), daemon=True)
+        drained.start()  # what was left, then the stream must end on its own
+        drained.join(timeout=10)
+        assert not drained.is_alive()
+        n = cfg.section("web")["max_streams"]
+        subs = [rt.subscribe() for _ in range(n)]  # every slot is free again
+        for sub in subs:
+            sub.__enter__()
+            sub.__exit__(None, None, None)
