@@ -32,7 +32,7 @@ TABLET = {"width": 1024, "height": 768}
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    with start_demo(tmp_path_factory.mktemp("demo")) as s:
+    with start_demo(tmp_path_factory.mktemp("demo"), speed=3.0) as s:
         yield s
 
 

@@ -56,6 +56,15 @@ def is_busy(exc: BaseException) -> bool:
     return isinstance(exc, protocol.Busy)
 
 
+def client_gone() -> Callable[[], bool]:
+    """Whether this request's client has hung up (waitress tells, given a request lookahead;
+    elsewhere, such as the test client, a write to a gone client ends the stream instead)."""
+    check = request.environ.get("waitress.client_disconnected")
+    if callable(check):
+        return lambda: bool(check())
+    return lambda: False
+
+
 def sse_message(payload: dict[str, Any]) -> str:
     """One server-sent event: a single ``data:`` line of compact JSON (JSON has no newlines)."""
     data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
@@ -114,6 +123,7 @@ def events() -> Any:
     heartbeat = ws.config.heartbeat_s
     runtime = ws.runtime
     closing = ws.closing
+    gone = client_gone()
 
     def generate() -> Iterator[str]:
         yield "retry: 3000\n\n"
@@ -121,7 +131,7 @@ def events() -> Any:
         seen = first.get("version")
         yield sse_message(first)
         beat_at = time.monotonic() + heartbeat
-        while not closing.is_set():
+        while not closing.is_set() and not gone():
             wait = min(STREAM_POLL_S, max(0.0, beat_at - time.monotonic()))
             message = subscription.get(timeout=wait)
             if message is None:
@@ -309,6 +319,7 @@ def camera() -> Any:
     pump = _FramePump(frames)
     stream = _Stream(ws.cameras, pump.stop)
     closing = ws.closing
+    gone = client_gone()
     # re-send the last picture at least this often (a lost camera sends nothing new)
     keepalive = min(ws.config.heartbeat_s, MJPEG_KEEPALIVE_S)
 
@@ -320,7 +331,7 @@ def camera() -> Any:
     def generate() -> Iterator[bytes]:
         last = first
         yield part(first)
-        while not closing.is_set():
+        while not closing.is_set() and not gone():
             jpeg = pump.get(timeout=keepalive)
             if jpeg == _FramePump.END:
                 return
