@@ -55,7 +55,8 @@ def make_table(tmp: Path, players: tuple[str, ...] = ("Ana", "Ben"), camera: boo
         folder.mkdir(exist_ok=True)
         for i in range(3):
             cv2.imwrite(str(folder / f"{i:03d}.png"), np.full((48, 64, 3), 60 + 40 * i, np.uint8))
-        cfg = cfg.replace("camera", source="replay", device=str(folder), loop=True, fps=20.0)
+        cfg = cfg.replace("camera", source="replay", device=str(folder), loop=True, fps=20.0,
+                          read_timeout_s=1.0)
         source = ReplaySource(folder, fps=20.0, loop=True)
     if web:
         cfg = cfg.replace("web", **web)

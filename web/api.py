@@ -316,12 +316,24 @@ def camera() -> Any:
         ws.cameras.give_back()
         return got
     frames, first = got
-    pump = _FramePump(frames)
-    stream = _Stream(ws.cameras, pump.stop)
+    runtime = ws.runtime
+    pumps = [_FramePump(frames)]  # the current one; replaced when the runtime's frames end
+    stream = _Stream(ws.cameras, lambda: pumps[-1].stop())
     closing = ws.closing
     gone = client_gone()
     # re-send the last picture at least this often (a lost camera sends nothing new)
     keepalive = min(ws.config.heartbeat_s, MJPEG_KEEPALIVE_S)
+
+    def reopen() -> _FramePump | None:
+        """The runtime ends its frames after a silence; while a camera is attached, follow it
+        again (it may come back), else the view is over."""
+        try:
+            if (runtime.snapshot().get("camera") or {}).get("status") == "none":
+                return None
+            return _FramePump(runtime.frames())
+        except (OSError, RuntimeError, ValueError) as exc:
+            _log.info("camera view not reopened: %s", exc)
+            return None
 
     def part(jpeg: bytes) -> bytes:
         head = (f"--{MJPEG_BOUNDARY}\r\nContent-Type: image/jpeg\r\n"
@@ -332,9 +344,14 @@ def camera() -> Any:
         last = first
         yield part(first)
         while not closing.is_set() and not gone():
-            jpeg = pump.get(timeout=keepalive)
+            jpeg = pumps[-1].get(timeout=keepalive)
             if jpeg == _FramePump.END:
-                return
+                again = reopen()
+                if again is None:
+                    return
+                pumps.append(again)
+                del pumps[:-1]
+                continue
             if jpeg is not None:
                 last = jpeg
             yield part(last)
