@@ -458,14 +458,25 @@ def test_a_closed_page_gives_its_stream_back_over_real_http(table: Table) -> Non
         first.close()
         deadline = time.monotonic() + 20
         while True:
-            again = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
-            again.request("GET", "/api/events")
-            status = again.getresponse().status
-            again.close()
-            if status == 200:
-                break
+            held = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+            held.request("GET", "/api/events")
+            reply = held.getresponse()
+            if reply.status == 200:
+                break  # the slot came back; this phone keeps it open
+            reply.close()
+            held.close()
             assert time.monotonic() < deadline, "the closed page kept its stream"
             time.sleep(0.1)
+    # closing the server ended the open stream and stopped listening; closing twice is fine
+    server.close()
+    with pytest.raises(OSError):
+        http.client.HTTPConnection("127.0.0.1", server.port, timeout=2).request("GET", "/")
+    try:
+        reply.read()  # ends: a stream still open would time out here instead
+    except http.client.IncompleteRead:
+        pass  # cut off mid-chunk is an end too
+    reply.close()
+    held.close()
 
 
 # --- camera -------------------------------------------------------------------------------

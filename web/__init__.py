@@ -136,7 +136,7 @@ _WAITRESS: dict[str, Any] = {
 }
 
 
-def serve(app: Flask, host: str = "0.0.0.0", port: int = 8000, threads: int = 16) -> None:
+def serve(app: Flask, host: str = "0.0.0.0", port: int = 8000, threads: int = 8) -> None:
     """Serve ``app`` with waitress until interrupted (the runtime runs in other threads)."""
     import waitress
 
@@ -152,7 +152,7 @@ class Server:
     """
 
     def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 0,
-                 threads: int = 16) -> None:
+                 threads: int = 8) -> None:
         from waitress.server import create_server
 
         from web.state import EXTENSION
