@@ -651,6 +651,19 @@ def test_games_lists_the_installed_games_and_their_pages(client: FlaskClient) ->
     assert '<option value="moerder">Finde den Mörder</option>' in page
 
 
+def test_static_files_are_addressed_by_their_content(client: FlaskClient) -> None:
+    import re
+
+    page = client.get("/").data.decode()
+    links = re.findall(r'(?:src|href)="(/static/[^"]+)"', page)
+    assert any("css/app.css?v=" in link for link in links)
+    assert any("js/games/moerder.js?v=" in link for link in links)
+    versions = {link.split("?v=")[1] for link in links}
+    assert len(versions) == 1  # one version for the whole set
+    for link in links:
+        assert client.get(link).status_code == 200, link
+
+
 def test_pages_send_security_headers(client: FlaskClient) -> None:
     response = client.get("/")
     assert "script-src 'self'" in response.headers["Content-Security-Policy"]

@@ -10,6 +10,7 @@ in the same process as the runtime so the camera is opened once.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 import time
@@ -68,6 +69,10 @@ def create_app(
     )
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     renderers = tuple(sorted(p.stem for p in (_HERE / "static" / "js" / "games").glob("*.js")))
+    digest = hashlib.sha1(usedforsecurity=False)
+    for path in sorted(p for p in (_HERE / "static").rglob("*") if p.is_file()):
+        digest.update(path.read_bytes())
+    asset_version = digest.hexdigest()[:10]
     app.extensions[EXTENSION] = WebState(
         runtime=runtime,
         config=settings,
@@ -75,6 +80,7 @@ def create_app(
         streams=Slots(settings.max_streams),
         cameras=Slots(settings.max_camera_streams),
         renderers=renderers,
+        asset_version=asset_version,
         clock=clock,
     )
     app.register_blueprint(auth.bp)
