@@ -70,8 +70,15 @@ def wait_until(page: Any, expression: str, arg: Any = None, timeout_s: float = 2
     Playwright's wait_for_function evaluates strings, which the page's CSP (script-src 'self')
     rightly forbids; page.evaluate goes through the debugging protocol instead.
     """
+    from playwright.sync_api import Error as PlaywrightError
+
     deadline = time.monotonic() + timeout_s
-    while not page.evaluate(expression, arg):
+    while True:
+        try:
+            if page.evaluate(expression, arg):
+                return
+        except PlaywrightError:
+            pass  # the page is between two documents (a link was followed): look again
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {expression}")
         page.wait_for_timeout(100)
