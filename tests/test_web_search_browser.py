@@ -224,3 +224,21 @@ def test_the_end_sets_the_score_reached_against_the_best(site: Site, phone: Any)
     banner = phone.locator("#banner strong").inner_text()
     assert ("Gewonnen" in banner) is v["score"]["win"]
     shot(phone, "review")
+
+
+def test_history_replays_a_search_game(site: Site, phone: Any) -> None:
+    game_id = api(site, "api/state")[1]["game_id"]
+    steps = api(site, f"api/history/{game_id}")[1]["steps"]
+    phone.goto(site.url + f"history/{game_id}")
+    wait_until(phone, "() => document.querySelectorAll('.sr-hit').length === 16")
+    last = steps[-1]["view"]
+    assert phone.locator(".sr-trail").count() == sum(len(p["path"]) - 1 for p in last["players"])
+    event = steps[-1]["event"]
+    assert event["type"] == "move"
+    name = last["players"][event["player"]]["name"]
+    assert f"{name} nach {event['room']}" in phone.locator("#step-label").inner_text()
+    phone.locator("#step").fill("0")
+    wait_until(phone, "() => document.querySelectorAll('.sr-trail').length === 0")
+    assert phone.locator(".sr-pawn").count() == 2  # the start rooms of the set-up
+    assert phone.locator("#sr-cards, #sr-review").count() == 0  # no live controls in a replay
+    shot(phone, "history")
