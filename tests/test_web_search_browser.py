@@ -242,3 +242,23 @@ def test_history_replays_a_search_game(site: Site, phone: Any) -> None:
     assert phone.locator(".sr-pawn").count() == 2  # the start rooms of the set-up
     assert phone.locator("#sr-cards, #sr-review").count() == 0  # no live controls in a replay
     shot(phone, "history")
+
+
+def test_a_new_search_game_from_the_phones_form(site: Site, phone: Any) -> None:
+    phone.goto(site.url)
+    phone.click("#new-game summary")
+    phone.select_option("#game-select", "search")
+    wait_until(phone, "() => !!document.querySelector('#sr-seed')")
+    names = phone.locator("#player-names input")
+    assert names.count() >= 2
+    names.nth(0).fill("Uta")
+    names.nth(1).fill("Veit")
+    phone.fill("#sr-seed", "11")
+    phone.select_option("#sr-rule", "different")
+    phone.click("#new-game-form button[type=submit]")
+    wait_until(phone, "() => document.querySelectorAll('#sr-cards .sr-card').length === 12")
+    v = view(site)
+    assert [p["name"] for p in v["players"]][:2] == ["Uta", "Veit"]
+    assert v["house"]["text"] == str(House.generate(11))
+    assert v["options"]["dot_rule"] == "different" and v["phase"] == "start"
+    shot(phone, "new-game")

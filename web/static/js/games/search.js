@@ -248,7 +248,7 @@
   }
 
   function send(event) {
-    return C.act({ action: "event", event: event }).then(function (s) {
+    return C.sendEvent(event).then(function (s) {
       state.message = null;
       return s;
     }, function (err) {
@@ -660,6 +660,8 @@
         default: return event.type;
       }
     },
+
+    players: { min: 2, max: 4 },
 
     /* New-game form: the house number, the dot rule and whether the start room scores. */
     setupFields: function (form) {
