@@ -271,7 +271,7 @@
       C.getJSON("/api/analysis/" + kind).then(function (body) {
         if (!state[slot] || state[slot].key !== key) return;
         if (body.status === "working") {
-          if (++tries < 120) setTimeout(ask, 1000);
+          if (++tries < 600) setTimeout(ask, 1000);
           return;
         }
         state[slot] = { key: key, status: "done", data: body };
