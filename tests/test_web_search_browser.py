@@ -262,3 +262,14 @@ def test_a_new_search_game_from_the_phones_form(site: Site, phone: Any) -> None:
     assert v["house"]["text"] == str(House.generate(11))
     assert v["options"]["dot_rule"] == "different" and v["phase"] == "start"
     shot(phone, "new-game")
+
+
+def test_the_page_speaks_english_too(site: Site, phone: Any) -> None:
+    phone.goto(site.url + "?lang=en")
+    v = view(site)
+    assert v["phase"] == "start"
+    name = v["players"][v["turn"]]["name"]
+    wait_until(phone, "() => !!document.querySelector('#sr-cards')")
+    assert phone.locator("#banner strong").inner_text() == f"{name} draws start cards"
+    assert phone.locator("#sr-place").inner_text() == "Pick both cards first"
+    phone.goto(site.url + "?lang=de")

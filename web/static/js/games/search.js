@@ -58,7 +58,7 @@
       "event.ask_hint": "{name} bittet um einen Tipp",
       "event.undo": "Zurückgenommen",
       "event.none": "Spielbeginn",
-      "lost": "setzt aus",
+      "lost.toast": "{names} kann nicht ziehen und setzt aus",
       "setup.seed": "Haus Nr. (leer = zufällig)",
       "setup.rule": "Punkte-Regel",
       "setup.rule.match": "nur gleiche Punktzahl (Standard)",
@@ -130,7 +130,7 @@
       "event.ask_hint": "{name} asks for a hint",
       "event.undo": "Undone",
       "event.none": "Start of the game",
-      "lost": "loses turns",
+      "lost.toast": "{names} cannot move and loses the turn",
       "setup.seed": "House no. (empty = random)",
       "setup.rule": "Dot rule",
       "setup.rule.match": "only matching dots (standard)",
@@ -606,10 +606,24 @@
     root.appendChild(tracks(snap));
   }
 
+  /* Say once per change what the house did by itself: a player skipped because they cannot move. */
+  var announced = -1;
+  function announce(snap) {
+    if (!isLive() || typeof snap.version !== "number" || snap.version <= announced) return;
+    var first = announced < 0;
+    announced = snap.version;
+    var last = snap.last;
+    if (first || !last || last.kind !== "effects") return;
+    var lost = (last.effects || []).filter(function (e) { return e.kind === "turn_lost"; })
+      .map(function (e) { return nameOf(snap, e.data.player); });
+    if (lost.length) C.toast(L("lost.toast", { names: lost.join(", ") }), "info");
+  }
+
   var renderer = {
     title: "Search",
 
     render: function (root, snap, ui) {
+      announce(snap);
       state.root = root;
       state.snap = snap;
       state.ui = ui || { canEdit: false };
