@@ -273,3 +273,50 @@ def test_the_page_speaks_english_too(site: Site, phone: Any) -> None:
     assert phone.locator("#banner strong").inner_text() == f"{name} draws start cards"
     assert phone.locator("#sr-place").inner_text() == "Pick both cards first"
     phone.goto(site.url + "?lang=de")
+
+
+def a_game_with_a_lost_turn() -> tuple[dict[str, Any], list[str], list[int]]:
+    """A set-up, a line of moves whose last one makes someone lose a turn, and who."""
+    from companion.games.search import GAME
+    from companion.games.search.rules import Move, Phase, legal
+
+    for seed in range(60):
+        setup = {"players": ["Ana", "Ben", "Cem"], "seed": seed, "dot_rule": "different"}
+        house = House.generate(seed)
+        free = free_card_rooms(house)
+        starts: list[str] = []
+        for name in free:
+            room = house.room(name)
+            if all(not _blocked(house, room, house.room(s)) for s in starts):
+                starts.append(name)
+            if len(starts) == 3:
+                break
+        setup["starts"] = starts
+        s = GAME.new(setup)
+        line: list[str] = []
+        while s.phase is Phase.PLAY:
+            rooms, _ = legal(s)
+            line.append(s.house.name(rooms[0]))
+            out = GAME.apply(s, Move(s.turn, line[-1]))
+            lost = [e.data["player"] for e in out.effects if e.kind == "turn_lost"]
+            if lost:
+                return setup, line, lost
+            s = out.state
+    raise AssertionError("no game with a lost turn found")
+
+
+def test_a_player_who_cannot_move_is_announced(site: Site, phone: Any) -> None:
+    setup, line, lost = a_game_with_a_lost_turn()
+    assert api(site, "api/action", {"action": "new_game", "game": "search", "setup": setup})[0] == 200
+    for room in line[:-1]:
+        v = view(site)
+        move = {"type": "move", "player": v["turn"], "room": room}
+        assert api(site, "api/action", {"action": "event", "event": move})[0] == 200
+    phone.goto(site.url)
+    wait_until(phone, "(room) => !!document.querySelector(`.sr-room.legal[data-room=${room}]`)", line[-1])
+    phone.click(f".sr-hit[data-room={line[-1]}]")
+    names = ", ".join(setup["players"][p] for p in lost)
+    wait_until(phone, "(text) => { const t = document.querySelector('#toast');"
+               " return !t.hidden && t.textContent === text; }",
+               f"{names} kann nicht ziehen und setzt aus")
+    shot(phone, "lost-turn")
