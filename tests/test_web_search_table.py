@@ -19,7 +19,6 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from companion import config as config_mod
-from companion.games.search.advice import state_from_view
 from companion.games.search.house import House
 from companion.games.search import GAME
 from companion.games.search.rules import Move, Phase, draw_starts, legal, team_score
@@ -68,10 +67,29 @@ def start_search(rt: Runtime, setup: dict[str, Any] | None = None) -> dict[str, 
     return rt.submit({"action": "new_game", "game": "search", "setup": setup or search_setup()})
 
 
+def small_setup(seed: int) -> dict[str, Any]:
+    """A 4x5 house (quick to play to its end), start rooms apart."""
+    house = House.generate(seed, 4, 5)
+    a = house.room("A1")
+    b = next(r for r in reversed(house.rooms) if r != a and house.partner[r] != a)
+    return {"players": ["Ana", "Ben"], "house": str(house), "starts": ["A1", house.name(b)]}
+
+
+def a_winning_game() -> tuple[dict[str, Any], list[str]]:
+    """A small house and the solver's line that wins on it."""
+    for seed in range(40):
+        setup = small_setup(seed)
+        state = GAME.new(setup)
+        best = solve(state)
+        if best.best > 0:
+            return setup, line_names(state, best.line)
+    raise AssertionError("no winnable small house found")
+
+
 def a_losing_game() -> tuple[dict[str, Any], list[str]]:
-    """A set-up and a line of moves the team loses with, found by the rules alone."""
-    for seed in range(4, 40):
-        setup = search_setup(seed, "different")
+    """A small house and a line of moves the team loses with, found by the rules alone."""
+    for seed in range(40):
+        setup = small_setup(seed)
         for pick in (0, -1):
             s = GAME.new(setup)
             line = []
@@ -152,13 +170,8 @@ def test_a_long_press_asks_for_a_hint(table: Runtime, factory: MockFactory,
 @pytest.mark.parametrize("play", ["best", "losing"])
 def test_the_end_of_the_game_is_logged_and_shown(table: Runtime, factory: MockFactory,
                                                  said: list[str], play: str) -> None:
-    if play == "best":  # the solver's game: the team wins
-        snap = start_search(table)
-        state = state_from_view(snap["view"])
-        line = line_names(state, solve(state, node_limit=5000).line)
-    else:
-        setup, line = a_losing_game()
-        snap = start_search(table, setup)
+    setup, line = a_winning_game() if play == "best" else a_losing_game()
+    snap = start_search(table, setup)
     view = snap["view"]
     while view["phase"] == "play":
         room = line.pop(0)
@@ -172,3 +185,22 @@ def test_the_end_of_the_game_is_logged_and_shown(table: Runtime, factory: MockFa
     else:
         assert "all LEDs blink: the game ends without a winner" in said
     assert (play == "best") is view["score"]["win"]
+
+
+def test_a_long_press_after_the_end_plays_the_same_house_again(
+    table: Runtime, factory: MockFactory
+) -> None:
+    setup, line = a_losing_game()
+    snap = start_search(table, setup)
+    for room in line:
+        view = snap["view"]
+        snap = table.submit({"action": "event", "event": {"type": "move", "player": view["turn"],
+                                                          "room": room}})
+    assert snap["view"]["phase"] == "over"
+    press(factory, table, 1, hold_s=LONG_S + 0.15)
+    again = wait_for(table, lambda s: s["game_id"] != snap["game_id"])
+    assert again["game"] == "search" and again["view"]["phase"] == "play"
+    assert again["view"]["house"]["text"] == snap["view"]["house"]["text"]
+    assert [p["path"] for p in again["view"]["players"]] == [[s] for s in setup["starts"]]
+    table.panel.wait_idle()  # the end's blinking runs out, then the turn shows
+    assert leds(factory, table) == [True, False]
