@@ -116,6 +116,7 @@ def test_long_press_asks_a_hint_that_the_next_move_clears() -> None:
     out = apply(s, event)
     assert out.state.hint_asked == asker and view(out.state)["hint_asked"] == asker
     assert out.state.players == s.players and out.state.turn == s.turn
+    assert view(out.state)["winners"] is None
     signal = [e for e in out.effects if e.kind == "signal"]
     assert signal and signal[0].data["seat"] == s.turn and signal[0].data["blink"] is True
     rooms, _ = legal(out.state)
@@ -152,6 +153,7 @@ def test_the_end_names_the_whole_table_winner_or_nobody() -> None:
         win = team_score(s.tracks) > 0
         outcomes.add(win)
         assert winner == ({"players": [0, 1]} if win else {"player": None})
+        assert view(s)["winners"] == ([0, 1] if win else [])
     assert outcomes == {True, False}
 
 

@@ -508,13 +508,13 @@ def view(state: SearchState) -> dict[str, Any]:
         for r in p.path:
             visited_by.setdefault(r, []).append(i)
     moves, way = legal(state)
+    tracks = state.tracks
     refusals: dict[str, dict[str, str]] = {}
     if state.phase is Phase.PLAY:
         for r in house.rooms:
             why = refusal(state, state.turn, r)
             if why is not None:
                 refusals[house.name(r)] = {"code": why.code, "reason": why.reason}
-    tracks = state.tracks
     started = all(p.path for p in state.players)
     score = team_score(tracks) if started else None
     return {
@@ -522,6 +522,10 @@ def view(state: SearchState) -> dict[str, Any]:
         "phase": state.phase.value,
         "turn": state.turn if state.phase is not Phase.OVER else None,
         "hint_asked": state.hint_asked,
+        # Cooperative: at the end the whole table wins or nobody does (None while playing).
+        "winners": None
+        if state.phase is not Phase.OVER
+        else (list(range(len(state.players))) if team_score(tracks) > 0 else []),
         "options": {
             "dot_rule": state.options.dot_rule.value,
             "start_scores": state.options.start_scores,
