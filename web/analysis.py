@@ -62,8 +62,7 @@ class Worker:
         )
         self._done: OrderedDict[str, Future[dict[str, Any]]] = OrderedDict()
         self._lock = threading.Lock()
-        self._thread = threading.Thread(target=self._run, name="analysis", daemon=True)
-        self._thread.start()
+        self._thread: threading.Thread | None = None  # started by the first question
 
     def _run(self) -> None:
         while True:
@@ -85,6 +84,9 @@ class Worker:
             self._done[key] = future
             while len(self._done) > KEEP:
                 self._done.popitem(last=False)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="analysis", daemon=True)
+                self._thread.start()
         self._jobs.put((future, work))
         return future
 
