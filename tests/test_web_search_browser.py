@@ -58,6 +58,9 @@ def phone(browser: Any, site: Site) -> Iterator[Any]:
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    # the page's CSP (no inline styles or scripts) must hold for the house drawing too
+    page.on("console", lambda m: errors.append(m.text)
+            if m.type == "error" and "Content Security Policy" in m.text else None)
     page.goto(site.url + "login?next=/")
     page.fill("#pin", site.pin)
     page.click("#login-form button[type=submit]")
@@ -202,6 +205,7 @@ def test_hint_button_shows_the_solvers_move(site: Site, phone: Any) -> None:
     assert text.startswith("Tipp für") and any(r in text for r in legal), text
     assert phone.locator(".sr-room.hinted").count() == 1
     assert view(site)["hint_asked"] == before["turn"]
+    assert phone.locator("#btn-hint").is_disabled()  # asked once per position
     shot(phone, "hint")
 
 

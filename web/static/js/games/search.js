@@ -659,6 +659,7 @@
       var view = snap.view || {};
       if (view.phase !== "play") return [];
       return [{ id: "hint", label: L("hint.ask"), tone: "primary",
+        disabled: typeof view.hint_asked === "number",  // asked already: the hint is on screen
         action: { action: "event", event: { type: "ask_hint", player: view.turn } } }];
     },
 
