@@ -59,6 +59,9 @@
       "event.undo": "Zurückgenommen",
       "event.none": "Spielbeginn",
       "lost.toast": "{names} kann nicht ziehen und setzt aus",
+      "key.corridor": "Gang",
+      "key.open": "offen für den Zug",
+      "key.circled": "besucht, Punkte gezählt",
       "setup.seed": "Haus Nr. (leer = zufällig)",
       "setup.rule": "Punkte-Regel",
       "setup.rule.match": "nur gleiche Punktzahl (Standard)",
@@ -131,6 +134,9 @@
       "event.undo": "Undone",
       "event.none": "Start of the game",
       "lost.toast": "{names} cannot move and loses the turn",
+      "key.corridor": "corridor",
+      "key.open": "open to the player on turn",
+      "key.circled": "visited, dots counted",
       "setup.seed": "House no. (empty = random)",
       "setup.rule": "Dot rule",
       "setup.rule.match": "only matching dots (standard)",
@@ -418,6 +424,22 @@
     return root;
   }
 
+  /* What the marks on the house mean, in one line under it. */
+  function legend() {
+    function icon(draw) {
+      var s = svg("svg", { viewBox: "0 0 24 16", class: "sr-key", "aria-hidden": "true" });
+      draw(s);
+      return s;
+    }
+    return C.el("div", { class: "sr-legend" },
+      C.el("span", {}, icon(function (s) { s.appendChild(svg("path", { d: "M2 12 Q12 0 22 12", class: "sr-corridor" })); }), L("key.corridor")),
+      C.el("span", {}, icon(function (s) { s.appendChild(svg("rect", { x: 3, y: 1, width: 18, height: 14, rx: 3, class: "sr-key-open" })); }), L("key.open")),
+      C.el("span", {}, icon(function (s) {
+        s.appendChild(svg("circle", { cx: 12, cy: 8, r: 2.6, class: "sr-dot" }));
+        s.appendChild(svg("circle", { cx: 12, cy: 8, r: 5, class: "sr-circled sr-key-circle" }));
+      }), L("key.circled")));
+  }
+
   /* --- the parts below the house --------------------------------------------------------- */
   function tracks(snap) {
     var view = snap.view || {};
@@ -596,6 +618,7 @@
       if (t) onRoomTap(t.getAttribute("data-room"));
     });
     wrap.appendChild(house);
+    wrap.appendChild(legend());
     root.appendChild(wrap);
     var msg = message(snap);
     if (msg) root.appendChild(msg);
