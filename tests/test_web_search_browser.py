@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from companion.games.search.house import House
-from web_support import Site, start_site
+from web_support import PIN, Site, make_table
 
 pytestmark = pytest.mark.browser
 
@@ -33,8 +33,13 @@ SEED = 7
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    with start_site(tmp_path_factory.mktemp("searchpage")) as s:
-        yield s
+    """The real runtime (temp SQLite, MockFactory, no camera) served by waitress on a free port."""
+    import web
+
+    with make_table(tmp_path_factory.mktemp("searchpage")) as table:
+        app = web.create_app(table, table.config.section("web"))
+        with web.Server(app, host="127.0.0.1", port=0) as server:
+            yield Site(server.url, server.port, PIN)
 
 
 @pytest.fixture(scope="module")
@@ -127,6 +132,10 @@ def test_start_rooms_are_drawn_by_tapping_two_cards(site: Site, phone: Any) -> N
     assert status == 200, body
     phone.goto(site.url)
     wait_until(phone, "() => document.querySelectorAll('.sr-hit').length === 88")
+    # the page's own stylesheet arrived, under the release's version like the script
+    wait_until(phone, "() => { const l = document.getElementById('search-css');"
+               " return !!(l && l.sheet && l.sheet.cssRules.length > 20); }")
+    assert "?v=" in phone.evaluate("() => document.getElementById('search-css').href")
     house = House.parse(view(site)["house"]["text"])
     first, *others = free_card_rooms(house)
     row, col = cards_for(house, first)

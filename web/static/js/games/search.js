@@ -178,7 +178,10 @@
     var link = document.createElement("link");
     link.id = "search-css";
     link.rel = "stylesheet";
-    link.href = "/static/css/search.css";
+    // the same version query as this script's address (a new release, a fresh stylesheet)
+    var script = document.currentScript;
+    var version = script && script.src.indexOf("?") >= 0 ? script.src.slice(script.src.indexOf("?")) : "";
+    link.href = "/static/css/search.css" + version;
     document.head.appendChild(link);
   })();
 
