@@ -253,7 +253,7 @@ def test_history_replays_a_search_game(site: Site, phone: Any) -> None:
     phone.locator("#step").fill("0")
     wait_until(phone, "() => document.querySelectorAll('.sr-trail').length === 0")
     assert phone.locator(".sr-pawn").count() == 2  # the start rooms of the set-up
-    assert phone.locator("#sr-cards, #sr-review").count() == 0  # no live controls in a replay
+    assert phone.locator("#sr-cards, #sr-review, #sr-reason").count() == 0  # nothing live in a replay
     shot(phone, "history")
 
 

@@ -565,7 +565,7 @@
     var view = snap.view || {};
     var m = state.message;
     if (m) return C.el("p", { class: "sr-msg tone-" + m.tone, id: "sr-reason", role: "status", dataset: { code: m.code || "" } }, m.text);
-    if (view.phase !== "play") return null;
+    if (view.phase !== "play" || !isLive()) return null;  // a replay needs no instructions
     var name = nameOf(snap, view.turn);
     var legal = view.legal || [];
     var text = !(state.ui && state.ui.canEdit) ? L("tap.view")
