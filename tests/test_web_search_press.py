@@ -153,7 +153,7 @@ def test_the_end_names_the_whole_table_winner_or_nobody() -> None:
         win = team_score(s.tracks) > 0
         outcomes.add(win)
         assert winner == ({"players": [0, 1]} if win else {"player": None})
-        assert view(s)["winners"] == ([0, 1] if win else [])
+        assert view(s)["winners"] == view(s)["winner_seats"] == ([0, 1] if win else [])
     assert outcomes == {True, False}
 
 

@@ -517,15 +517,20 @@ def view(state: SearchState) -> dict[str, Any]:
                 refusals[house.name(r)] = {"code": why.code, "reason": why.reason}
     started = all(p.path for p in state.players)
     score = team_score(tracks) if started else None
+    winners = (
+        None
+        if state.phase is not Phase.OVER
+        else (list(range(len(state.players))) if team_score(tracks) > 0 else [])
+    )
     return {
         "game": "search",
         "phase": state.phase.value,
         "turn": state.turn if state.phase is not Phase.OVER else None,
         "hint_asked": state.hint_asked,
         # Cooperative: at the end the whole table wins or nobody does (None while playing).
-        "winners": None
-        if state.phase is not Phase.OVER
-        else (list(range(len(state.players))) if team_score(tracks) > 0 else []),
+        # ``winner_seats`` is the key every game's view shares with the runtime's panel.
+        "winners": winners,
+        "winner_seats": winners,
         "options": {
             "dot_rule": state.options.dot_rule.value,
             "start_scores": state.options.start_scores,
