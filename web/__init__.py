@@ -86,6 +86,9 @@ def create_app(
     app.register_blueprint(auth.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
+    from web import analysis  # solver answers for game pages (hint, review), off-thread
+
+    analysis.install(app)
     auth.install(app)
     pages.install(app)
     _install_error_handlers(app)

@@ -36,14 +36,19 @@ How the rule text (``shared/rules/search-sackson.txt``) is read where it is sile
 - **Turns** go round in player order. A player who cannot move loses the turn (the referee
   skips them and says so); "players must move if they are able to", so there is no pass.
   The game ends when nobody can move.
+- **Buttons** (``GAME.press``, :mod:`.buttons`): a short press makes the one move the rules
+  leave the player on turn (the corridor); a long press asks for a hint (``AskHint``), which
+  changes no room and no track and is cleared by the next move.
 - **Score**: the farthest track minus five times (farthest - shortest); the team wins when
   that is above zero.
 """
 
 from companion.games.base import GameRules
+from companion.games.search.buttons import press
 from companion.games.search.house import House, HouseError, SearchError
 from companion.games.search.rules import (
     CODEC,
+    AskHint,
     DotRule,
     Move,
     Options,
@@ -63,10 +68,12 @@ GAME: GameRules[SearchState] = GameRules(
     decode=CODEC.decode,
     encode=CODEC.encode,
     view=view,
+    press=press,
 )
 
 __all__ = [
     "GAME",
+    "AskHint",
     "DotRule",
     "House",
     "HouseError",

@@ -68,6 +68,9 @@ class SearchState:
     players: tuple[Player, ...]
     phase: Phase = Phase.START
     turn: int = 0
+    # Who asked for a hint in this position (a long button press, the phone's button); the
+    # next move clears it. Pages show the solver's advice while it is set.
+    hint_asked: int | None = None
 
     @property
     def positions(self) -> tuple[Room, ...]:
@@ -102,7 +105,15 @@ class Move:
     room: str
 
 
-CODEC = EventCodec([Start, Move])
+@dataclass(frozen=True)
+class AskHint:
+    """A player (any seat: the game is cooperative) asks the companion where the player on
+    turn should go. It changes no room or track; it is logged so the review can count hints."""
+
+    player: int
+
+
+CODEC = EventCodec([Start, Move, AskHint])
 
 
 # --- the move rules, shared with the solver -------------------------------------------------
@@ -320,11 +331,18 @@ def _advance(
     for q in lost:
         if turn is not None:
             effects.append(Effect("turn_lost", {"player": q}))
+            # the panel: that seat's LED blinks and the reminder tune says "stuck"
+            effects.append(Effect("signal", {"seat": q, "tune": "reminder", "blink": True}))
     if turn is None:
         tracks = state.tracks
         score = team_score(tracks)
+        # Cooperative: the whole table wins or nobody does (the panel's winner pattern).
+        if score > 0:
+            effects.append(Effect("winner", {"players": list(range(len(tracks)))}))
+        else:
+            effects.append(Effect("winner", {"player": None}))
         effects.append(Effect("game_over", {"score": score, "win": score > 0, "tracks": tracks}))
-        return replace(state, phase=Phase.OVER, turn=0), tuple(effects)
+        return replace(state, phase=Phase.OVER, turn=0, hint_asked=None), tuple(effects)
     effects.append(Effect("turn", {"player": turn, "phase": Phase.PLAY.value}))
     return replace(state, turn=turn), tuple(effects)
 
@@ -433,8 +451,24 @@ def apply(state: SearchState, event: Any) -> Outcome[SearchState]:
                 },
             )
         ]
-        nxt, more = _advance(replace(state, players=players), event.player, moved)
+        nxt, more = _advance(
+            replace(state, players=players, hint_asked=None), event.player, moved
+        )
         return Outcome(nxt, more)
+    if isinstance(event, AskHint):
+        if not 0 <= event.player < len(state.players):
+            raise Refused("no_such_player", f"there is no player {event.player}")
+        if state.phase is not Phase.PLAY:
+            code = "game_over" if state.phase is Phase.OVER else "not_started"
+            raise Refused(code, "a hint is for a player on turn during play")
+        asked = replace(state, hint_asked=event.player)
+        return Outcome(
+            asked,
+            (
+                Effect("hint_asked", {"player": event.player, "for": state.turn}),
+                Effect("signal", {"seat": state.turn, "tune": "reminder", "blink": True}),
+            ),
+        )
     raise EventError(f"not a Search event: {type(event).__name__}")
 
 
@@ -474,19 +508,29 @@ def view(state: SearchState) -> dict[str, Any]:
         for r in p.path:
             visited_by.setdefault(r, []).append(i)
     moves, way = legal(state)
+    tracks = state.tracks
     refusals: dict[str, dict[str, str]] = {}
     if state.phase is Phase.PLAY:
         for r in house.rooms:
             why = refusal(state, state.turn, r)
             if why is not None:
                 refusals[house.name(r)] = {"code": why.code, "reason": why.reason}
-    tracks = state.tracks
     started = all(p.path for p in state.players)
     score = team_score(tracks) if started else None
+    winners = (
+        None
+        if state.phase is not Phase.OVER
+        else (list(range(len(state.players))) if team_score(tracks) > 0 else [])
+    )
     return {
         "game": "search",
         "phase": state.phase.value,
         "turn": state.turn if state.phase is not Phase.OVER else None,
+        "hint_asked": state.hint_asked,
+        # Cooperative: at the end the whole table wins or nobody does (None while playing).
+        # ``winner_seats`` is the key every game's view shares with the runtime's panel.
+        "winners": winners,
+        "winner_seats": winners,
         "options": {
             "dot_rule": state.options.dot_rule.value,
             "start_scores": state.options.start_scores,
