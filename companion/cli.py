@@ -58,8 +58,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             parser.print_help()
             return EXIT_USAGE
-        # a group called without its sub-command
-        parser.parse_args([*(argv if argv is not None else sys.argv[1:]), "--help"])
+        # a group called without its sub-command: show the group's help, as a usage error
+        _subparser(parser, args.command).print_help(sys.stderr)
         return EXIT_USAGE
     try:
         code: int = func(args)
@@ -69,6 +69,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     return code
+
+
+def _subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and name in action.choices:
+            chosen: argparse.ArgumentParser = action.choices[name]
+            return chosen
+    return parser
 
 
 def _one_line(exc: BaseException) -> str:

@@ -77,6 +77,19 @@ class GameRules(Generic[S]):
     - ``apply(state, event)``: the :class:`Outcome`, or raises :class:`Refused`.
     - ``decode(obj)`` / ``encode(event)``: events to and from JSON-ready dicts with a ``type``.
     - ``view(state)``: the JSON-ready picture of the state the web and the CLI show.
+    - ``press(state, seat, gesture)``: what a player's hardware button means now, as an
+      event JSON for ``decode`` (``gesture`` is ``next``, ``claim`` or ``quit``: short, long
+      and double press), or ``None`` when the press means nothing now. ``None`` for the
+      whole hook: the game has no button actions.
+
+    Effects the runtime shows on the panel for every game (a game may add its own kinds;
+    the phone gets all of them):
+
+    - ``turn`` {``player``}: that seat's LED lights, the turn tune plays.
+    - ``winner`` {``player`` (int or None)} or {``players``: [int…]}: the winner pattern.
+    - ``claim_valid`` / ``claim_invalid`` {``player``}: the claim patterns and tunes.
+    - ``signal`` {``seat`` (int or None), ``tune``: ``valid`` | ``invalid`` | ``reminder`` |
+      ``alarm``, ``blink``: bool}: a game's own moment (an arrest, a hand won).
     """
 
     name: str
@@ -86,6 +99,7 @@ class GameRules(Generic[S]):
     decode: Callable[[Mapping[str, Any]], Any]
     encode: Callable[[Any], dict[str, Any]]
     view: Callable[[S], dict[str, Any]]
+    press: Callable[[S, int, str], Mapping[str, Any] | None] | None = None
 
 
 @dataclass(frozen=True)

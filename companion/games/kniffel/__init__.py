@@ -1,0 +1,76 @@
+"""Wort-Kniffel: seven letter dice, words against the hourglass, eleven boxes on a pad.
+
+Rule text: ``shared/rules/wort-kniffel.txt``. Where it is silent or ambiguous, this package
+reads it as a referee at the table would (each reading has a test in
+``tests/test_kniffel_readings.py``):
+
+1. Words never share a die, and the words of one entry are different words (TOR and TOR
+   from two sets of dice are one word, not two).
+2. Upper boxes with several words (``two``: up to three, ``three``: one or two) score the sum
+   of all dice used by all their words; a word's length is the number of dice it uses.
+3. A word has at least two letters (the smallest box is for two-letter words).
+4. The diamond stands for any one letter, Ä Ö Ü and ß included, and is worth 0. It may also
+   stand for a letter another die already shows.
+5. A, O, U dice may be read as Ä, Ö, Ü (TUR lays Tür). ß is laid as two S dice (the capital
+   spelling, FUSS for Fuß; the diamond may be one of the two S) or with the diamond alone;
+   all dice used count, and a word's length is its dice (FUSS goes in ``four``). Letters no
+   die shows (é) can only be the diamond.
+6. Street and chance need no words: the Straße is seven vowels (A E I O U, the diamond), the
+   chance the sum of all seven dice, whatever they spell.
+7. Full-House: exactly two words that together use all seven dice, 25 points. Wort-Zweier
+   (``pair_of_words``) and Wort-Dreier (``three_words``) take exactly two and three words.
+8. The upper bonus (35) counts as soon as the upper boxes reach 50 ("auf beliebige Weise"),
+   not only when all five are filled.
+9. Wort-Kniffel extra: only after a Wort-Kniffel scored 50 in its box. Each further one is
+   worth 100 extra points, and for it the player writes a zero in an open box of their choice
+   this turn (:class:`~companion.games.kniffel.rules.KniffelExtra`); the player may instead
+   enter the roll normally. A struck (zero) Wort-Kniffel box earns no extra points.
+10. A player may strike any open box with a zero after throwing, even if the roll fits
+    elsewhere; when the roll fits no open box a zero is the only move (effect
+    ``nothing_fits``).
+11. Hourglass: when the runtime reports the sand ran out, the player can no longer throw or
+    enter words; the only move left is a zero in an open box of their choice.
+12. A roll must be one the dice set can show (each face on a different die); a misread roll
+    is refused as ``impossible_roll`` rather than scored.
+
+Words come from :mod:`companion.games.kniffel.words` (the only module here that reads
+files); the solver and the rules receive the index.
+"""
+
+from companion.games.kniffel.dice import DEFAULT_DICE, DiceError, DiceSet, Face, Roll
+from companion.games.kniffel.errors import KniffelError
+from companion.games.kniffel.lexicon import Lexicon
+from companion.games.kniffel.pad import BOXES, Box, Pad, PadError
+from companion.games.kniffel.rules import (
+    Enter,
+    KniffelExtra,
+    KniffelState,
+    Throw,
+    TimeUp,
+    Zero,
+    build_rules,
+)
+
+GAME = build_rules()
+
+__all__ = [
+    "BOXES",
+    "DEFAULT_DICE",
+    "GAME",
+    "Box",
+    "DiceError",
+    "DiceSet",
+    "Enter",
+    "Face",
+    "KniffelError",
+    "KniffelExtra",
+    "KniffelState",
+    "Lexicon",
+    "Pad",
+    "PadError",
+    "Roll",
+    "Throw",
+    "TimeUp",
+    "Zero",
+    "build_rules",
+]

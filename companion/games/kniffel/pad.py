@@ -1,0 +1,150 @@
+"""The score pad: eleven boxes, the upper bonus and the Wort-Kniffel extra points."""
+
+from __future__ import annotations
+
+import enum
+import logging
+from dataclasses import dataclass
+
+from companion.games.kniffel.errors import KniffelError
+
+_log = logging.getLogger(__name__)
+
+UPPER_BONUS = 35
+UPPER_BONUS_AT = 50
+FULL_HOUSE = 25
+STREET = 30
+KNIFFEL = 50
+KNIFFEL_EXTRA = 100
+
+
+class PadError(KniffelError):
+    """A box name that does not exist, or writing into a box already filled."""
+
+
+class Box(enum.Enum):
+    """The eleven boxes; the value is the key used in JSON, the CLI and events."""
+
+    TWO = "two"
+    THREE = "three"
+    FOUR = "four"
+    FIVE = "five"
+    SIX = "six"
+    PAIR_OF_WORDS = "pair_of_words"
+    THREE_WORDS = "three_words"
+    FULL_HOUSE = "full_house"
+    STREET = "street"
+    KNIFFEL = "kniffel"
+    CHANCE = "chance"
+
+    @classmethod
+    def parse(cls, text: str) -> Box:
+        key = text.strip().lower().replace("-", "_")
+        for box in cls:
+            if box.value == key:
+                return box
+        known = ", ".join(b.value for b in cls)
+        raise PadError(f"unknown box {text!r}; boxes: {known}")
+
+    @property
+    def is_upper(self) -> bool:
+        return self in UPPER
+
+    @property
+    def letters(self) -> int | None:
+        """How many dice each word of an upper box uses."""
+        return UPPER_LETTERS.get(self)
+
+    @property
+    def words(self) -> tuple[int, int]:
+        """How many words the box takes, at least and at most."""
+        return WORD_COUNTS[self]
+
+
+BOXES: tuple[Box, ...] = tuple(Box)
+UPPER: tuple[Box, ...] = (Box.TWO, Box.THREE, Box.FOUR, Box.FIVE, Box.SIX)
+UPPER_LETTERS: dict[Box, int] = {Box.TWO: 2, Box.THREE: 3, Box.FOUR: 4, Box.FIVE: 5, Box.SIX: 6}
+WORD_COUNTS: dict[Box, tuple[int, int]] = {
+    Box.TWO: (1, 3),
+    Box.THREE: (1, 2),
+    Box.FOUR: (1, 1),
+    Box.FIVE: (1, 1),
+    Box.SIX: (1, 1),
+    Box.PAIR_OF_WORDS: (2, 2),
+    Box.THREE_WORDS: (3, 3),
+    Box.FULL_HOUSE: (2, 2),
+    Box.STREET: (0, 0),
+    Box.KNIFFEL: (1, 1),
+    Box.CHANCE: (0, 0),
+}
+
+
+def parse_boxes(text: str) -> frozenset[Box]:
+    """A comma-separated list of box keys, e.g. ``"two,four,chance"``."""
+    parts = [p for p in text.split(",") if p.strip()]
+    if not parts:
+        raise PadError("no boxes given")
+    return frozenset(Box.parse(p) for p in parts)
+
+
+@dataclass(frozen=True)
+class Pad:
+    """One player's column: ``None`` for an open box, else the points written (0 = struck)."""
+
+    scores: tuple[int | None, ...] = (None,) * len(BOXES)
+    kniffel_extra: int = 0
+
+    def __post_init__(self) -> None:
+        if len(self.scores) != len(BOXES):
+            raise PadError(f"a pad has {len(BOXES)} boxes, got {len(self.scores)}")
+
+    def __getitem__(self, box: Box) -> int | None:
+        return self.scores[BOXES.index(box)]
+
+    def is_open(self, box: Box) -> bool:
+        return self[box] is None
+
+    @property
+    def open_boxes(self) -> frozenset[Box]:
+        return frozenset(b for b in BOXES if self.is_open(b))
+
+    @property
+    def is_full(self) -> bool:
+        return all(s is not None for s in self.scores)
+
+    def write(self, box: Box, score: int) -> Pad:
+        if not self.is_open(box):
+            raise PadError(f"box {box.value} is already filled")
+        scores = list(self.scores)
+        scores[BOXES.index(box)] = score
+        return Pad(tuple(scores), self.kniffel_extra)
+
+    def add_kniffel_extra(self) -> Pad:
+        return Pad(self.scores, self.kniffel_extra + KNIFFEL_EXTRA)
+
+    @property
+    def upper(self) -> int:
+        return sum(self[b] or 0 for b in UPPER)
+
+    @property
+    def bonus(self) -> int:
+        """35 once the upper boxes reach 50, "auf beliebige Weise" - even before all are filled."""
+        return UPPER_BONUS if self.upper >= UPPER_BONUS_AT else 0
+
+    @property
+    def lower(self) -> int:
+        return sum(self[b] or 0 for b in BOXES if b not in UPPER)
+
+    @property
+    def total(self) -> int:
+        return self.upper + self.bonus + self.lower + self.kniffel_extra
+
+    def view(self) -> dict[str, object]:
+        return {
+            "boxes": {b.value: self[b] for b in BOXES},
+            "upper": self.upper,
+            "bonus": self.bonus,
+            "lower": self.lower,
+            "kniffel_extra": self.kniffel_extra,
+            "total": self.total,
+        }

@@ -1,0 +1,212 @@
+"""Where the words come from: the German word list, its cleaning, house rules and the cache.
+
+This is the only module of the game that touches files. The rules and the solver receive a
+:class:`~companion.games.kniffel.lexicon.Lexicon` and never read a file.
+
+Default list: wngerman's ``/usr/share/dict/ngerman`` (356,000 entries with inflected forms).
+Cleaning removes what the rules forbid and a list can tell (:func:`clean`):
+
+- abbreviations and unit symbols: all-capital tokens (``ADAC``, ``AG``), entries written with
+  a full stop (hunspell's ``Abk.``), mixed-case tokens (``kW``, ``GmbH``, ``LEDs``);
+- foreign words a list can tell: letters German does not use (``Café``, ``Señor``);
+- tokens without a vowel, which are abbreviations and units too (``km``, ``Nr``, ``Hz``);
+- anything with digits, hyphens or apostrophes, and single letters.
+
+What a list cannot tell (proper names such as ``Aachen``, dialect) is the table's business:
+house rules add an ``allow`` list and a ``block`` list (the runtime reads them from config).
+For the default list the package also ships ``block_default.txt``: the short abbreviations
+without a full stop (``usw``, ``etc``), first names and English words found among its two- and
+three-letter entries, where they would otherwise decide the upper boxes.
+
+``--words FILE`` uses any plain list instead: one word a line, case-insensitive, used as given
+(no cleaning; blank lines and ``#`` comments skipped).
+
+The index of the playable words (2-7 dice) is cached on disk, in
+``$XDG_CACHE_HOME/companion/`` (else ``~/.cache/companion/``), keyed by the source's path,
+mtime and size and by :data:`CLEAN_VERSION`; allow and block lists are applied after loading,
+so changing them needs no rebuild.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import marshal
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from importlib import resources
+from pathlib import Path
+from typing import TextIO
+
+from companion.errors import InputError
+from companion.games.kniffel.errors import KniffelError
+from companion.games.kniffel.lexicon import MAX_DICE, Lexicon, spellings
+from companion.progress import progress
+
+_log = logging.getLogger(__name__)
+
+DEFAULT_LIST = Path("/usr/share/dict/ngerman")
+# Bump when clean() changes: old caches are then rebuilt.
+CLEAN_VERSION = 1
+_CACHE_FORMAT = 1
+GERMAN_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzäöüß")
+GERMAN_VOWELS = frozenset("aeiouyäöü")
+_CHUNK = 20_000
+
+
+class WordListError(KniffelError, InputError):
+    """A word list that is missing, unreadable or not text."""
+
+
+def clean(entries: Iterable[str]) -> Iterator[str]:
+    """The entries the rules allow, as far as a word list can tell (see the module text)."""
+    for raw in entries:
+        word = raw.strip()
+        if is_clean(word):
+            yield word
+
+
+def is_clean(word: str) -> bool:
+    if len(word) < 2 or "." in word:
+        return False
+    if any(ch.isupper() for ch in word[1:]):  # ADAC, kW, GmbH, LEDs
+        return False
+    low = word.lower()
+    # German words have a vowel; tokens without one are abbreviations and units (km, Nr, Hz).
+    return all(ch in GERMAN_LETTERS for ch in low) and any(ch in GERMAN_VOWELS for ch in low)
+
+
+def plain(entries: Iterable[str]) -> Iterator[str]:
+    """A ``--words`` list: every non-blank, non-comment line, as given."""
+    for raw in entries:
+        word = raw.strip()
+        if word and not word.startswith("#"):
+            yield word
+
+
+def shipped_block_list() -> list[str]:
+    """The short abbreviations, names and English words the default list carries
+    (``block_default.txt``; applied to the default list only)."""
+    text = resources.files(__package__).joinpath("block_default.txt").read_text("utf-8")
+    return [w for line in text.splitlines() if not line.startswith("#") for w in line.split()]
+
+
+def default_source() -> Path:
+    if DEFAULT_LIST.is_file():
+        return DEFAULT_LIST
+    raise WordListError(
+        f"no German word list at {DEFAULT_LIST}: install wngerman (apt-get install wngerman) "
+        "or pass --words FILE"
+    )
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "companion"
+
+
+def load_lexicon(
+    source: str | os.PathLike[str] | None = None,
+    *,
+    plain_list: bool = False,
+    allow: Iterable[str] = (),
+    block: Iterable[str] = (),
+    cache: str | os.PathLike[str] | None | bool = True,
+    progress_to: TextIO | None = None,
+) -> Lexicon:
+    """The index for a word list, from the cache when it is fresh.
+
+    ``source=None`` is the default German list, cleaned; ``plain_list=True`` reads ``source``
+    as given (``--words``). ``allow`` adds words the table accepts, ``block`` removes words
+    (case-insensitive). ``cache``: ``True`` for the default directory, a directory, or
+    ``False``/``None`` to build without caching. Building draws a progress line on
+    ``progress_to`` (default: stderr, when it is a terminal).
+    """
+    path = Path(source) if source is not None else default_source()
+    shipped = shipped_block_list() if source is None else []
+    lexicon = _index(path, plain_list, cache, shipped, progress_to)
+    allow, block = list(allow), list(block)
+    if allow or block:
+        lexicon = lexicon.amend(allow=allow, block=block)
+    return lexicon
+
+
+def _index(
+    path: Path,
+    plain_list: bool,
+    cache: str | os.PathLike[str] | None | bool,
+    shipped: list[str],
+    progress_to: TextIO | None = None,
+) -> Lexicon:
+    try:
+        st = path.stat()
+    except OSError as exc:
+        raise WordListError(f"{path}: {exc.strerror or exc}") from None
+    if not path.is_file():
+        raise WordListError(f"{path}: not a file")
+    mode = "plain" if plain_list else f"clean{CLEAN_VERSION}"
+    blocked = hashlib.sha256("\n".join(shipped).encode()).hexdigest()[:12]
+    # marshal's format belongs to the Python version, so the version is part of the key.
+    ident = (
+        f"{path.resolve()}|{st.st_mtime_ns}|{st.st_size}|{mode}|{blocked}|{_CACHE_FORMAT}"
+        f"|{sys.version_info[:2]}|{marshal.version}"
+    )
+    folder = cache_dir() if cache is True else (Path(cache) if cache else None)
+    file = None
+    if folder is not None:
+        file = folder / f"kniffel-{hashlib.sha256(ident.encode()).hexdigest()[:20]}.idx"
+        lexicon = _read_cache(file, ident)
+        if lexicon is not None:
+            return lexicon
+    shipped_low = {w.lower() for w in shipped}
+    lexicon = Lexicon.from_words(
+        w for w in _playable(path, plain_list, progress_to) if w.lower() not in shipped_low
+    )
+    if file is not None:
+        _write_cache(file, ident, lexicon)
+    return lexicon
+
+
+def _playable(path: Path, plain_list: bool, progress_to: TextIO | None = None) -> list[str]:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise WordListError(f"{path}: not UTF-8 text") from None
+    except OSError as exc:
+        raise WordListError(f"{path}: {exc.strerror or exc}") from None
+    chunks = [lines[i : i + _CHUNK] for i in range(0, len(lines), _CHUNK)]
+    keep = plain if plain_list else clean
+    out: list[str] = []
+    label = f"kniffel: indexing {path.name} ({len(lines)} lines, once)"
+    for chunk in progress(chunks, total=len(chunks), label=label, stream=progress_to):
+        # more than 7 letters never fits 7 dice (ß as SS only makes a word longer)
+        out.extend(w for w in keep(chunk) if len(w) <= MAX_DICE and spellings(w))
+    _log.info("%s: %d of %d entries playable with 7 dice", path, len(out), len(lines))
+    return out
+
+
+def _read_cache(file: Path, ident: str) -> Lexicon | None:
+    """The cached index, or ``None`` when missing, stale or damaged (then it is rebuilt).
+
+    The cache is marshal data (plain dicts, lists and strings: loading it runs no code) in
+    the user's own cache directory.
+    """
+    try:
+        data = marshal.loads(file.read_bytes())
+        if not isinstance(data, dict) or data.get("ident") != ident:
+            return None
+        return Lexicon.from_data(data)
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+
+
+def _write_cache(file: Path, ident: str, lexicon: Lexicon) -> None:
+    """Write atomically; a cache that cannot be written only costs time on the next start."""
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = file.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(marshal.dumps({"ident": ident, **lexicon.to_data()}))
+        os.replace(tmp, file)
+    except OSError as exc:
+        _log.warning("cannot write the word cache %s: %s", file, exc)

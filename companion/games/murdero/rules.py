@@ -1,0 +1,346 @@
+"""Murdero's scorekeeping as a game: hands entered at the table, the running table, game over.
+
+The companion does not watch Murdero's turns; it scores each hand's end and keeps the running
+table until a player (or pair) reaches 100 (200 in Partner Murdero).
+
+Set-up JSON: ``{"players": ["Ann", "Bob", "Cid", "Dee"], "pairs": false}`` (players in seat
+order; with ``pairs`` the 1st and 3rd play against the 2nd and 4th, since partners sit
+opposite). Events: ``hand_entered`` ``{"hand": HAND}``, ``hand_corrected``
+``{"number": 2, "hand": HAND}`` and ``new_game`` ``{"players": null, "pairs": null}``
+(null keeps the table as it was); HAND is the JSON in :mod:`companion.games.murdero.hand`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.games.base import (
+    Effect,
+    EventCodec,
+    EventError,
+    GameRules,
+    Outcome,
+    Refused,
+)
+from companion.games.murdero import cards
+from companion.games.murdero.hand import HandEnd, HandError, PlayerHand, seats_of_pairs
+from companion.games.murdero.scoring import HandScore, score_hand, side_label
+
+_log = logging.getLogger(__name__)
+
+TARGET = 100
+TARGET_PAIRS = 200
+
+
+@dataclass(frozen=True)
+class HandEntered:
+    hand: HandEnd
+
+
+@dataclass(frozen=True)
+class HandCorrected:
+    """Replace hand ``number`` (1-based) of the current game with a corrected entry."""
+
+    number: int
+    hand: HandEnd
+
+
+@dataclass(frozen=True)
+class NewGame:
+    players: tuple[str, ...] | None = None
+    pairs: bool | None = None
+
+
+@dataclass(frozen=True)
+class ScoredHand:
+    entry: HandEnd
+    score: HandScore
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    totals: tuple[tuple[str, int], ...]
+    winners: tuple[str, ...]
+    hands: int
+
+
+@dataclass(frozen=True)
+class MurderoState:
+    players: tuple[str, ...]
+    pairs: bool
+    hands: tuple[ScoredHand, ...] = ()
+    earlier: tuple[FinishedGame, ...] = ()
+
+    @property
+    def target(self) -> int:
+        return TARGET_PAIRS if self.pairs else TARGET
+
+    @property
+    def sides(self) -> tuple[tuple[str, ...], ...]:
+        if self.pairs:
+            return tuple(
+                tuple(self.players[i] for i in seats) for seats in seats_of_pairs(len(self.players))
+            )
+        return tuple((p,) for p in self.players)
+
+    def running(self) -> list[dict[str, int]]:
+        """Each side's total after each hand."""
+        totals = {side_label(s): 0 for s in self.sides}
+        out = []
+        for scored in self.hands:
+            for label, pts in scored.score.points().items():
+                totals[label] += pts
+            out.append(dict(totals))
+        return out
+
+    @property
+    def totals(self) -> dict[str, int]:
+        rows = self.running()
+        return rows[-1] if rows else {side_label(s): 0 for s in self.sides}
+
+    @property
+    def game_winners(self) -> tuple[str, ...]:
+        return _game_winners(self.totals, self.target)
+
+    @property
+    def over(self) -> bool:
+        return bool(self.game_winners)
+
+
+def _game_winners(totals: Mapping[str, int], target: int) -> tuple[str, ...]:
+    """Sides at or past the target; if several get there in the same hand, the highest total wins
+    (equal highest share the win)."""
+    reached = {label: pts for label, pts in totals.items() if pts >= target}
+    if not reached:
+        return ()
+    best = max(reached.values())
+    return tuple(label for label, pts in reached.items() if pts == best)
+
+
+def _check_players(players: Any, pairs: bool) -> tuple[str, ...]:
+    if not isinstance(players, (list, tuple)) or not all(
+        isinstance(p, str) and p.strip() for p in players
+    ):
+        raise EventError("players must be a list of names")
+    names = tuple(p.strip() for p in players)
+    if not 2 <= len(names) <= 4:
+        raise EventError(f"Murdero is for 2-4 players, not {len(names)}")
+    if len(set(names)) != len(names):
+        raise EventError("player names must differ")
+    if pairs and len(names) != 4:
+        raise EventError("Partner Murdero needs four players")
+    return names
+
+
+def new(setup: Mapping[str, Any]) -> MurderoState:
+    if not isinstance(setup, Mapping):
+        raise EventError("the set-up must be a JSON object")
+    unknown = set(setup) - {"players", "pairs"}
+    if unknown:
+        raise EventError(f"unknown set-up field(s): {', '.join(sorted(unknown))}")
+    pairs = setup.get("pairs", False)
+    if not isinstance(pairs, bool):
+        raise EventError("pairs must be true or false")
+    return MurderoState(_check_players(setup.get("players"), pairs), pairs)
+
+
+def _seat_order(state: MurderoState, hand: HandEnd) -> HandEnd:
+    """The entry's players in the table's seat order; the names must be the table's."""
+    by_name: dict[str, PlayerHand] = {p.name: p for p in hand.players}
+    if sorted(by_name) != sorted(state.players) or len(hand.players) != len(state.players):
+        raise Refused(
+            "wrong_players",
+            f"the hand lists {', '.join(hand.names)}; this game's players are {', '.join(state.players)}",
+        )
+    return replace(hand, players=tuple(by_name[n] for n in state.players))
+
+
+def _score(state: MurderoState, hand: HandEnd) -> ScoredHand:
+    hand = _seat_order(state, hand)
+    try:
+        return ScoredHand(hand, score_hand(hand, state.pairs))
+    except HandError as exc:
+        raise Refused("hand_invalid", str(exc)) from None
+
+
+def _hand_effects(state: MurderoState, scored: ScoredHand, number: int) -> list[Effect]:
+    effects = [
+        Effect(
+            "hand_scored",
+            {"number": number, "points": scored.score.points(), "totals": state.totals},
+        )
+    ]
+    if scored.score.winners:
+        effects.append(Effect("hand_won", {"number": number, "winners": list(scored.score.winners)}))
+    if state.over:
+        effects.append(
+            Effect("game_over", {"winners": list(state.game_winners), "totals": state.totals})
+        )
+    return effects
+
+
+def apply(state: MurderoState, event: Any) -> Outcome[MurderoState]:
+    if isinstance(event, HandEntered):
+        if state.over:
+            raise Refused(
+                "game_over", f"the game is over ({', '.join(state.game_winners)} won); start a new game"
+            )
+        scored = _score(state, event.hand)
+        after = replace(state, hands=state.hands + (scored,))
+        return Outcome(after, tuple(_hand_effects(after, scored, len(after.hands))))
+    if isinstance(event, HandCorrected):
+        if not 1 <= event.number <= len(state.hands):
+            raise Refused("no_such_hand", f"there is no hand {event.number}; {len(state.hands)} played")
+        scored = _score(state, event.hand)
+        hands = state.hands[: event.number - 1] + (scored,) + state.hands[event.number :]
+        after = replace(state, hands=hands)
+        rows = after.running()
+        for i, row in enumerate(rows[:-1]):
+            if _game_winners(row, state.target):
+                raise Refused(
+                    "correction_ends_game_early",
+                    f"with this correction the game ends after hand {i + 1}, but {len(rows)} hands "
+                    "were played; undo the later hands first",
+                )
+        return Outcome(after, tuple(_hand_effects(after, scored, event.number)))
+    if isinstance(event, NewGame):
+        pairs = state.pairs if event.pairs is None else event.pairs
+        players = state.players if event.players is None else event.players
+        try:
+            players = _check_players(players, pairs)
+        except EventError as exc:
+            raise Refused("bad_setup", str(exc)) from None
+        earlier = state.earlier
+        if state.hands:
+            earlier += (FinishedGame(tuple(state.totals.items()), state.game_winners, len(state.hands)),)
+        return Outcome(
+            MurderoState(players, pairs, (), earlier), (Effect("new_game", {"players": list(players)}),)
+        )
+    raise Refused("unknown_event", f"Murdero has no event {type(event).__name__}")
+
+
+_codec = EventCodec([HandEntered, HandCorrected, NewGame])
+
+
+def decode_hand(obj: Mapping[str, Any]) -> HandEnd:
+    """A hand entry from its JSON object (see :mod:`companion.games.murdero.hand`)."""
+    _require(obj, ("players", "ended_by"), "hand")
+    players = obj.get("players")
+    if isinstance(players, list):
+        for i, player in enumerate(players):
+            _require(player, ("name",), f"hand.players[{i}]")
+            cases = player.get("cases", [])
+            if isinstance(cases, list):
+                for j, case in enumerate(cases):
+                    _require(case, ("colour",), f"hand.players[{i}].cases[{j}]")
+    try:
+        event = _codec.decode({"type": "hand_entered", "hand": obj})
+    except EventError as exc:
+        # the codec nests the path once per level; keep the innermost, which names the field
+        inner = str(exc).replace("hand_entered.", "").split(": ")
+        while len(inner) > 2 and inner[0].startswith("hand") and inner[1].startswith("hand"):
+            inner = inner[1:]
+        raise EventError(": ".join(inner)) from None
+    hand: HandEnd = event.hand
+    return hand
+
+
+def _require(obj: Any, keys: tuple[str, ...], where: str) -> None:
+    if not isinstance(obj, Mapping):
+        raise EventError(f"{where}: expected a JSON object")
+    missing = [k for k in keys if k not in obj]
+    if missing:
+        raise EventError(f"{where}: missing field {missing[0]!r}")
+
+
+def encode_hand(hand: HandEnd) -> dict[str, Any]:
+    data: dict[str, Any] = _codec.encode(HandEntered(hand))["hand"]
+    return data
+
+
+def score_view(score: HandScore) -> dict[str, Any]:
+    return {
+        "ended_by": score.ended_by.value,
+        "winners": list(score.winners),
+        "sides": [
+            {
+                "label": s.label,
+                "players": list(s.players),
+                "won": s.won,
+                "points": s.points,
+                "lines": [{"points": line.points, "reason": line.reason} for line in s.lines],
+            }
+            for s in score.sides
+        ],
+    }
+
+
+def _player_table(hand: HandEnd) -> list[dict[str, Any]]:
+    out = []
+    for p in hand.players:
+        out.append(
+            {
+                "name": p.name,
+                "cases": [
+                    {
+                        "colour": c.colour.value,
+                        "cards": list(c.cards),
+                        "joker": c.joker,
+                        "complete": c.complete,
+                    }
+                    for c in p.cases
+                ],
+                "permanents": [a.value for a in p.all_permanents],
+                "held": list(p.held),
+            }
+        )
+    return out
+
+
+def view(state: MurderoState) -> dict[str, Any]:
+    running = state.running()
+    return {
+        "game": "murdero",
+        "players": list(state.players),
+        "pairs": state.pairs,
+        "sides": [{"label": side_label(s), "players": list(s)} for s in state.sides],
+        "target": state.target,
+        "hands": [
+            {
+                "number": i + 1,
+                **score_view(h.score),
+                "totals": running[i],
+                "table": _player_table(h.entry),
+            }
+            for i, h in enumerate(state.hands)
+        ],
+        "totals": state.totals,
+        "over": state.over,
+        "winners": list(state.game_winners),
+        "earlier_games": [
+            {"totals": dict(g.totals), "winners": list(g.winners), "hands": g.hands}
+            for g in state.earlier
+        ],
+        "deck": {
+            "case_cards": [
+                {"number": int(s), "stage": s.label, "copies_per_colour": s.copies} for s in cards.Stage
+            ],
+            "colours": [c.value for c in cards.Colour],
+            "action_cards": cards.ACTION_CARDS_IN_DECK,
+        },
+        "reference": cards.reference(),
+    }
+
+
+GAME = GameRules[MurderoState](
+    name="murdero",
+    title="Murdero",
+    new=new,
+    apply=apply,
+    decode=_codec.decode,
+    encode=_codec.encode,
+    view=view,
+)

@@ -1,0 +1,647 @@
+"""Serial Killer's engine: every card drawn and every choice made, checked against deck and rules.
+
+Set-up JSON: ``{"players": ["Ann", "Bob", "Cid"], "first": null}``, players in clockwise
+order. Without ``first`` the game opens by drawing for the first player (``first_draw``
+events); with it, the first player is taken as decided at the table.
+
+Events (JSON, ``type`` plus fields; graves are numbered 1-6):
+
+- ``first_draw {"player": "Ann", "card": "KH"}``: a card drawn to decide who goes first.
+- ``draw {"card": "QS"}``: the current player's next card from the victim stack.
+- ``hold {}``: keep the Jack or Ace just drawn (its grave is skipped this turn).
+- ``bury {"grave": 3}``: put a corpse (Jack) in a grave: the one just drawn into the grave it
+  was drawn for (``grave`` may be left out), or a held one, at the end of the turn, into any
+  open grave.
+- ``inform {"target": "Bob", "grave": 2}`` / ``discredit {"grave": 2}``: play an informant
+  (the Ace just drawn, or a held one at the end of the turn) onto a victim in ``grave``
+  (left out: the first grave holding a victim).
+- ``end_turn {}``: the current player's turn is over; play passes clockwise.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.games.base import (
+    Effect,
+    EventCodec,
+    EventError,
+    GameRules,
+    Outcome,
+    Refused,
+)
+from companion.games.serialkiller.cards import (
+    FULL_DECK,
+    Card,
+    CardError,
+    Role,
+    canonical,
+    sorted_cards,
+)
+
+_log = logging.getLogger(__name__)
+
+CLUES = 6
+GRAVES = 6
+
+
+# --- events ----------------------------------------------------------------------------------
+
+
+def _card_field(event: Any, name: str = "card") -> None:
+    try:
+        object.__setattr__(event, name, canonical(getattr(event, name)))
+    except CardError as exc:
+        raise ValueError(str(exc)) from None
+
+
+@dataclass(frozen=True)
+class FirstDraw:
+    player: str
+    card: str
+
+    def __post_init__(self) -> None:
+        _card_field(self)
+
+
+@dataclass(frozen=True)
+class Draw:
+    card: str
+
+    def __post_init__(self) -> None:
+        _card_field(self)
+
+
+@dataclass(frozen=True)
+class Hold:
+    pass
+
+
+@dataclass(frozen=True)
+class Bury:
+    grave: int | None = None
+
+
+@dataclass(frozen=True)
+class Inform:
+    target: str
+    grave: int | None = None
+
+
+@dataclass(frozen=True)
+class Discredit:
+    grave: int | None = None
+
+
+@dataclass(frozen=True)
+class EndTurn:
+    pass
+
+
+EVENTS = (FirstDraw, Draw, Hold, Bury, Inform, Discredit, EndTurn)
+
+
+# --- state -----------------------------------------------------------------------------------
+
+
+class Phase(enum.Enum):
+    CHOOSING = "choosing"  # drawing for the first player
+    DRAWING = "drawing"  # the current player draws one card per grave open at the turn's start
+    DECIDING = "deciding"  # a Jack or Ace just drawn: hold it, or bury / use it now
+    ENDING = "ending"  # draws done: bury held corpses, play held informants, end the turn
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class SKState:
+    players: tuple[str, ...]
+    clues: tuple[int, ...]
+    held: tuple[tuple[Card, ...], ...]
+    graves: tuple[tuple[Card, ...], ...]
+    stack: frozenset[Card]  # the victim stack: cards not yet seen since the last shuffle
+    phase: Phase
+    current: int = 0
+    slots: tuple[int, ...] = ()  # graves (0-based) still to draw for this turn, in order
+    pending: Card | None = None
+    pending_slot: int | None = None
+    killed: bool = False
+    turn: int = 0
+    reshuffles: int = 0
+    aside: tuple[Card, ...] = ()  # held cards of arrested players, back in at the next reshuffle
+    arrests: tuple[str, ...] = ()
+    winner: str | None = None
+    # drawing for the first player
+    drawers: tuple[int, ...] = ()
+    first_draws: tuple[tuple[int, Card], ...] = ()
+    first_rounds: tuple[tuple[tuple[int, Card], ...], ...] = ()
+
+    def active(self, i: int) -> bool:
+        return self.clues[i] > 0
+
+    @property
+    def active_players(self) -> tuple[int, ...]:
+        return tuple(i for i in range(len(self.players)) if self.active(i))
+
+    def cards_out(self) -> tuple[Card, ...]:
+        """Every card not in the victim stack: graves, hands, aside, first-player draws."""
+        out: list[Card] = [c for g in self.graves for c in g]
+        out += [c for h in self.held for c in h]
+        out += list(self.aside)
+        out += [c for _, c in self.first_draws]
+        out += [c for r in self.first_rounds for _, c in r] if self.phase is Phase.CHOOSING else []
+        if self.pending is not None:
+            out.append(self.pending)
+        return tuple(out)
+
+
+def grave_closed(grave: tuple[Card, ...]) -> bool:
+    """Full once it holds a victim or a corpse; number cards (and nothing) leave it open."""
+    return any(c.role in (Role.VICTIM, Role.CORPSE) for c in grave)
+
+
+def grave_has_victim(grave: tuple[Card, ...]) -> bool:
+    return any(c.role is Role.VICTIM for c in grave)
+
+
+def open_graves(state: SKState) -> tuple[int, ...]:
+    return tuple(i for i, g in enumerate(state.graves) if not grave_closed(g))
+
+
+# --- set-up ----------------------------------------------------------------------------------
+
+
+def new(setup: Mapping[str, Any]) -> SKState:
+    if not isinstance(setup, Mapping):
+        raise EventError("the set-up must be a JSON object")
+    unknown = set(setup) - {"players", "first"}
+    if unknown:
+        raise EventError(f"unknown set-up field(s): {', '.join(sorted(unknown))}")
+    players = setup.get("players")
+    if not isinstance(players, (list, tuple)) or not all(
+        isinstance(p, str) and p.strip() for p in players
+    ):
+        raise EventError("players must be a list of names")
+    names = tuple(p.strip() for p in players)
+    if len(names) < 2:
+        raise EventError(f"Serial Killer needs at least 2 players, not {len(names)}")
+    if len(set(names)) != len(names):
+        raise EventError("player names must differ")
+    base = SKState(
+        players=names,
+        clues=(CLUES,) * len(names),
+        held=((),) * len(names),
+        graves=((),) * GRAVES,
+        stack=FULL_DECK,
+        phase=Phase.CHOOSING,
+        drawers=tuple(range(len(names))),
+    )
+    first = setup.get("first")
+    if first is None:
+        return base
+    if first not in names:
+        raise EventError(f"first player {first!r} is not one of {', '.join(names)}")
+    return _start_play(base, names.index(first))
+
+
+def _start_play(state: SKState, first: int) -> SKState:
+    """Shuffle the whole deck into the victim stack; the first player draws for all six graves."""
+    return replace(
+        state,
+        stack=FULL_DECK,
+        phase=Phase.DRAWING,
+        current=first,
+        slots=tuple(range(GRAVES)),
+        turn=1,
+        drawers=(),
+        first_draws=(),
+    )
+
+
+# --- apply -----------------------------------------------------------------------------------
+
+
+def apply(state: SKState, event: Any) -> Outcome[SKState]:
+    if state.phase is Phase.OVER:
+        raise Refused("game_over", f"the game is over: {state.winner} is still on the loose")
+    handler = _HANDLERS.get(type(event))
+    if handler is None:
+        raise Refused("unknown_event", f"Serial Killer has no event {type(event).__name__}")
+    effects: list[Effect] = []
+    after = handler(state, event, effects)
+    return Outcome(after, tuple(effects))
+
+
+def _refuse_phase(state: SKState, what: str) -> Refused:
+    now = {
+        Phase.CHOOSING: "the players are drawing for who goes first",
+        Phase.DRAWING: f"{state.players[state.current]} is drawing ({len(state.slots)} card(s) to go)",
+        Phase.DECIDING: f"{state.players[state.current]} must first hold, bury or use the {state.pending}",
+        Phase.ENDING: f"{state.players[state.current]}'s draws are done; bury, inform, discredit or end the turn",
+        Phase.OVER: "the game is over",
+    }[state.phase]
+    return Refused("wrong_phase", f"cannot {what} now: {now}", phase=state.phase.value)
+
+
+def _take(state: SKState, token: str) -> Card:
+    card = Card.parse(token)
+    if card not in state.stack:
+        raise Refused(
+            "card_not_in_stack",
+            f"{card} cannot be drawn: it is already out ({_where(state, card)}) and the deck "
+            "has not been reshuffled since",
+            card=str(card),
+        )
+    return card
+
+
+def _where(state: SKState, card: Card) -> str:
+    for i, grave in enumerate(state.graves):
+        if card in grave:
+            return f"in grave {i + 1}"
+    for i, hand in enumerate(state.held):
+        if card in hand:
+            return f"held by {state.players[i]}"
+    if card in state.aside:
+        return "set aside with an arrested player's cards"
+    if card == state.pending:
+        return "just drawn"
+    return "drawn for the first player"
+
+
+def _first_draw(state: SKState, event: FirstDraw, effects: list[Effect]) -> SKState:
+    if state.phase is not Phase.CHOOSING:
+        raise _refuse_phase(state, "draw for the first player")
+    if event.player not in state.players:
+        raise Refused("unknown_player", f"{event.player!r} is not playing")
+    who = state.players.index(event.player)
+    if who not in state.drawers:
+        raise Refused(
+            "not_drawing", f"{event.player} is not in this draw (only tied players draw again)"
+        )
+    if any(p == who for p, _ in state.first_draws):
+        raise Refused("already_drew", f"{event.player} has drawn in this round")
+    card = _take(state, event.card)
+    draws = state.first_draws + ((who, card),)
+    state = replace(state, stack=state.stack - {card}, first_draws=draws)
+    if len(draws) < len(state.drawers):
+        return state
+    best = max(c.rank.high for _, c in draws)
+    tied = tuple(sorted(p for p, c in draws if c.rank.high == best))
+    rounds = state.first_rounds + (draws,)
+    if len(tied) > 1:
+        effects.append(Effect("first_tie", {"players": [state.players[p] for p in tied]}))
+        return replace(state, drawers=tied, first_draws=(), first_rounds=rounds)
+    effects.append(Effect("first_player", {"player": state.players[tied[0]]}))
+    effects.append(Effect("turn", {"player": state.players[tied[0]], "turn": 1, "draws": GRAVES}))
+    return _start_play(replace(state, first_rounds=rounds), tied[0])
+
+
+def _draw(state: SKState, event: Draw, effects: list[Effect]) -> SKState:
+    if state.phase is not Phase.DRAWING:
+        raise _refuse_phase(state, "draw")
+    if not state.slots:  # cannot happen by the rules; never crash the table over it
+        raise Refused("no_draws_left", "this turn has no draws left")
+    card = _take(state, event.card)
+    slot, rest = state.slots[0], state.slots[1:]
+    state = replace(state, stack=state.stack - {card}, slots=rest)
+    who = state.players[state.current]
+    if card.role in (Role.CORPSE, Role.INFORMANT):
+        return replace(state, phase=Phase.DECIDING, pending=card, pending_slot=slot)
+    state = _place(state, slot, card)
+    if card.role is Role.VICTIM:
+        effects.append(Effect("kill", {"player": who, "card": str(card), "grave": slot + 1}))
+    else:
+        effects.append(Effect("missed", {"player": who, "card": str(card), "grave": slot + 1}))
+    state = replace(state, killed=state.killed or card.role is Role.VICTIM)
+    return _after_placing(state, effects)
+
+
+def _place(state: SKState, grave: int, card: Card) -> SKState:
+    graves = list(state.graves)
+    graves[grave] = graves[grave] + (card,)
+    return replace(state, graves=tuple(graves))
+
+
+def _after_placing(state: SKState, effects: list[Effect]) -> SKState:
+    """Reshuffle if all six graves are full; end the drawing once every card is drawn."""
+    state = _maybe_reshuffle(state, effects)
+    if state.phase in (Phase.DRAWING, Phase.DECIDING):
+        if state.slots and state.stack:
+            return replace(state, phase=Phase.DRAWING, pending=None, pending_slot=None)
+        return _draws_done(replace(state, slots=(), pending=None, pending_slot=None), effects)
+    return state
+
+
+def _maybe_reshuffle(state: SKState, effects: list[Effect]) -> SKState:
+    if open_graves(state):
+        return state
+    back = frozenset(c for g in state.graves for c in g) | state.stack | frozenset(state.aside)
+    effects.append(Effect("reshuffle", {"cards": len(back)}))
+    _log.debug("all graves full: reshuffling %d cards", len(back))
+    return replace(state, graves=((),) * GRAVES, stack=back, aside=(), reshuffles=state.reshuffles + 1)
+
+
+def _draws_done(state: SKState, effects: list[Effect]) -> SKState:
+    """The turn's cards are drawn: no victim among them means the police find a clue."""
+    if state.killed:
+        return replace(state, phase=Phase.ENDING)
+    state = _lose_clue(state, state.current, "failed to kill", effects)
+    if state.phase is Phase.OVER:
+        return state
+    if not state.active(state.current):
+        return _next_turn(state, effects)
+    return replace(state, phase=Phase.ENDING)
+
+
+def _lose_clue(state: SKState, who: int, why: str, effects: list[Effect]) -> SKState:
+    clues = list(state.clues)
+    clues[who] -= 1
+    state = replace(state, clues=tuple(clues))
+    effects.append(Effect("clue_found", {"player": state.players[who], "clues": clues[who], "why": why}))
+    if clues[who] > 0:
+        return state
+    held = list(state.held)
+    aside = state.aside + held[who]
+    held[who] = ()
+    state = replace(state, held=tuple(held), aside=aside, arrests=state.arrests + (state.players[who],))
+    effects.append(Effect("arrested", {"player": state.players[who]}))
+    left = state.active_players
+    if len(left) == 1:
+        winner = state.players[left[0]]
+        effects.append(Effect("winner", {"player": winner}))
+        return replace(state, phase=Phase.OVER, winner=winner, slots=(), pending=None, pending_slot=None)
+    return state
+
+
+def _next_turn(state: SKState, effects: list[Effect]) -> SKState:
+    n = len(state.players)
+    nxt = next(i % n for i in range(state.current + 1, state.current + n + 1) if state.active(i % n))
+    slots = open_graves(state)
+    state = replace(
+        state,
+        phase=Phase.DRAWING,
+        current=nxt,
+        slots=slots,
+        killed=False,
+        pending=None,
+        pending_slot=None,
+        turn=state.turn + 1,
+    )
+    effects.append(
+        Effect("turn", {"player": state.players[nxt], "turn": state.turn, "draws": len(slots)})
+    )
+    return state
+
+
+def _hold(state: SKState, event: Hold, effects: list[Effect]) -> SKState:
+    if state.phase is not Phase.DECIDING or state.pending is None:
+        raise _refuse_phase(state, "hold a card")
+    card = state.pending
+    held = list(state.held)
+    held[state.current] = held[state.current] + (card,)
+    kind = "corpse_held" if card.role is Role.CORPSE else "informant_held"
+    effects.append(Effect(kind, {"player": state.players[state.current], "card": str(card)}))
+    return _after_placing(replace(state, held=tuple(held)), effects)
+
+
+def _grave_index(grave: int | None) -> int | None:
+    if grave is None:
+        return None
+    if not 1 <= grave <= GRAVES:
+        raise Refused("no_such_grave", f"graves are numbered 1 to {GRAVES}, not {grave}")
+    return grave - 1
+
+
+def _held_card(state: SKState, role: Role) -> tuple[Card, bool]:
+    """The card a bury/inform/discredit plays: the one just drawn, or one the player holds."""
+    who = state.players[state.current]
+    if state.phase is Phase.DECIDING and state.pending is not None:
+        if state.pending.role is not role:
+            raise Refused(
+                "wrong_card",
+                f"the card just drawn is the {state.pending}, not a {role.value}",
+                card=str(state.pending),
+            )
+        return state.pending, True
+    if state.phase is not Phase.ENDING:
+        verb = "bury a corpse" if role is Role.CORPSE else "play an informant"
+        raise _refuse_phase(state, verb)
+    for card in state.held[state.current]:
+        if card.role is role:
+            return card, False
+    raise Refused("none_held", f"{who} holds no {role.value}")
+
+
+def _release(state: SKState, card: Card, fresh: bool) -> SKState:
+    if fresh:
+        return state
+    held = list(state.held)
+    mine = list(held[state.current])
+    mine.remove(card)
+    held[state.current] = tuple(mine)
+    return replace(state, held=tuple(held))
+
+
+def _bury(state: SKState, event: Bury, effects: list[Effect]) -> SKState:
+    card, fresh = _held_card(state, Role.CORPSE)
+    grave = _grave_index(event.grave)
+    if fresh:
+        assert state.pending_slot is not None
+        if grave is not None and grave != state.pending_slot:
+            raise Refused(
+                "wrong_grave",
+                f"a corpse buried as it is drawn goes into the grave it was drawn for ({state.pending_slot + 1}); "
+                "hold it to bury it elsewhere at the end of the turn",
+            )
+        grave = state.pending_slot
+    elif grave is None:
+        raise Refused("grave_needed", "say which open grave the corpse goes into")
+    if grave_closed(state.graves[grave]):
+        raise Refused("grave_closed", f"grave {grave + 1} is already full")
+    state = _place(_release(state, card, fresh), grave, card)
+    effects.append(
+        Effect(
+            "corpse_buried",
+            {"player": state.players[state.current], "card": str(card), "grave": grave + 1},
+        )
+    )
+    if fresh:
+        return _after_placing(state, effects)
+    return _maybe_reshuffle(state, effects)
+
+
+def _victim_grave(state: SKState, grave: int | None) -> int:
+    if grave is None:
+        for i, g in enumerate(state.graves):
+            if grave_has_victim(g):
+                return i
+        raise Refused(
+            "no_victim", "an informant needs a victim (King or Queen) in a grave, and there is none"
+        )
+    if not grave_has_victim(state.graves[grave]):
+        raise Refused(
+            "no_victim", f"grave {grave + 1} holds no victim (King or Queen) for the informant"
+        )
+    return grave
+
+
+def _inform(state: SKState, event: Inform, effects: list[Effect]) -> SKState:
+    card, fresh = _held_card(state, Role.INFORMANT)
+    if event.target not in state.players:
+        raise Refused("unknown_player", f"{event.target!r} is not playing")
+    target = state.players.index(event.target)
+    if target == state.current:
+        raise Refused(
+            "inform_on_self", "an informant informs on another player; to get a clue back, discredit"
+        )
+    if not state.active(target):
+        raise Refused("already_arrested", f"{event.target} has already been arrested")
+    grave = _victim_grave(state, _grave_index(event.grave))
+    state = _place(_release(state, card, fresh), grave, card)
+    effects.append(
+        Effect(
+            "informed",
+            {"player": state.players[state.current], "target": event.target, "grave": grave + 1},
+        )
+    )
+    state = _lose_clue(state, target, f"informed on by {state.players[state.current]}", effects)
+    if state.phase is Phase.OVER or not fresh:
+        return state
+    return _after_placing(state, effects)
+
+
+def _discredit(state: SKState, event: Discredit, effects: list[Effect]) -> SKState:
+    card, fresh = _held_card(state, Role.INFORMANT)
+    who = state.current
+    if state.clues[who] >= CLUES:
+        raise Refused(
+            "no_clue_to_discredit", f"the police have no clue on {state.players[who]} to discredit"
+        )
+    grave = _victim_grave(state, _grave_index(event.grave))
+    state = _place(_release(state, card, fresh), grave, card)
+    clues = list(state.clues)
+    clues[who] += 1
+    state = replace(state, clues=tuple(clues))
+    effects.append(
+        Effect("discredited", {"player": state.players[who], "clues": clues[who], "grave": grave + 1})
+    )
+    return _after_placing(state, effects) if fresh else state
+
+
+def _end_turn(state: SKState, event: EndTurn, effects: list[Effect]) -> SKState:
+    if state.phase is not Phase.ENDING:
+        raise _refuse_phase(state, "end the turn")
+    return _next_turn(state, effects)
+
+
+_HANDLERS: dict[type, Any] = {
+    FirstDraw: _first_draw,
+    Draw: _draw,
+    Hold: _hold,
+    Bury: _bury,
+    Inform: _inform,
+    Discredit: _discredit,
+    EndTurn: _end_turn,
+}
+
+
+# --- what may happen next, and the picture of the state ---------------------------------------
+
+
+def legal(state: SKState) -> tuple[str, ...]:
+    """The event types the rules allow now (the phone shows these buttons)."""
+    if state.phase is Phase.CHOOSING:
+        return ("first_draw",)
+    if state.phase is Phase.DRAWING:
+        return ("draw",)
+    victim = any(grave_has_victim(g) for g in state.graves)
+    can_discredit = victim and state.clues[state.current] < CLUES
+    others = any(state.active(i) for i in range(len(state.players)) if i != state.current)
+    if state.phase is Phase.DECIDING and state.pending is not None:
+        out = ["hold"]
+        if state.pending.role is Role.CORPSE:
+            out.append("bury")
+        elif victim:
+            out += (["inform"] if others else []) + (["discredit"] if can_discredit else [])
+        return tuple(out)
+    if state.phase is Phase.ENDING:
+        mine = state.held[state.current]
+        out = []
+        if any(c.role is Role.CORPSE for c in mine) and open_graves(state):
+            out.append("bury")
+        if any(c.role is Role.INFORMANT for c in mine) and victim:
+            out += (["inform"] if others else []) + (["discredit"] if can_discredit else [])
+        return tuple(out + ["end_turn"])
+    return ()
+
+
+def view(state: SKState) -> dict[str, Any]:
+    playing = state.phase not in (Phase.CHOOSING, Phase.OVER)
+    return {
+        "game": "serialkiller",
+        "phase": state.phase.value,
+        "turn": state.turn,
+        "current": state.players[state.current] if playing else None,
+        "players": [
+            {
+                "name": name,
+                "clues": state.clues[i],
+                "police": CLUES - state.clues[i],
+                "held": [str(c) for c in state.held[i]],
+                "arrested": not state.active(i),
+                "current": playing and i == state.current,
+            }
+            for i, name in enumerate(state.players)
+        ],
+        "graves": [
+            {
+                "number": i + 1,
+                "cards": [str(c) for c in g],
+                "open": not grave_closed(g),
+                "victims": [str(c) for c in g if c.role is Role.VICTIM],
+                "corpse": next((str(c) for c in g if c.role is Role.CORPSE), None),
+                "informants": [str(c) for c in g if c.role is Role.INFORMANT],
+            }
+            for i, g in enumerate(state.graves)
+        ],
+        "victim_stack": len(state.stack),
+        "set_aside": [str(c) for c in state.aside],
+        "draws_left": len(state.slots),
+        "next_grave": state.slots[0] + 1 if state.phase is Phase.DRAWING and state.slots else None,
+        "pending": str(state.pending) if state.pending is not None else None,
+        "pending_grave": state.pending_slot + 1 if state.pending_slot is not None else None,
+        "killed_this_turn": state.killed,
+        "reshuffles": state.reshuffles,
+        "arrests": list(state.arrests),
+        "winner": state.winner,
+        "first_player_draws": [
+            [{"player": state.players[p], "card": str(c)} for p, c in rnd]
+            for rnd in (*state.first_rounds, *((state.first_draws,) if state.first_draws else ()))
+        ],
+        "drawing_for_first": [state.players[p] for p in state.drawers]
+        if state.phase is Phase.CHOOSING
+        else [],
+        "legal": list(legal(state)),
+    }
+
+
+def unseen(state: SKState) -> list[str]:
+    """The cards still in the victim stack, sorted (what the next draw can be)."""
+    return [str(c) for c in sorted_cards(state.stack)]
+
+
+_codec = EventCodec(list(EVENTS))
+
+GAME = GameRules[SKState](
+    name="serialkiller",
+    title="Serial Killer",
+    new=new,
+    apply=apply,
+    decode=_codec.decode,
+    encode=_codec.encode,
+    view=view,
+)

@@ -1,0 +1,26 @@
+"""Shared by the tests/test_kniffel_*.py files: the real German word index, built once.
+
+The cache lives in the system temp folder (not the user's), so later runs load it.
+"""
+
+from __future__ import annotations
+
+import functools
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from companion.games.kniffel.lexicon import Lexicon
+from companion.games.kniffel.words import DEFAULT_LIST, load_lexicon
+
+# XDG_CACHE_HOME for CLI tests; the index itself sits in its companion/ folder, as in use.
+XDG = Path(tempfile.gettempdir()) / "companion-kniffel-test-cache"
+CACHE = XDG / "companion"
+
+
+@functools.lru_cache(maxsize=1)
+def german_lexicon() -> Lexicon:
+    if not DEFAULT_LIST.is_file():
+        pytest.skip("wngerman's /usr/share/dict/ngerman is not installed")
+    return load_lexicon(cache=CACHE)

@@ -1,0 +1,49 @@
+"""Short ways to drive Serial Killer in tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.base import Effect, Timeline
+from companion.games.serialkiller import GAME, Draw, EndTurn, SKState
+from companion.games.serialkiller.cards import Card, Rank, sorted_cards
+
+
+def start(*players: str, first: str | None = "Ann") -> Timeline[SKState]:
+    return Timeline.start(GAME, {"players": list(players or ("Ann", "Bob")), "first": first})
+
+
+def run(tl: Timeline[SKState], *events: Any) -> tuple[Timeline[SKState], list[Effect]]:
+    said: list[Effect] = []
+    for event in events:
+        if isinstance(event, str):
+            event = Draw(event)
+        tl, effects = tl.push(event)
+        said += effects
+    return tl, said
+
+
+def kinds(effects: list[Effect]) -> list[str]:
+    return [e.kind for e in effects]
+
+
+def numbers(state: SKState, n: int) -> list[str]:
+    """``n`` number cards still in the victim stack, lowest first."""
+    cards = [
+        c
+        for c in sorted_cards(state.stack)
+        if c.rank not in (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK)
+    ]
+    return [str(c) for c in cards[:n]]
+
+
+def fail_turn(tl: Timeline[SKState], end: bool = True) -> tuple[Timeline[SKState], list[Effect]]:
+    """The current player draws only number cards for every open grave (and ends the turn)."""
+    tl, said = run(tl, *numbers(tl.state, len(tl.state.slots)))
+    if end and tl.state.phase.value == "ending":
+        tl, more = run(tl, EndTurn())
+        said += more
+    return tl, said
+
+
+__all__ = ["Card", "fail_turn", "kinds", "numbers", "run", "start"]

@@ -1,0 +1,11 @@
+"""The sentences the Murdero tests quote (``# RULE: "..."``) are the rule sheet's own words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rules_quotes import check_quotes
+
+
+def test_every_quoted_murdero_rule_is_in_the_rule_text(shared_dir: Path) -> None:
+    check_quotes(shared_dir, "murdero", "murdero.txt", 40)
