@@ -62,6 +62,7 @@ from companion.games.murdero.rules import (
     HandEntered,
     MurderoState,
     NewGame,
+    NextTurn,
     decode_hand,
     encode_hand,
 )
@@ -91,6 +92,7 @@ __all__ = [
     "MurderoError",
     "MurderoState",
     "NewGame",
+    "NextTurn",
     "PlayerHand",
     "SideScore",
     "Stage",

@@ -80,7 +80,7 @@ def _effect_text(effect: Effect) -> str:
     texts = {
         "first_tie": lambda: f"tie for first: {', '.join(d['players'])} draw again",
         "first_player": lambda: f"{d['player']} goes first",
-        "turn": lambda: f"turn {d['turn']}: {d['player']} draws {d['draws']}",
+        "turn": lambda: f"turn {d['turn']}: {d['name']} draws {d['draws']}",
         "kill": lambda: f"{d['player']} kills: {d['card']} into grave {d['grave']}",
         "missed": lambda: f"{d['player']} misses: {d['card']} into grave {d['grave']}",
         "corpse_held": lambda: f"{d['player']} holds the corpse {d['card']}",
@@ -91,7 +91,7 @@ def _effect_text(effect: Effect) -> str:
         "clue_found": lambda: f"police find a clue on {d['player']} ({d['why']}): {d['clues']} left",
         "arrested": lambda: f"{d['player']} is ARRESTED",
         "reshuffle": lambda: f"all graves full: {d['cards']} cards reshuffled",
-        "winner": lambda: f"{d['player']} is the last killer on the loose and WINS",
+        "winner": lambda: f"{d['name']} is the last killer on the loose and WINS",
     }
     make = texts.get(effect.kind)
     return make() if make else effect.kind
@@ -125,7 +125,7 @@ def _replay(args: argparse.Namespace) -> int:
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return 0
     for n, (event, _state, effects) in enumerate(steps, start=1):
-        said = "; ".join(_effect_text(e) for e in effects) or "-"
+        said = "; ".join(_effect_text(e) for e in effects if e.kind != "signal") or "-"
         body = " ".join(str(v) for k, v in GAME.encode(event).items() if k != "type" and v is not None)
         print(f"{n:4d}  {GAME.encode(event)['type']:<10} {body:<8} {said}")
     v = view(final)
