@@ -1,0 +1,81 @@
+"""Shared by the card games' page tests: a served table, a phone in real headless Chromium,
+logging in, driving the API with the PIN, and waiting on the page without string-eval
+(the page's CSP forbids it; page.evaluate goes through the debugging protocol)."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+PHONE = {"width": 360, "height": 740}
+
+
+def launch() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip("no /usr/bin/chromium (scripts/setup --dev installs it)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def phone_page(browser: Any, locale: str = "en-GB") -> Iterator[Any]:
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, locale=locale,
+                                  is_mobile=True, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        yield page
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def post(url: str, pin: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    request = urllib.request.Request(
+        url + "api/action", data=json.dumps(body).encode(), method="POST",
+        headers={"Content-Type": "application/json", "X-Companion-Pin": pin})
+    try:
+        with urllib.request.urlopen(request, timeout=15) as r:
+            return r.status, json.load(r)
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.load(exc)
+
+
+def get(url: str, path: str) -> Any:
+    with urllib.request.urlopen(url + path, timeout=15) as r:
+        return json.load(r)
+
+
+def login(page: Any, url: str, pin: str, next_path: str = "/") -> None:
+    page.goto(url + "login?next=" + next_path)
+    page.fill("#pin", pin)
+    page.click("#login-form button[type=submit]")
+    page.wait_for_url(url.rstrip("/") + next_path)
+
+
+def wait_until(page: Any, expression: str, arg: Any = None, timeout_s: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not page.evaluate(expression, arg):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {expression}")
+        page.wait_for_timeout(100)
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
