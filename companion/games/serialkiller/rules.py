@@ -624,6 +624,7 @@ def view(state: SKState) -> dict[str, Any]:
             for i, g in enumerate(state.graves)
         ],
         "victim_stack": len(state.stack),
+        "unseen": unseen(state),  # the phone dims the cards that cannot be drawn now
         "set_aside": [str(c) for c in state.aside],
         "draws_left": len(state.slots),
         "next_grave": state.slots[0] + 1 if state.phase is Phase.DRAWING and state.slots else None,
