@@ -184,7 +184,7 @@ def main() -> int:
     turned = board.with_tile(hidden, synth.random_board(np.random.default_rng(1), 36)[hidden])
     frame2, _ = synth.render_table(turned, style, seed, layout=layout, frame=2)
     runs = 3 if args.quick else 10
-    tiles = TileReader(letters)
+    tiles = TileReader(letters, second_opinion=None)  # the model alone; Tesseract timed below
     read_grid(frame, tiles, reference=ref)  # warm up, learn the back
     t_locate, t_all = [], []
     for _ in range(runs):
@@ -197,7 +197,8 @@ def main() -> int:
         t_all.append((t2 - t0) * 1000)
     t_one, t_same = [], []
     for _ in range(runs):
-        reader = TableReader(TileReader(letters, back=tiles.back), still_frames=1)
+        reader = TableReader(TileReader(letters, back=tiles.back, second_opinion=None),
+                             still_frames=1)
         reader.read(frame)
         reader.read(frame2)  # the turn itself is motion: this frame is not read
         t0 = time.perf_counter()
@@ -212,6 +213,16 @@ def main() -> int:
           f"locate + read 36 cells {statistics.median(t_all):.0f} ms; "
           f"still frame, one tile turned (gate + re-read it) {statistics.median(t_one):.0f} ms; "
           f"still frame, nothing changed {statistics.median(t_same):.0f} ms")
+    from vision.tiles import _tesseract
+
+    second = _tesseract()
+    if second is not None:
+        crop = synth.tile_face("E", 64, style, 90)
+        t0 = time.perf_counter()
+        for _ in range(3):
+            second(crop, "MÖRDE")
+        print(f"second opinion (Tesseract, 4 turns) on a doubtful cell: "
+              f"{(time.perf_counter() - t0) / 3 * 1000:.0f} ms per cell, at most 3 cells a read")
     print(f"memory after the runs: {rss_mb() - base:.0f} MB RSS above the bare interpreter")
     print(f"load average during the run: {os.getloadavg()[0]:.1f} (2 cores shared; figures "
           "under load are pessimistic)")

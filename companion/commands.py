@@ -89,6 +89,16 @@ def watchdog_interval(environ: Any = None) -> float | None:
 # --- run ---------------------------------------------------------------------------------------
 
 
+def _open_store(path: str | Path) -> Any:
+    """The event log, or a one-line error (a damaged or newer file is a setting to fix)."""
+    from companion.store import Store, StoreError
+
+    try:
+        return Store(path)
+    except StoreError as exc:
+        raise InputError(str(exc)) from None
+
+
 def _logging(verbose: bool) -> None:
     logging.basicConfig(
         level=logging.DEBUG if verbose else logging.INFO,
@@ -99,7 +109,7 @@ def _logging(verbose: bool) -> None:
 def cmd_run(args: argparse.Namespace) -> int:
     from companion import config as config_mod
     from companion.runtime import Runtime
-    from companion.store import Store, new_pin
+    from companion.store import new_pin
     from vision.sources import open_source
 
     _logging(args.verbose)
@@ -109,7 +119,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
-    with Store(table["database"]) as store:
+    with _open_store(table["database"]) as store:
         if not store.has_pin():
             pin = new_pin()
             store.set_pin(pin)
@@ -182,6 +192,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     cfg = cfg.replace("camera", source="replay", device=str(folder))
     cfg = cfg.replace("hardware", pin_factory="mock")
     cfg = cfg.replace("web", host=args.host, port=args.port)
+    if args.port and args.host in ("0.0.0.0", ""):  # the QR on the page: the LAN address
+        cfg = cfg.replace("web", public_url=f"http://{_lan_address()}:{args.port}/")
     echo = None if args.quiet else (lambda line: print(f"  [table] {line}", flush=True))
     factory = MockFactory(pin_class=MockPWMPin)
     stop = threading.Event()
@@ -238,14 +250,13 @@ def _lan_address() -> str:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from companion import config as config_mod
-    from companion.store import Store
 
     db = args.db
     if db is None:
         db = Path(config_mod.load(args.config).section("table")["database"])
     if not Path(db).is_file():
         raise InputError(f"{db}: no event log there")
-    with Store(db) as store:
+    with _open_store(db) as store:
         try:
             data = store.export(args.game)
         except KeyError:

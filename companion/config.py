@@ -53,8 +53,9 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     },
     "vision": {
         "stable_frames": 2,
-        "min_confidence": 0.8,
+        "min_confidence": 0.6,
         "reference": "",
+        "profile": "",
     },
     "hardware": {
         "pin_factory": "",

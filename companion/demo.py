@@ -245,6 +245,9 @@ class Director:
             snap = rt.snapshot()
             if snap["game_id"] != game_id:
                 game_id = snap["game_id"]  # a phone started another game: it is theirs
+                if not handed:
+                    self.say("demo: a phone started a game; the players sit back")
+                    rt.detach_camera("the demo handed the table to a phone")
                 handed = True
             view = snap["view"] or {}
             last = snap.get("last") or {}

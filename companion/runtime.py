@@ -138,6 +138,14 @@ class _Barrier:
 
 _STOP = object()
 
+# effects any game may emit that sound a tune of the same name
+_TUNE_EFFECTS = {
+    "timer_warning": "timer_warning",
+    "timer_expired": "timer_expired",
+    "reminder": "reminder",
+    "alarm": "alarm",
+}
+
 
 class Runtime(AbstractContextManager["Runtime"]):
     """One table: the game, its log, its panel, its camera and its phones.
@@ -215,6 +223,7 @@ class Runtime(AbstractContextManager["Runtime"]):
         self._last_activity = clock()
         self._reminded = False
         self._last_frame_at: float | None = None
+        self._fps: float | None = None  # frames per second the camera delivers (smoothed)
 
         # what the phones see
         self._version = 0
@@ -432,6 +441,8 @@ class Runtime(AbstractContextManager["Runtime"]):
                 self.panel.play(Tune.WINNER if player is not None else Tune.TIMER_EXPIRED)
             elif e.kind == "undone":
                 self.panel.play(Tune.REMINDER)
+            elif e.kind in _TUNE_EFFECTS:  # other games' timers (the Kniffel hourglass…)
+                self.panel.play(Tune(_TUNE_EFFECTS[e.kind]))
         self._show_state()
 
     def _show_state(self) -> None:
@@ -809,6 +820,9 @@ class Runtime(AbstractContextManager["Runtime"]):
                     now = self._clock()
                     if self._camera["status"] == "lost":  # frames again after a silence
                         self._inbox.put(_Camera("ok"))
+                    if self._last_frame_at is not None and now > self._last_frame_at:
+                        rate = 1.0 / (now - self._last_frame_at)
+                        self._fps = rate if self._fps is None else 0.8 * self._fps + 0.2 * rate
                     self._last_frame_at = now
                     try:
                         reading = reader(frame.image)
@@ -927,7 +941,9 @@ class Runtime(AbstractContextManager["Runtime"]):
                 "view": view,
                 "events": len(self.timeline.states) - 1,
                 "can_undo": len(self.timeline.states) > 1,
-                "camera": dict(self._camera),
+                "camera": {**self._camera,
+                           "fps": None if self._fps is None or self._camera["status"] != "ok"
+                           else round(self._fps, 1)},
                 "rotations": copy.deepcopy(self._rotations),
                 "prompt": copy.deepcopy(self._prompt),
                 "advisor": dict(self._advice),
@@ -1097,68 +1113,59 @@ __all__ = ["Busy", "Runtime", "RuntimeFault", "TableReader", "TableReading"]
 
 
 class VisionReader:
-    """The vision pipeline as a :class:`TableReader`: locate the grid, read the 36 cells.
+    """The vision pipeline as a :class:`TableReader`: ``vision.observation.TableReader``.
 
-    Uses vision's stages (``vision.stable.Stillness``, ``vision.grid.locate``, ``crop_tile``,
-    ``vision.tiles.TileReader`` over the shipped ``LetterReader``). A frame with motion in it
-    (a hand) is not read at all: it is reported not still, which also spares the CPU. A letter
-    below ``min_confidence`` becomes ``?``: the runtime asks rather than guesses. The back of
-    the tiles is learned from ``reference`` (a frame with every tile face down) when given,
-    else inferred by the tile reader.
+    Vision gates on a still, uncovered table (a frame with a hand in it gives no observation:
+    reported not still, and the runtime ignores it), keeps the grid and the tiles' back, and
+    re-reads only the cells that changed. A letter below ``min_confidence`` becomes ``?``:
+    the runtime asks rather than guesses. ``reference`` (a frame with every tile face down)
+    teaches the back; ``profile`` (written by ``companion vision teach``) a real tile set.
     """
 
     def __init__(self, settings: Mapping[str, Any]) -> None:
         try:
-            from vision.grid import crop_tile, locate
-            from vision.letters import LetterReader
-            from vision.tiles import TileReader
+            from vision.observation import TableReader as VisionTable
+            from vision.observation import load_image
         except ImportError as exc:
             raise RuntimeFault(f"the vision cannot read a grid here: {exc}") from None
-        try:
-            from vision.stable import Stillness
-
-            self._stillness: Any = Stillness(frames=2)
-        except ImportError:  # an older vision: every frame is read
-            self._stillness = None
-        self._locate = locate
-        self._crop = crop_tile
-        self._tiles = TileReader(LetterReader.load())
+        profile = str(settings.get("profile", "")) or None
+        self._vision = VisionTable.create(profile=profile, still_frames=2)
         self.min_confidence = float(settings.get("min_confidence", 0.6))
         reference = str(settings.get("reference", ""))
         if reference:
-            import cv2
+            self._vision.learn_reference(load_image(reference))
 
-            image = cv2.imread(reference, cv2.IMREAD_COLOR)
-            if image is None:
-                raise InputError(f"{reference}: not a readable reference image")
-            self._tiles.learn_back(self._crops(image, locate(image)))
-
-    def _crops(self, image: Any, grid: Any) -> list[Any]:
-        return [self._crop(image, grid, r, c) for r in range(SIZE) for c in range(SIZE)]
+    @property
+    def status(self) -> str:
+        """Why the last frame gave no reading ("moving", "covered", "no-grid") or "read"."""
+        return str(self._vision.status)
 
     def __call__(self, image: Any) -> TableReading:
-        if self._stillness is not None and not self._stillness.update(image):
+        obs = self._vision.read(image)
+        if obs is None:
             return TableReading(HIDDEN * (SIZE * SIZE), still=False)  # ignored by the runtime
-        grid = self._locate(image)
-        cells = self._tiles.read(self._crops(image, grid))
         chars: list[str] = []
         candidates: dict[int, tuple[str, ...]] = {}
-        for i, cell in enumerate(cells):
+        for i, cell in enumerate(obs.cells):
             ch = cell.char
             if ch not in (HIDDEN, "X", UNSURE) and cell.confidence < self.min_confidence:
                 ch = UNSURE
             if ch == UNSURE and cell.letter:
                 candidates[i] = (str(cell.letter),)
             chars.append(ch)
-        corners = tuple((float(x), float(y)) for x, y in grid.corners)
         return TableReading(
             "".join(chars),
             still=True,
             candidates=candidates,
-            corners=corners,
-            rotations=tuple(int(c.rotation) for c in cells),
+            corners=tuple(obs.corners),
+            rotations=tuple(int(c.rotation) for c in obs.cells),
         )
 
 
 def vision_reader(settings: Mapping[str, Any]) -> TableReader:
     return VisionReader(settings)
+
+
+def _is_table_api(runtime: Runtime) -> _protocol.TableAPI:
+    """mypy checks here that :class:`Runtime` keeps to the web's protocol."""
+    return runtime

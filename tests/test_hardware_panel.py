@@ -191,7 +191,8 @@ def test_turn_lights_only_the_player_on_turn(factory: MockFactory) -> None:
         panel.show_turn(2)
         leds = [factory.pin(p) for p in FAST.leds]
         assert [led.state for led in leds] == [False, False, True, False]
-        assert states(leds[1]) == [False, True, False]
+        leds[1].assert_states([False, True, False])  # gpiozero's own check…
+        assert states(leds[1]) == [False, True, False]  # …and nothing more happened
         assert states(leds[2]) == [False, True]
         assert states(leds[0]) == [False]
 
@@ -243,7 +244,9 @@ def test_plain_buzzer_beeps_the_rhythm_of_a_tune(factory: MockFactory) -> None:
         panel.play(Tune.CLAIM_INVALID)
         assert panel.wait_idle()
         notes = sum(1 for n, _ in TUNES[Tune.CLAIM_INVALID] if n is not None)
-        assert states(factory.pin(FAST.buzzer)) == [False] + [True, False] * notes
+        buzzer = factory.pin(FAST.buzzer)
+        buzzer.assert_states([False] + [True, False] * notes)
+        assert states(buzzer) == [False] + [True, False] * notes
 
 
 def test_tonal_buzzer_plays_the_notes_on_a_pwm_pin(pwm_factory: MockFactory) -> None:

@@ -75,6 +75,10 @@ def test_export_errors_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Ca
     assert err.startswith("companion: error: no game") and err.count("\n") == 1
     assert cli.main(["export", "1", "--db", str(tmp_path / "none.sqlite")]) == 2
     assert "no event log" in capsys.readouterr().err
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"garbage" * 100)
+    assert cli.main(["export", "1", "--db", str(junk)]) == 2
+    assert "not a database" in capsys.readouterr().err
     bad = tmp_path / "bad.toml"
     bad.write_text("[table]\ndatabse = 'x'\n")
     assert cli.main(["export", "1", "--config", str(bad)]) == 2

@@ -4,6 +4,7 @@ unsure cells reported as unsure, and profiles that round-trip."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -94,7 +95,7 @@ def test_one_victim_rule_and_unsure_cells() -> None:
     kinds = ["back", "X", "M", "back"]
     crops = _faces(style, kinds)
     sure_m = LetterReading("M", 90, 0.97, (("M", 0.97),))
-    reader = TileReader(_Scripted({2: sure_m}, crops), back=back)  # type: ignore[arg-type]
+    reader = TileReader(_Scripted({2: sure_m}, crops), back=back, second_opinion=None)  # type: ignore[arg-type]
     got = reader.read(crops)
     assert [c.state for c in got] == [CellState.HIDDEN, CellState.VICTIM, CellState.LETTER,
                                      CellState.HIDDEN]
@@ -102,12 +103,13 @@ def test_one_victim_rule_and_unsure_cells() -> None:
     # two pictures: the set holds one victim, so neither is guessed
     crops2 = _faces(style, ["X", "back", "X"])
     crops2[2] = crops2[2][::-1].copy()  # another picture
-    got2 = TileReader(_Scripted({}, crops2), back=back).read(crops2)  # type: ignore[arg-type]
+    got2 = TileReader(_Scripted({}, crops2), back=back, second_opinion=None).read(crops2)  # type: ignore[arg-type]
     assert [c.char for c in got2] == ["?", ".", "?"]
     # a letter the reader is unsure of stays unsure, with its best guess and low confidence
     unsure = LetterReading(None, 0, 0.45, (("E", 0.45),))
     crops3 = _faces(style, ["E"])
-    got3 = TileReader(_Scripted({0: unsure}, crops3), back=back).read(crops3)  # type: ignore[arg-type]
+    got3 = TileReader(_Scripted({0: unsure}, crops3), back=back,
+                      second_opinion=None).read(crops3)  # type: ignore[arg-type]
     assert got3[0].state is CellState.UNSURE and got3[0].confidence < 0.6
 
 
@@ -119,7 +121,7 @@ def test_glare_on_the_back_is_not_a_victim() -> None:
     yy, xx = np.mgrid[:64, :64]
     glared += 230 * np.exp(-((xx - 40) ** 2 + (yy - 30) ** 2) / 300.0)[:, :, None]
     crop = np.clip(glared, 0, 255).astype(np.uint8)
-    got = TileReader(_Scripted({}, [crop]), back=model).read([crop])  # type: ignore[arg-type]
+    got = TileReader(_Scripted({}, [crop]), back=model, second_opinion=None).read([crop])  # type: ignore[arg-type]
     assert got[0].state in (CellState.HIDDEN, CellState.UNSURE)
 
 
@@ -136,3 +138,19 @@ def test_profile_round_trip(tmp_path: Path, scene, letters: LetterReader) -> Non
     assert again.back.distance(probe) == pytest.approx(back.distance(probe))
     m = synth.tile_face("M", 64, style)
     assert again.letters.read(m, "MÖRDE").letter == taught.read(m, "MÖRDE").letter
+
+
+@pytest.mark.skipif(shutil.which("tesseract") is None, reason="needs the tesseract program")
+def test_second_opinion_settles_a_letter_the_model_doubts() -> None:
+    """A lone face-up E the model is unsure of is not taken for the victim: Tesseract (real)
+    agrees with the model's best guess, so it is read as E."""
+    style = synth.styles("train")[0]
+    back = FaceModel.learn(_faces(style, ["back"] * 6))
+    crops = [synth.tile_face("E", 64, style, 90)] + _faces(style, ["back"] * 3)
+    doubt = LetterReading(None, 90, 0.3, (("E", 0.3), ("R", 0.05)))
+    got = TileReader(_Scripted({0: doubt}, crops), back=back).read(crops)  # type: ignore[arg-type]
+    assert got[0].state is CellState.LETTER and got[0].letter == "E" and got[0].rotation == 90
+    assert [c.state for c in got[1:]] == [CellState.HIDDEN] * 3
+    # without the second opinion the same cell would have been the lone victim candidate
+    alone = TileReader(_Scripted({0: doubt}, crops), back=back, second_opinion=None)  # type: ignore[arg-type]
+    assert alone.read(crops)[0].state is not CellState.LETTER

@@ -159,3 +159,23 @@ def test_missing_model_file_is_an_error(tmp_path: Path) -> None:
     bad.write_bytes(b"not a model")
     with pytest.raises(LetterError):
         LetterReader.load(bad)
+
+
+def test_batched_features_equal_one_at_a_time() -> None:
+    from vision.letters import batch_features, crop_features
+
+    fonts = glyphs.font_paths("all")
+    rng = np.random.default_rng(4)
+    crops = [glyphs.camera_crop(rng, LETTERS[i], fonts[i % len(fonts)], rotation=ROTATIONS[i % 4]) for i in range(12)]
+    crops += [np.full((25, 47), 90, np.uint8), rng.integers(0, 256, (120, 90, 3), dtype=np.uint8)]
+    one = np.stack([crop_features(c) for c in crops])
+    np.testing.assert_allclose(batch_features(crops), one, atol=1e-4)
+
+
+def test_reading_all_four_turns_keeps_the_rotation(reader: LetterReader, test_fonts: list[Path]) -> None:
+    turned = LetterReader(reader.net, turn_views=True)
+    rng = np.random.default_rng(8)
+    for rot in ROTATIONS:
+        for letter in "RÖE":
+            r = turned.read(_tile(letter, test_fonts[0], rot, rng))
+            assert (r.letter, r.rotation) == (letter, rot)

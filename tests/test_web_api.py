@@ -195,6 +195,23 @@ def test_a_game_event_the_rules_cannot_decode_is_400(client: FlaskClient) -> Non
     assert response.get_json()["error"] == "bad_action"
 
 
+def test_the_camera_asks_and_a_phone_answers(client: FlaskClient, table: Table) -> None:
+    from companion.runtime import TableReading
+
+    unsure = "." * 7 + "?" + "." * 28  # the camera cannot read cell (1, 1)
+    for _ in range(3):
+        table.post_reading(TableReading(unsure))
+    table.drain()
+    prompt = client.get("/api/state").get_json()["prompt"]
+    assert prompt["kind"] == "unsure" and prompt["cells"] == [[1, 1]]
+    response = client.post("/api/action", json={"action": "resolve", "cells": {"1,1": "r"}},
+                           headers=pin_header())
+    assert response.status_code == 200, response.get_json()
+    state = response.get_json()["state"]
+    assert state["prompt"] is None
+    assert state["view"]["cells"][1][1] == "R"
+
+
 def test_oversized_body_is_413_json(client: FlaskClient) -> None:
     response = client.post("/api/action", data="x" * 70_000, headers=pin_header(),
                            content_type="application/json")
@@ -248,10 +265,11 @@ def test_login_form_post_with_csrf_field_redirects(client: FlaskClient) -> None:
     assert client.get("/api/session").get_json()["logged_in"] is True
 
 
-def test_login_form_never_redirects_off_site(client: FlaskClient) -> None:
+@pytest.mark.parametrize("target", ["//evil.example/x", "/\\evil.example", "https://evil.example/",
+                                    "javascript:alert(1)", "/\tx"])
+def test_login_form_never_redirects_off_site(client: FlaskClient, target: str) -> None:
     token = csrf(client)
-    response = client.post("/login", data={"pin": PIN, "csrf_token": token,
-                                            "next": "//evil.example/x"})
+    response = client.post("/login", data={"pin": PIN, "csrf_token": token, "next": target})
     assert response.status_code == 303
     assert response.headers["Location"] in ("/", "http://localhost/")
 
@@ -440,6 +458,28 @@ def test_camera_streams_jpeg_parts(camera_client: FlaskClient) -> None:
     response.close()
 
 
+def test_camera_view_keeps_alive_when_the_camera_goes(tmp_path: Any, clock: Clock) -> None:
+    """No new frames (camera detached): the last picture is re-sent, so a phone that left is
+    noticed and its worker thread freed; closing the view frees its slot."""
+    with make_table(tmp_path / "cam2", camera=True) as t:
+        app = web.create_app(t, {"heartbeat_s": 0.05, "max_camera_streams": 1}, clock=clock)
+        client = app.test_client()
+        response = client.get("/api/camera.mjpg", headers=pin_header(), buffered=False)
+        parts = iter(response.response)
+        first = next(parts)
+        t.detach_camera("unplugged")
+        later = [next(parts) for _ in range(3)]
+        assert all(p.startswith(b"--frame\r\n") for p in later)
+        assert later[-1] == later[-2]  # the same last picture, again
+        busy = client.get("/api/camera.mjpg", headers=pin_header())
+        assert busy.status_code == 503 and busy.get_json()["error"] == "busy"
+        response.close()
+        assert first
+        # the slot is free again (the camera itself is gone now: 503 for that reason)
+        again = client.get("/api/camera.mjpg", headers=pin_header())
+        assert again.get_json()["error"] == "camera_unavailable"
+
+
 def test_camera_still_after_login(camera_client: FlaskClient) -> None:
     login(camera_client)
     response = camera_client.get("/api/camera.jpg")
@@ -536,6 +576,18 @@ def test_pages_follow_the_browser_language_and_switch(client: FlaskClient) -> No
     # the choice is remembered over the browser's language
     again = client.get("/history", headers={"Accept-Language": "de"})
     assert b'<html lang="en">' in again.data
+
+
+def test_games_lists_the_installed_games_and_their_pages(client: FlaskClient) -> None:
+    from companion.games import game_names
+
+    games = client.get("/api/games").get_json()["games"]
+    moerder = next(g for g in games if g["name"] == "moerder")
+    assert moerder == {"name": "moerder", "title": "Finde den Mörder", "page": True}
+    assert {g["name"] for g in games} <= set(game_names())
+    login(client)
+    page = client.get("/").data.decode()
+    assert '<option value="moerder">Finde den Mörder</option>' in page
 
 
 def test_pages_send_security_headers(client: FlaskClient) -> None:

@@ -160,6 +160,7 @@ def test_qr_code_on_the_page_reads_back_as_the_address(site: Site, phone: Any) -
     qr = phone.locator("#qr")
     qr.scroll_into_view_if_needed()
     wait_until(phone, "() => document.querySelector('#qr').naturalWidth > 0")
+    wait_until(phone, "() => document.querySelector('#share-url').textContent.length > 0")
     png = qr.screenshot()
     image = cv2.imdecode(np.frombuffer(io.BytesIO(png).getvalue(), np.uint8), cv2.IMREAD_GRAYSCALE)
     image = cv2.copyMakeBorder(image, 20, 20, 20, 20, cv2.BORDER_CONSTANT, value=255)
@@ -242,17 +243,22 @@ def test_pin_login_new_game_and_next_advance_the_turn(site: Site, phone: Any) ->
 
 
 def test_history_replays_a_game_step_by_step(site: Site, phone: Any) -> None:
+    with urllib.request.urlopen(site.url + "api/history", timeout=10) as r:
+        games = json.load(r)["games"]
+    game = next(g for g in games if g["events"] >= 2)
     phone.goto(site.url + "history")
-    phone.wait_for_selector(".game-item a")
-    phone.locator(".game-item a").first.click()
+    phone.locator(f".game-item a[href='/history/{game['id']}']").click()
     phone.wait_for_selector(".mb-board")
     slider = phone.locator("#step")
+    wait_until(phone, "() => document.querySelector('#step').max !== '0'")
     last = int(slider.get_attribute("max"))
-    assert last >= 1
+    assert last >= game["events"]  # a game in play may have moved on
     wait_until(phone, "() => document.querySelector('#step').value === document.querySelector('#step').max")
     at_end = face_up(phone)
     phone.locator("#step-prev").click()
     assert slider.input_value() == str(last - 1)
     slider.fill("0")
     assert face_up(phone) == 0 and at_end >= 1
-    assert phone.locator("#export").get_attribute("href").startswith("/api/export/")
+    assert phone.locator("#export").get_attribute("href") == f"/api/export/{game['id']}"
+    ARTIFACTS.mkdir(exist_ok=True)
+    phone.screenshot(path=str(ARTIFACTS / "phone-history.png"), full_page=True)

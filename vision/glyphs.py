@@ -111,7 +111,7 @@ def _cap_height(path: str) -> float:
 _BASE_CAP = 128  # cap height in pixels of the cached master drawings
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=2048)
 def _master(font: str, letter: str, weight_q: int) -> tuple[np.ndarray, tuple[int, int, int, int]]:
     """One big drawing of a letter (cap height _BASE_CAP px) and its ink box, per stroke weight.
 
@@ -133,7 +133,12 @@ def _master(font: str, letter: str, weight_q: int) -> tuple[np.ndarray, tuple[in
     ys, xs = np.nonzero(mask > 32)
     if len(xs) == 0:
         raise GlyphError(f"font {Path(font).name} draws nothing for {letter!r}")
-    return mask, (int(xs.min()), int(xs.max()), int(ys.min()), int(ys.max()))
+    # keep only the letter and a margin (room for an underline): small enough to cache
+    x0, x1, y0, y1 = int(xs.min()), int(xs.max()), int(ys.min()), int(ys.max())
+    pad = _BASE_CAP // 4
+    top, left = max(0, y0 - pad), max(0, x0 - pad)
+    mask = np.ascontiguousarray(mask[top : y1 + pad + 1, left : x1 + pad + 1])
+    return mask, (x0 - left, x1 - left, y0 - top, y1 - top)
 
 
 def glyph_mask(

@@ -45,6 +45,7 @@ class Candidate:
     quad: np.ndarray  # (4, 2) corners, image order not yet normalised
     centre: np.ndarray  # (2,)
     side: float
+    guess: bool = False  # placed from a merged blob, not seen: helps the lattice, not the crop
 
 
 @dataclass(frozen=True)
@@ -205,11 +206,51 @@ def find_tiles(small: np.ndarray, mask: np.ndarray | None = None) -> list[Candid
         cands += _squares(cv2.erode(b, k3, iterations=2), lo, hi, grow=2)
     cands += _squares(cv2.erode(255 - edges, k3), lo, hi, grow=2.5)
     merged = _merge(cands)
+    if len(merged) < SIZE * SIZE * 0.6:
+        # touching tiles merge into blobs: their centres still stand out as peaks of the
+        # distance to the blob's edge
+        typical = float(np.median([c.side for c in merged])) if len(merged) >= 3 else None
+        peaks = _dt_peaks(closed, lo, hi, _mask_angle(mask), typical)
+        merged = _merge(merged + peaks, prefer_first=len(merged))
     if merged:
         typical = float(np.median([c.side for c in merged]))
         extra = _split_blocks(blocks, typical)
         merged = _merge(merged + extra, prefer_first=len(merged))
     return merged
+
+
+def _mask_angle(mask: np.ndarray) -> float:
+    """The dominant edge direction of a mask, modulo 90 degrees (radians)."""
+    m = mask.astype(np.float32)
+    gx = cv2.Sobel(m, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(m, cv2.CV_32F, 0, 1)
+    mag = np.hypot(gx, gy)
+    a = np.arctan2(gy, gx) * 4
+    return float(math.atan2(float((np.sin(a) * mag).sum()), float((np.cos(a) * mag).sum())) / 4)
+
+
+def _dt_peaks(mask: np.ndarray, lo: float, hi: float, angle: float,
+              typical: float | None) -> list[Candidate]:
+    dt = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+    if typical is None:  # no tile seen alone: the deepest points of the blobs give the size
+        typical = 2 * float(np.percentile(dt[dt > 0], 99)) / 1.3 if (dt > 0).any() else 0.0
+    if typical < lo:
+        return []
+    k = max(3, int(0.7 * typical)) | 1
+    peak = (dt >= cv2.dilate(dt, np.ones((k, k), np.uint8))) & (dt > 0.3 * typical)
+    half = typical / 2
+    ys, xs = np.nonzero(peak)
+    ux = np.array([math.cos(angle), math.sin(angle)])
+    uy = np.array([-math.sin(angle), math.cos(angle)])
+    out: list[Candidate] = []
+    for x, y in zip(xs, ys):
+        if dt[y, x] > 0.8 * typical:  # deep inside a block of tiles: no single centre here
+            continue
+        c = np.array([float(x), float(y)])
+        quad = np.array([c - ux * half - uy * half, c + ux * half - uy * half,
+                         c + ux * half + uy * half, c - ux * half + uy * half])
+        out.append(Candidate(quad, c, typical * 0.98, guess=True))
+    return out
 
 
 def _merge(cands: list[Candidate], prefer_first: int = 0) -> list[Candidate]:
@@ -359,6 +400,9 @@ def fit_lattice(cands: list[Candidate], evidence: np.ndarray,
     # refit on the tiles lying near their places; a tile far off its place is kept for its
     # cell but does not pull the lattice
     good = [(k, v) for k, v in cells.items() if res[v] < 0.22]
+    seen = [(k, v) for k, v in good if not cands[v].guess]
+    if len(seen) >= 8:
+        good = seen
     if len(good) >= 6:
         h = _fit_h(np.array([k for k, _ in good], float), centres[[v for _, v in good]])
     start: list[int] = []
@@ -395,8 +439,8 @@ def fit_lattice(cands: list[Candidate], evidence: np.ndarray,
     for key, k in list(out.items()):
         lq = project(hinv, cands[k].quad)
         side = float(np.mean(np.linalg.norm(lq - np.roll(lq, 1, axis=0), axis=1)))
-        if side < 0.7:  # a square printed on the tile, not the tile: keep the cell, not its outline
-            out[key] = -1 - k
+        if side < 0.7 or cands[k].guess:  # a square printed on the tile, or a guessed
+            out[key] = -1 - k  # place: keep the cell, not its outline
         else:
             tiles.append(side)
     tile = float(np.clip(np.median(tiles), 0.7, 1.0)) if len(tiles) >= 3 else 0.9

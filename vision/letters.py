@@ -314,10 +314,12 @@ class LetterReader:
             # read each crop in all four quarter turns and average, undoing each turn
             views = [t for c in crops for _, t in _turns(c)]
             pv = self._probs(views).reshape(len(crops), 4, N_CLASSES)
-            p = np.zeros((len(crops), N_CLASSES), np.float32)
+            # geometric mean: four views that agree stay as sure as one; one that disagrees
+            # pulls the answer towards unsure
+            logp = np.zeros((len(crops), N_CLASSES), np.float32)
             for k in range(4):
-                p += _unturn(pv[:, k], k)
-            return p / 4.0
+                logp += np.log(_unturn(pv[:, k], k) + 1e-7)
+            return softmax(logp / 4.0)
         return self._probs(crops)
 
     def _probs(self, crops: Sequence[np.ndarray]) -> FloatArray:

@@ -24,6 +24,9 @@ _TURN_BACK = {  # undo a clockwise turn of the letter
 }
 
 
+_LOOKS_LIKE = {"0": "O", "1": "I", "|": "I", "5": "S", "8": "B", "ß": "B"}
+
+
 class TesseractError(VisionError):
     """Tesseract is missing or failed."""
 
@@ -48,16 +51,18 @@ def read_upright(crop: np.ndarray, alphabet: str | None = None, lang: str = "deu
     except ImportError as exc:  # pragma: no cover - a dependency of the project
         raise TesseractError("pytesseract is not installed") from exc
     allowed = alphabet.upper() if alphabet else LETTERS
-    cfg = f"--psm 10 -c tessedit_char_whitelist={allowed}"
+    # No tessedit_char_whitelist: with non-ASCII letters in it (ÄÖÜ) Tesseract 5 returns
+    # nothing at all. Case is folded instead, and digits that are letter shapes are mapped.
     try:
         data = pytesseract.image_to_data(
-            _prepare(crop), lang=lang, config=cfg, output_type=pytesseract.Output.DICT
+            _prepare(crop), lang=lang, config="--psm 10", output_type=pytesseract.Output.DICT
         )
     except (pytesseract.TesseractError, pytesseract.TesseractNotFoundError, OSError) as exc:
         raise TesseractError(f"tesseract failed: {exc}") from exc
     best: tuple[str | None, float] = (None, 0.0)
     for text, conf in zip(data["text"], data["conf"]):
         t = str(text).strip().upper()
+        t = _LOOKS_LIKE.get(t, t)
         c = float(conf)
         if len(t) == 1 and t in allowed and c / 100.0 > best[1]:
             best = (t, c / 100.0)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -38,6 +38,7 @@ SURE_LETTER = 0.85  # letters this sure teach the others in the same frame
 LIKE_LETTER = 0.82  # likeness (correlation) to a sure letter that makes a cell that letter
 UNLIKE_LETTER = 0.7  # below this likeness to every sure letter a face-up cell may be the victim
 GLYPH = 20  # side of the likeness thumbnail
+MAX_SECOND = 3  # cells per read that may ask the second opinion (Tesseract is slow)
 GLARED_BACK = 0.65  # confidence of a back recognised by its texture alone
 FINE = 0.5  # a face whose blurred thumbnail keeps less contrast than this has a fine pattern  # letter confidence that wins even when the cell looks like the back
 
@@ -272,15 +273,46 @@ def _model_from_looks(looks: Sequence[Look]) -> FaceModel:
 # The cell reader
 
 
+SecondOpinion = Callable[[np.ndarray, str], LetterReading]
+
+
+def _tesseract() -> SecondOpinion | None:
+    """Tesseract's single-letter reading, when pytesseract and the program are installed."""
+    try:
+        import shutil
+
+        from vision import letters_tesseract
+    except ImportError:
+        return None
+    if shutil.which("tesseract") is None:
+        return None
+
+    def read(crop: np.ndarray, alphabet: str) -> LetterReading:
+        try:
+            return letters_tesseract.read(crop, alphabet)
+        except VisionError:
+            _log.debug("tesseract failed", exc_info=True)
+            return LetterReading(None, 0, 0.0)
+
+    return read
+
+
 class TileReader:
     """Reads cells from their crops; ``back`` and ``victim`` are learned faces if known."""
 
     def __init__(self, letters: LetterReader, back: FaceModel | None = None,
-                 victim: FaceModel | None = None, alphabet: str = ALPHABET) -> None:
+                 victim: FaceModel | None = None, alphabet: str = ALPHABET,
+                 second_opinion: SecondOpinion | None | bool = True,
+                 max_second: int = MAX_SECOND) -> None:
         self.letters = letters
         self.back = back
         self.victim = victim
         self.alphabet = alphabet
+        if second_opinion is True:
+            second_opinion = _tesseract()
+        self.second: SecondOpinion | None = second_opinion or None
+        self.max_second = max_second
+        self._asked = 0
 
     def learn_back(self, crops: Sequence[np.ndarray]) -> FaceModel:
         """Learn the back from crops of face-down tiles (a reference frame's 36 cells)."""
@@ -290,6 +322,7 @@ class TileReader:
     def read(self, crops: Sequence[np.ndarray]) -> list[CellReading]:
         """Readings for ``crops``; without a learned back, it is inferred from these crops
         (so pass all 36 of a frame then)."""
+        self._asked = 0
         looks = [look(c) for c in crops]
         back = self.back
         dist = [back.distance(lk) if back is not None else np.inf for lk in looks]
@@ -355,6 +388,8 @@ class TileReader:
             if agrees and top >= LIKE_LETTER and top - second >= 0.05 and dist[i] >= BACK_SURE:
                 letter, (sim, rot) = ranked[0]
                 out[i] = CellReading(CellState.LETTER, letter, rot, float(min(0.95, sim)))
+            elif (opinion := self._second(crops[i], r)) is not None:
+                out[i] = opinion
             elif (back_known and dist[i] > BACK_NOT and looks[i].glare < 0.25
                   and (not sure or top < UNLIKE_LETTER)
                   and (r is None or r.confidence < VICTIM_MAX_LETTER)):
@@ -364,6 +399,22 @@ class TileReader:
                 out[i] = CellReading(CellState.UNSURE, guess, r.rotation if (r and guess) else 0,
                                      float(min(r.confidence if r else 0.0, 0.59)))
         self._victims(unlike_letters, looks, readings, out)
+
+    def _second(self, crop: np.ndarray, r: LetterReading | None) -> CellReading | None:
+        """Ask the second opinion about a cell the model could not settle: a letter both agree
+        on is that letter; a letter only the second opinion sees leaves the cell unsure (so
+        an unread letter is not taken for the victim); nothing seen says nothing."""
+        if self.second is None or self.max_second <= self._asked:
+            return None
+        self._asked += 1
+        t = self.second(crop, self.alphabet)
+        if t.letter is None or t.confidence < 0.6:
+            return None
+        top = r.candidates[0][0] if (r is not None and r.candidates) else None
+        if t.letter == top and r is not None:
+            return CellReading(CellState.LETTER, t.letter, t.rotation,
+                               float(min(0.9, max(r.confidence, t.confidence) * 0.95)))
+        return CellReading(CellState.UNSURE, t.letter, t.rotation, float(min(t.confidence, 0.5)))
 
     def _victims(self, idx: list[int], looks: Sequence[Look], readings: dict[int, LetterReading],
                  out: list[CellReading | None]) -> None:

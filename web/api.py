@@ -12,6 +12,7 @@ import io
 import ipaddress
 import json
 import logging
+import queue
 import socket
 import threading
 import time
@@ -40,6 +41,7 @@ NO_STORE = {"Cache-Control": "no-store"}
 MJPEG_BOUNDARY = "frame"
 # how often a waiting live stream looks up to see whether the server is shutting down
 STREAM_POLL_S = 1.0
+MJPEG_KEEPALIVE_S = 2.0
 
 
 def _busy(what: str) -> Response:
@@ -237,6 +239,57 @@ def camera_still() -> Any:
     return Response(first, mimetype="image/jpeg", headers=NO_STORE)
 
 
+class _FramePump:
+    """Reads the runtime's frames in a thread of its own, keeping only the newest.
+
+    The runtime's iterator blocks until a new frame comes, which may be never (camera lost).
+    Pumping it elsewhere lets the response re-send its last picture now and then, so waitress
+    notices a phone that went away and frees its worker thread, whatever the camera does.
+    """
+
+    END = b""
+
+    def __init__(self, frames: Iterator[bytes]) -> None:
+        self._frames = frames
+        self._latest: queue.Queue[bytes] = queue.Queue(maxsize=1)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="mjpeg-pump", daemon=True)
+        self._thread.start()
+
+    def _offer(self, jpeg: bytes) -> None:
+        while True:
+            try:
+                self._latest.put_nowait(jpeg)
+                return
+            except queue.Full:
+                try:
+                    self._latest.get_nowait()  # drop the older frame nobody sent yet
+                except queue.Empty:
+                    pass
+
+    def _run(self) -> None:
+        try:
+            for jpeg in self._frames:
+                if self._stop.is_set():
+                    break
+                self._offer(jpeg)
+        except Exception as exc:  # a camera fault ends this view, never the server
+            _log.warning("camera view ended: %s", exc)
+        finally:
+            _close(self._frames)  # frees the runtime's stream slot
+            self._offer(self.END)
+
+    def get(self, timeout: float) -> bytes | None:
+        """The newest frame, ``END`` when the camera view is over, ``None`` after ``timeout``."""
+        try:
+            return self._latest.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
 @bp.get("/camera.mjpg")
 @require_pin
 def camera() -> Any:
@@ -253,21 +306,27 @@ def camera() -> Any:
         ws.cameras.give_back()
         return got
     frames, first = got
-    stream = _Stream(ws.cameras, lambda: _close(frames))
+    pump = _FramePump(frames)
+    stream = _Stream(ws.cameras, pump.stop)
+    closing = ws.closing
+    # re-send the last picture at least this often (a lost camera sends nothing new)
+    keepalive = min(ws.config.heartbeat_s, MJPEG_KEEPALIVE_S)
 
     def part(jpeg: bytes) -> bytes:
         head = (f"--{MJPEG_BOUNDARY}\r\nContent-Type: image/jpeg\r\n"
                 f"Content-Length: {len(jpeg)}\r\n\r\n")
         return head.encode() + jpeg + b"\r\n"
 
-    closing = ws.closing
-
     def generate() -> Iterator[bytes]:
+        last = first
         yield part(first)
-        for jpeg in frames:
-            if closing.is_set():
+        while not closing.is_set():
+            jpeg = pump.get(timeout=keepalive)
+            if jpeg == _FramePump.END:
                 return
-            yield part(jpeg)
+            if jpeg is not None:
+                last = jpeg
+            yield part(last)
 
     response = Response(
         generate(),
@@ -320,6 +379,15 @@ def qr_svg(url: str) -> str:
 @bp.get("/qr.svg")
 def qr() -> Any:
     return Response(qr_svg(dashboard_url()), mimetype="image/svg+xml", headers=NO_STORE)
+
+
+@bp.get("/games")
+def games() -> Any:
+    """The games a new game can be started with, and which have their own page."""
+    from web.pages import available_games
+
+    renderers = set(web_state().renderers)
+    return {"games": [{**g, "page": g["name"] in renderers} for g in available_games()]}
 
 
 @bp.get("/info")

@@ -188,7 +188,9 @@ def _safe_next(target: str | None) -> str:
     if not target:
         return "/"
     parts = urlsplit(target)
-    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
+    # browsers read "/\\host" like "//host"; control characters have no place in a path
+    if (parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//")
+            or "\\" in target or not target.isprintable()):
         return "/"
     return target
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import Blueprint, Flask, g, render_template, request
 
+from companion.games import find_game, game_names
 from web.i18n import LABELS, choose_language, translate
 from web.state import web_state
 
@@ -32,6 +33,21 @@ def _language() -> str:
     return lang
 
 
+def available_games() -> list[dict[str, str]]:
+    """Every registered game whose package is installed: ``[{"name", "title"}]``.
+
+    A game whose package is not there yet (another branch) is left out, not an error.
+    """
+    out = []
+    for name in game_names():
+        try:
+            rules = find_game(name)
+        except (ImportError, AttributeError):
+            continue
+        out.append({"name": rules.name, "title": rules.title})
+    return out
+
+
 def install(app: Flask) -> None:
     @app.context_processor
     def _i18n() -> dict[str, Any]:
@@ -43,6 +59,7 @@ def install(app: Flask) -> None:
             "labels": labels,
             "t": lambda key, **values: translate(lang, key, **values),
             "renderers": web_state().renderers,
+            "games": available_games(),
         }
 
     @app.after_request

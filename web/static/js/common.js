@@ -11,6 +11,21 @@
     labels = JSON.parse(document.getElementById("labels").textContent);
   } catch (e) { /* no labels: keys are shown */ }
 
+  C.lang = document.documentElement.lang || "en";
+
+  /* A game's page brings its own labels: C.addLabels({de: {...}, en: {...}}) at load time.
+     The page's language wins, English fills gaps; labels the page already has are kept. */
+  C.addLabels = function (byLang) {
+    var mine = Object.assign({}, byLang.en || {}, byLang[C.lang] || {});
+    Object.keys(mine).forEach(function (k) { if (!(k in labels)) labels[k] = mine[k]; });
+  };
+
+  /* The games a new game may be started with: [{name, title}]. */
+  C.games_list = [];
+  try {
+    C.games_list = JSON.parse(document.getElementById("games").textContent) || [];
+  } catch (e) { /* none listed */ }
+
   /* A label in the page's language, with {name} placeholders filled in. */
   C.t = function (key, values) {
     var text = labels[key] || key;
@@ -129,6 +144,12 @@
     });
   };
 
+  /* Send one of the game's own events (its codec's JSON, {"type": ...}); like C.act, a refusal
+     shows its reason and rejects with the JSON body ({error, code, reason}). */
+  C.sendEvent = function (event) {
+    return C.act({ action: "event", event: event });
+  };
+
   function setLive(state) {
     var live = document.getElementById("live");
     if (!live) return;
@@ -196,6 +217,18 @@
   C.renderer = function (game) {
     return (game && C.games[game]) || C.genericRenderer;
   };
+  /* A renderer is an object in C.games[<game>] (static/js/games/<game>.js). Every hook but
+     render is optional:
+       render(root, snap, ui)      draw snap.view into root (ui.canEdit: logged in;
+                                   ui.onTileTap(cell, shown) for board games)
+       banner(snap) -> {text, sub, tone, colour}    whose turn / who won
+       badges(snap, seat) -> [{text, tone}]          beside a player's name
+       onTurn(snap, seat) -> bool
+       controls(snap) -> [{id, label, action, tone, disabled, confirm}]   the buttons
+       players -> {min, max}                          seats the new-game form offers
+       setupFields(box, ctx)                          extra set-up inputs (ctx.names())
+       readSetup(box, names) -> setup object          what new_game sends (default {players})
+       describe(event) -> text                        one logged event, for the history */
   C.genericRenderer = {
     render: function (root, snap) {
       C.clear(root);

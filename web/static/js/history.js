@@ -21,7 +21,7 @@
       body.games.forEach(function (g) {
         var badges = [];
         if (g.in_progress || !g.ended) badges.push(C.el("span", { class: "badge badge-turn", text: C.t("history.in_progress") }));
-        if (g.winner) badges.push(C.el("span", { class: "badge badge-win", text: "🏆 " + g.winner }));
+        if (g.winner) badges.push(C.el("span", { class: "badge badge-win", text: "★ " + g.winner }));
         list.appendChild(C.el("li", { class: "card game-item" },
           C.el("a", { href: "/history/" + g.id, class: "game-link" },
             C.el("strong", { text: (g.title || g.game) + " #" + g.id }),

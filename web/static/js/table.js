@@ -50,11 +50,59 @@
     var box = document.getElementById("prompt");
     var p = snap.prompt;
     C.clear(box);
-    if (!p) { box.hidden = true; return; }
+    if (!p) { box.hidden = true; var open = document.getElementById("prompt-sheet"); if (open) open.remove(); return; }
     box.hidden = false;
     box.appendChild(C.el("strong", { text: C.t(p.kind === "impossible" ? "prompt.impossible" : "prompt.unsure") }));
-    box.appendChild(C.el("span", { text: " " + (p.message || "") + " " +
-      (p.cells || []).map(C.cellName).join(", ") }));
+    // the runtime's message is English; the page's own label says the same in the page language
+    box.appendChild(C.el("span", { class: "cells", text: (p.cells || []).map(C.cellName).join(", "),
+      title: p.message || "" }));
+    if (C.loggedIn && (p.cells || []).length) {
+      box.appendChild(C.el("button", { class: "btn btn-primary", type: "button", id: "prompt-answer",
+        onclick: openPromptSheet }, C.t("prompt.answer")));
+    }
+  }
+
+  /* The camera asked about some cells: the table answers all of them at once (the runtime
+     takes a prompt's answers all or nothing). Pre-selected: the reader's best guess. */
+  function openPromptSheet() {
+    if (!current || !current.prompt) return;
+    var r = C.renderer(current.game);
+    var p = current.prompt;
+    var old = document.getElementById("prompt-sheet");
+    if (old) old.remove();
+    var answers = {};
+    var rows = (p.cells || []).map(function (cell) {
+      var k = cell[0] + "," + cell[1];
+      var guess = ((p.candidates || {})[k] || [])[0];
+      answers[k] = guess === undefined ? null : guess;
+      var row = C.el("div", { class: "sheet-tiles", dataset: { cell: k } });
+      function mark() {
+        Array.prototype.forEach.call(row.children, function (b) {
+          b.classList.toggle("current", b.dataset.tile === String(answers[k]));
+        });
+      }
+      (r.tiles || []).concat([null]).forEach(function (t) {
+        row.appendChild(C.el("button", {
+          class: "mb-tile pick " + (t === null ? "hidden" : "letter") + (t === "X" ? " victim" : ""),
+          type: "button", dataset: { tile: String(t) }, title: t === null ? C.t("correct.hidden") : t,
+          onclick: function () { answers[k] = t; mark(); }
+        }, C.el("span", { class: "mb-glyph", text: t === null ? "" : t === "X" ? "✝" : t })));
+      });
+      mark();
+      return C.el("div", { class: "prompt-row" }, C.el("h4", { text: C.cellName(cell) }), row);
+    });
+    var sheet = C.el("div", { class: "sheet", id: "prompt-sheet", role: "dialog", "aria-modal": "true" },
+      C.el("div", { class: "sheet-body" },
+        C.el("h3", { text: C.t(p.kind === "impossible" ? "prompt.impossible" : "prompt.unsure") }),
+        rows,
+        C.el("div", { class: "sheet-actions" },
+          C.el("button", { class: "btn", type: "button", onclick: function () { sheet.remove(); } }, C.t("correct.cancel")),
+          C.el("button", { class: "btn btn-primary", type: "button", id: "prompt-send", onclick: function () {
+            sheet.remove();
+            C.act({ action: "resolve", cells: answers }).catch(function () {});
+          } }, C.t("prompt.send")))));
+    sheet.addEventListener("click", function (e) { if (e.target === sheet) sheet.remove(); });
+    document.body.appendChild(sheet);
   }
 
   function renderControls(r, snap) {
@@ -99,7 +147,7 @@
       meter.appendChild(fill);
       box.appendChild(C.el("div", { class: "meter-row" },
         C.el("span", { text: C.t("advisor.p_end") }),
-        C.el("b", { id: "p-end", text: pct + " %" + (typeof a.p_end_se === "number" ? " ± " + Math.max(1, Math.round(a.p_end_se * 100)) : "") })));
+        C.el("b", { id: "p-end", text: pct + " %" + (typeof a.p_end_se === "number" && a.p_end_se > 0 ? " ± " + Math.max(1, Math.round(a.p_end_se * 100)) : "") })));
       box.appendChild(meter);
       box.appendChild(C.el("div", { class: "meter-row small" },
         C.el("span", { text: C.t("advisor.quit_bet") }), C.el("b", { text: (100 - pct) + " %" })));
@@ -151,19 +199,11 @@
     if (old) old.remove();
     var hidden = shown === null || shown === undefined;
     var inPrompt = (current.prompt && current.prompt.cells || []).some(function (c) { return c[0] === cell[0] && c[1] === cell[1]; });
+    if (inPrompt) { openPromptSheet(); return; }
     function send(tile) {
       sheet.remove();
-      var action;
-      if (inPrompt) {
-        var cells = {};
-        cells[cell[0] + "," + cell[1]] = tile;
-        action = { action: "resolve", cells: cells };
-      } else if (hidden) {
-        action = { action: "turn", cell: cell, tile: tile };
-      } else {
-        action = { action: "correct", cell: cell, tile: tile };
-      }
-      C.act(action).catch(function () {});
+      C.act(hidden ? { action: "turn", cell: cell, tile: tile }
+                   : { action: "correct", cell: cell, tile: tile }).catch(function () {});
     }
     var choices = C.el("div", { class: "sheet-tiles" });
     (r.tiles || []).forEach(function (t) {
@@ -183,41 +223,61 @@
     document.body.appendChild(sheet);
   }
 
-  /* New game: 2-4 names and who starts, prefilled with the table's current players. */
+  /* New game: the game, the players' names, and whatever the game's renderer adds
+     (Mörder: who starts). Prefilled with the table's current players. */
   function setupNewGame() {
     var form = document.getElementById("new-game-form");
     if (!form) return;
     var names = document.getElementById("player-names");
-    var first = document.getElementById("first-player");
-    function refreshFirst() {
-      var keep = first.value;
-      C.clear(first);
-      Array.prototype.forEach.call(names.querySelectorAll("input"), function (inp, i) {
-        first.appendChild(C.el("option", { value: String(i), text: inp.value || C.t("control.player_n", { n: i + 1 }) }));
-      });
-      if (keep && Number(keep) < first.options.length) first.value = keep;
+    var select = document.getElementById("game-select");
+    var extra = document.getElementById("setup-fields");
+    var ctx = {
+      names: function () {
+        return Array.prototype.map.call(names.querySelectorAll("input"), function (i) { return i.value.trim(); });
+      },
+      changed: function () {}
+    };
+    function seats() {
+      var r = C.renderer(select.value);
+      return Object.assign({ min: 1, max: 8 }, r.players || {});
+    }
+    function refreshButtons() {
+      var s = seats();
+      document.getElementById("add-player").disabled = names.children.length >= s.max;
+      ctx.changed();
     }
     function addName(value) {
-      if (names.children.length >= 4) return;
+      if (names.children.length >= seats().max) return;
       var i = names.children.length;
-      var inp = C.el("input", { type: "text", maxlength: "24", required: true, value: value || "",
-        placeholder: C.t("control.player_n", { n: i + 1 }), name: "player" + i, oninput: refreshFirst });
-      names.appendChild(inp);
-      refreshFirst();
+      names.appendChild(C.el("input", { type: "text", maxlength: "24", required: true, value: value || "",
+        placeholder: C.t("control.player_n", { n: i + 1 }), name: "player" + i,
+        oninput: function () { ctx.changed(); } }));
+      refreshButtons();
+    }
+    function chooseGame() {
+      var r = C.renderer(select.value);
+      C.clear(extra);
+      ctx.changed = function () {};
+      var s = seats();
+      while (names.children.length > s.max) names.removeChild(names.lastChild);
+      while (names.children.length < s.min) addName("");
+      if (r.setupFields) r.setupFields(extra, ctx);
+      refreshButtons();
     }
     document.getElementById("add-player").addEventListener("click", function () { addName(""); });
+    select.addEventListener("change", chooseGame);
     document.getElementById("new-game").addEventListener("toggle", function () {
       if (names.children.length) return;
-      var players = (current && current.players) || [];
-      if (players.length >= 2) players.forEach(function (p) { addName(p.name); });
-      else { addName(""); addName(""); }
+      if (current && current.game && select.querySelector('option[value="' + current.game + '"]')) select.value = current.game;
+      ((current && current.players) || []).forEach(function (p) { addName(p.name); });
+      chooseGame();
     });
     form.addEventListener("submit", function (e) {
       e.preventDefault();
-      var list = Array.prototype.map.call(names.querySelectorAll("input"), function (i) { return i.value.trim(); })
-        .filter(function (n) { return n; });
-      C.act({ action: "new_game", game: (current && current.game) || "moerder",
-        setup: { players: list, first: Number(first.value || 0) } })
+      var list = ctx.names().filter(function (n) { return n; });
+      var r = C.renderer(select.value);
+      var setup = r.readSetup ? r.readSetup(extra, list) : { players: list };
+      C.act({ action: "new_game", game: select.value, setup: setup })
         .then(function () { document.getElementById("new-game").open = false; }, function () {});
     });
     var toggle = document.getElementById("advisor-toggle");

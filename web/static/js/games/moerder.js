@@ -101,7 +101,9 @@
     g.appendChild(C.svg("polyline", { class: "glow", points: pts.join(" ") }));
     g.appendChild(C.svg("polyline", { class: "line", points: pts.join(" ") }));
     chain.forEach(function (c, i) {
-      g.appendChild(C.svg("circle", { cx: c[1] * 100 + 50, cy: c[0] * 100 + 50, r: i === 0 ? 14 : 9 }));
+      if (i === 0 || i === chain.length - 1) {
+        g.appendChild(C.svg("circle", { cx: c[1] * 100 + 50, cy: c[0] * 100 + 50, r: 7 }));
+      }
     });
     overlay.appendChild(g);
   }
@@ -132,8 +134,9 @@
         tile.classList.toggle("in-chain", !!chainSet[k]);
         tile.classList.toggle("in-unclaimed", !!unclaimedSet[k]);
         tile.classList.toggle("own", own === k);
-        tile.classList.toggle("tappable", !!(ui && ui.canEdit));
-        tile.disabled = !(ui && ui.canEdit);
+        var editable = !!(ui && ui.canEdit) && view.phase !== "over";
+        tile.classList.toggle("tappable", editable);
+        tile.disabled = !editable;
       });
       C.clear(parts.overlay);
       if (view.chain) drawChain(parts.overlay, view.chain, "verified");
@@ -176,7 +179,7 @@
       var view = snap.view || {};
       var out = [];
       if (view.quitter === index) out.push({ text: C.t("player.quit"), tone: "quit" });
-      if (view.winner === index) out.push({ text: "🏆", tone: "win" });
+      if (view.winner === index) out.push({ text: "★ " + C.t("player.winner"), tone: "win" });
       return out;
     },
 
@@ -206,6 +209,31 @@
           disabled: pending || view.quitter !== null && view.quitter !== undefined,
           confirm: C.t("control.quit_confirm", { name: name }) }
       ];
+    },
+
+    players: { min: 2, max: 4 },
+
+    /* Who starts: one of the names above (the rule text: "whoever reads this decides"). */
+    setupFields: function (box, ctx) {
+      var label = C.el("label", { for: "first-player", text: C.t("control.first") });
+      var first = C.el("select", { id: "first-player" });
+      function refresh() {
+        var keep = first.value;
+        C.clear(first);
+        ctx.names().forEach(function (name, i) {
+          first.appendChild(C.el("option", { value: String(i), text: name || C.t("control.player_n", { n: i + 1 }) }));
+        });
+        if (keep && Number(keep) < first.options.length) first.value = keep;
+      }
+      ctx.changed = refresh;
+      refresh();
+      box.appendChild(label);
+      box.appendChild(first);
+    },
+
+    readSetup: function (box, names) {
+      var first = box.querySelector("#first-player");
+      return { players: names, first: Number(first && first.value || 0) };
     },
 
     /* Choices when a tile is tapped: what it may show. */
