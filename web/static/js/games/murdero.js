@@ -32,7 +32,7 @@
       "mu.refused": "Not accepted: {reason}", "mu.scored": "Hand {n} scored",
       "mu.reference": "Action cards", "mu.kind.one_shot": "one-shot", "mu.kind.permanent": "permanent",
       "mu.alibi_for": "alibi for {colour}", "mu.earlier": "Earlier games",
-      "mu.next": "Next player", "mu.nothing": "no cards in play or in hand", "mu.pts": "{n} pts",
+      "mu.pairs": "Partner Murdero (pairs: 1st+3rd v 2nd+4th, to 200)", "mu.next": "Next player", "mu.nothing": "no cards in play or in hand", "mu.pts": "{n} pts",
       "colour.red": "Red", "colour.blue": "Blue", "colour.green": "Green",
       "mu.event.hand_entered": "hand entered", "mu.event.hand_corrected": "hand {n} corrected",
       "mu.event.next_turn": "next player", "mu.event.new_game": "new game", "mu.event.undo": "undo"
@@ -57,7 +57,7 @@
       "mu.refused": "Nicht angenommen: {reason}", "mu.scored": "Runde {n} gewertet",
       "mu.reference": "Aktionskarten", "mu.kind.one_shot": "einmalig", "mu.kind.permanent": "permanent",
       "mu.alibi_for": "Alibi für {colour}", "mu.earlier": "Frühere Spiele",
-      "mu.next": "Nächster Spieler", "mu.nothing": "keine Karten ausgelegt oder auf der Hand", "mu.pts": "{n} Pkt.",
+      "mu.pairs": "Partner-Murdero (Paare: 1.+3. gegen 2.+4., bis 200)", "mu.next": "Nächster Spieler", "mu.nothing": "keine Karten ausgelegt oder auf der Hand", "mu.pts": "{n} Pkt.",
       "colour.red": "Rot", "colour.blue": "Blau", "colour.green": "Grün",
       "mu.event.hand_entered": "Runde eingegeben", "mu.event.hand_corrected": "Runde {n} korrigiert",
       "mu.event.next_turn": "nächster Spieler", "mu.event.new_game": "neues Spiel", "mu.event.undo": "zurück"
@@ -508,6 +508,37 @@
       if (view.over) return [];
       return [{ id: "next-player", label: t("mu.next") + " ▸", tone: "primary",
         action: { action: "event", event: { type: "next_turn" } } }];
+    },
+
+    players: { min: 2, max: 4 },
+
+    /* Partner Murdero (four players, 1st+3rd against 2nd+4th) and who plays first. */
+    setupFields: function (box, ctx) {
+      var first = C.el("select", { id: "mu-first" });
+      var pairs = C.el("input", { type: "checkbox", id: "mu-pairs" });
+      var pairsRow = C.el("label", { class: "switch", for: "mu-pairs" }, pairs, C.el("span", { text: t("mu.pairs") }));
+      function refresh() {
+        var keep = first.value;
+        var names = ctx.names();
+        C.clear(first);
+        names.forEach(function (name, i) {
+          first.appendChild(C.el("option", { value: String(i), text: name || C.t("control.player_n", { n: i + 1 }) }));
+        });
+        if (keep && Number(keep) < first.options.length) first.value = keep;
+        pairs.disabled = names.length !== 4;
+        if (pairs.disabled) pairs.checked = false;
+      }
+      ctx.changed = refresh;
+      refresh();
+      box.appendChild(C.el("label", { for: "mu-first", text: C.t("control.first") }));
+      box.appendChild(first);
+      box.appendChild(pairsRow);
+    },
+
+    readSetup: function (box, names) {
+      var first = box.querySelector("#mu-first");
+      var pairs = box.querySelector("#mu-pairs");
+      return { players: names, first: Number(first && first.value || 0), pairs: !!(pairs && pairs.checked && names.length === 4) };
     },
 
     describe: function (event) {

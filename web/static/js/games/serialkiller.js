@@ -24,7 +24,7 @@
       "sk.choices": "What happens with it", "sk.hold": "Hold", "sk.bury": "Bury", "sk.bury_in": "Bury in grave {n}",
       "sk.inform": "Inform on…", "sk.discredit": "Discredit a clue", "sk.end_turn": "End the turn",
       "sk.on_grave": "on grave {n}", "sk.choose_grave": "Tap a grave to choose it; otherwise the first that fits.",
-      "sk.target": "Inform on whom?", "sk.cancel": "Cancel",
+      "sk.target": "Inform on whom?", "sk.first_draw": "high card decides (draw at the table)", "sk.cancel": "Cancel",
       "sk.players": "Killers", "sk.clues": "{n} clue(s) left", "sk.police": "police: {n}", "sk.held": "held",
       "sk.arrested": "arrested", "sk.on_turn": "on turn", "sk.stack": "{n} in the victim stack",
       "sk.reshuffles": "{n} reshuffle(s)", "sk.aside": "{n} set aside",
@@ -46,7 +46,7 @@
       "sk.choices": "Was damit geschieht", "sk.hold": "Behalten", "sk.bury": "Begraben", "sk.bury_in": "In Grab {n} begraben",
       "sk.inform": "Verpfeifen…", "sk.discredit": "Hinweis entkräften", "sk.end_turn": "Zug beenden",
       "sk.on_grave": "auf Grab {n}", "sk.choose_grave": "Ein Grab antippen, um es zu wählen; sonst das erste passende.",
-      "sk.target": "Wen verpfeifen?", "sk.cancel": "Abbrechen",
+      "sk.target": "Wen verpfeifen?", "sk.first_draw": "höchste Karte entscheidet (am Tisch ziehen)", "sk.cancel": "Abbrechen",
       "sk.players": "Mörder", "sk.clues": "noch {n} Hinweis(e)", "sk.police": "Polizei: {n}", "sk.held": "gehalten",
       "sk.arrested": "verhaftet", "sk.on_turn": "am Zug", "sk.stack": "{n} im Opferstapel",
       "sk.reshuffles": "{n}× neu gemischt", "sk.aside": "{n} beiseite",
@@ -337,6 +337,32 @@
     },
 
     controls: function () { return []; },
+
+    players: { min: 2, max: 4 },
+
+    /* Who goes first: drawn for at the table (high card, entered as first draws) or named. */
+    setupFields: function (box, ctx) {
+      var first = C.el("select", { id: "sk-first" });
+      function refresh() {
+        var keep = first.value;
+        C.clear(first);
+        first.appendChild(C.el("option", { value: "", text: t("sk.first_draw") }));
+        ctx.names().forEach(function (name, i) {
+          first.appendChild(C.el("option", { value: String(i), text: name || C.t("control.player_n", { n: i + 1 }) }));
+        });
+        if (keep && Number(keep) < first.options.length - 1) first.value = keep;
+      }
+      ctx.changed = refresh;
+      refresh();
+      box.appendChild(C.el("label", { for: "sk-first", text: C.t("control.first") }));
+      box.appendChild(first);
+    },
+
+    readSetup: function (box, names) {
+      var first = box.querySelector("#sk-first");
+      var value = first ? first.value : "";
+      return { players: names, first: value === "" ? null : Number(value) };
+    },
 
     describe: function (event) {
       if (!event) return C.t("history.start");
