@@ -37,7 +37,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "game": "moerder",
         "players": ["Rot", "Blau", "Grün", "Gelb"],
         "colours": ["red", "blue", "green", "yellow"],
-        "advisor": True,
+        "advisor": False,
         "reminder_s": 60.0,
     },
     "camera": {

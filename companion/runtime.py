@@ -138,6 +138,14 @@ class _Barrier:
 
 _STOP = object()
 
+# ``signal`` effects: their tune word to the panel's tune
+_SIGNAL_TUNES = {
+    "valid": "claim_valid",
+    "invalid": "claim_invalid",
+    "reminder": "reminder",
+    "alarm": "alarm",
+}
+
 # effects any game may emit that sound a tune of the same name
 _TUNE_EFFECTS = {
     "timer_warning": "timer_warning",
@@ -201,6 +209,8 @@ class Runtime(AbstractContextManager["Runtime"]):
         self._prompt: dict[str, Any] | None = None
         self._last: dict[str, Any] | None = None
         self._rotations: list[list[int]] | None = None
+        self._lit: int | None = None  # seat on turn, from ``turn`` effects (games without view.turn)
+        self._winners: list[int] | None = None  # from ``winner`` effects
         self._seen: str | None = None  # the last believed reading
         self._frame_at: float | None = None
         # cell -> what the camera saw there and people overruled
@@ -358,7 +368,7 @@ class Runtime(AbstractContextManager["Runtime"]):
         except EventError as exc:
             raise InputError(str(exc)) from None
         view = rules.view(timeline.state)
-        names = [str(p.get("name", f"Spieler {i + 1}")) for i, p in enumerate(view.get("players", []))]
+        names = [str(p.get("name") or f"Spieler {i + 1}") for i, p in enumerate(_players(view))]
         if len(names) > len(self.pins.buttons):
             raise InputError(
                 f"{len(names)} players, but the table has {len(self.pins.buttons)} buttons"
@@ -373,6 +383,8 @@ class Runtime(AbstractContextManager["Runtime"]):
         self._prompt = None
         self._stable = None
         self._rotations = None
+        self._lit = None
+        self._winners = None
         self._seen = None
         self._confirmed = {}
         self._advice.update(possible=None, p_end=None, p_end_se=None)
@@ -391,7 +403,7 @@ class Runtime(AbstractContextManager["Runtime"]):
     def _result(self, abandoned: bool = False) -> dict[str, Any]:
         view = self._view()
         winner = view.get("winner")
-        names = [p.get("name") for p in view.get("players", [])]
+        names = [p.get("name") for p in _players(view)]
         return {
             "winner": names[winner] if isinstance(winner, int) and winner < len(names) else None,
             "reason": "abandoned" if abandoned else view.get("win_reason"),
@@ -424,21 +436,41 @@ class Runtime(AbstractContextManager["Runtime"]):
     # --- effects to the panel -----------------------------------------------------------------
 
     def _effects(self, effects: Sequence[Effect]) -> None:
+        """Show effects on the panel: the shared vocabulary of ``companion.games.base``
+        (turn, winner, claim_valid/invalid, signal) for every game, plus Mörder's own."""
         from hardware.panel import Tune
 
         for e in effects:
             player = e.data.get("player")
-            if e.kind in ("turn", "final_look"):
+            seat = player if isinstance(player, int) else None
+            if e.kind == "turn":
+                self._lit = seat
                 self.panel.play(Tune.TURN)
-            elif e.kind == "claim_valid" and isinstance(player, int):
-                self.panel.flash_claim(player, True)
-                self.panel.play(Tune.CLAIM_VALID)
+            elif e.kind == "final_look":
+                self.panel.play(Tune.TURN)
+            elif e.kind in ("claim_valid", "claim_invalid"):
+                valid = e.kind == "claim_valid"
+                if seat is not None:
+                    self.panel.flash_claim(seat, valid)
+                self.panel.play(Tune.CLAIM_VALID if valid else Tune.CLAIM_INVALID)
+            elif e.kind == "winner":
+                players = e.data.get("players")
+                if isinstance(players, list):
+                    self._winners = [p for p in players if isinstance(p, int)]
+                else:
+                    self._winners = [seat] if seat is not None else []
+                self.panel.play(Tune.WINNER if self._winners else Tune.TIMER_EXPIRED)
+            elif e.kind == "signal":
+                tune = _SIGNAL_TUNES.get(str(e.data.get("tune")))
+                if tune is not None:
+                    self.panel.play(Tune(tune))
+                seat = e.data.get("seat")
+                if e.data.get("blink") and isinstance(seat, int):
+                    self.panel.flash_claim(seat, e.data.get("tune") != "invalid")
             elif e.kind == "victim":
                 self.panel.play(Tune.REMINDER)
             elif e.kind == "quit":
                 self.panel.play(Tune.TIMER_EXPIRED)
-            elif e.kind == "winner":
-                self.panel.play(Tune.WINNER if player is not None else Tune.TIMER_EXPIRED)
             elif e.kind == "undone":
                 self.panel.play(Tune.REMINDER)
             elif e.kind in _TUNE_EFFECTS:  # other games' timers (the Kniffel hourglass…)
@@ -450,12 +482,21 @@ class Runtime(AbstractContextManager["Runtime"]):
         from hardware.panel import Light
 
         view = self._view()
-        names = [str(p.get("name", "")) for p in view.get("players", [])]
+        names = [str(p.get("name", "")) for p in _players(view)]
         self.panel.set_names(names)
-        if view.get("phase") == "over" or view.get("winner") is not None:
-            self.panel.show_winner(view.get("winner"))
+        # the view's own words first (they survive a restart), else what effects said
+        winner = view.get("winner")
+        if "phase" in view:
+            over = view["phase"] == "over"
         else:
-            turn = view.get("turn")
+            over = winner is not None or self._winners is not None
+        if over:
+            if "winner" in view:
+                self.panel.show_winners([winner] if isinstance(winner, int) else [])
+            else:
+                self.panel.show_winners(self._winners or [])
+        else:
+            turn = view.get("turn", self._lit)
             self.panel.show_turn(turn if isinstance(turn, int) else None)
         if self._camera["status"] == "lost":
             light = Light.CAMERA_LOST
@@ -667,27 +708,27 @@ class Runtime(AbstractContextManager["Runtime"]):
         self._inbox.put(_Press(press.seat, press.press.value))
 
     def _do_press(self, item: _Press) -> None:
+        """A seat's gesture: the game says what it means (``GameRules.press``)."""
         view = self._view()
-        turn = view.get("turn")
         try:
             if view.get("phase") == "over":
                 if item.press == "claim":  # a long press after the end: the same table again
-                    names = [p["name"] for p in view.get("players", [])]
-                    first = view.get("winner") if isinstance(view.get("winner"), int) else 0
-                    self._new_game(self.rules.name if self.rules else "moerder",
-                                   {"players": names, "first": first})
+                    assert self.rules is not None and self.game_id is not None
+                    setup = dict(self.store.game(self.game_id).setup)
+                    winner = view.get("winner")
+                    if "first" in setup and isinstance(winner, int):
+                        setup["first"] = winner  # the winner begins
+                    self._new_game(self.rules.name, setup)
                     self._changed()
                 return
-            if item.seat >= len(view.get("players", [])):
-                return  # a button at an empty seat
-            if item.press == "next":
-                if item.seat != turn:
-                    raise Refused("not_your_turn", "only the player on turn says Next")
-                self._apply({"type": "next"}, "button")
-            elif item.press == "claim":
-                self._apply({"type": "claim", "player": item.seat}, "button")
-            elif item.press == "quit":
-                self._apply({"type": "quit", "player": item.seat}, "button")
+            assert self.rules is not None and self.timeline is not None
+            if self.rules.press is None or item.seat >= len(_players(view)):
+                return  # a game without button actions, or a button at an empty seat
+            body = self.rules.press(self.timeline.state, item.seat, item.press)
+            if body is None:
+                _log.debug("seat %d %s means nothing now", item.seat, item.press)
+                return
+            self._apply(body, "button")
         except Refused as exc:
             self._refused(exc, "button", item.seat)
             self._publish()
@@ -796,6 +837,9 @@ class Runtime(AbstractContextManager["Runtime"]):
         self._camera.update(status=item.status, message=item.message, retry_in=item.retry_in)
         if item.status == "lost" and was != "lost":
             self.panel.play(Tune.ALARM)
+            self._stable = None
+        if item.status == "none":  # no camera any more: its questions can never be settled
+            self._prompt = None
             self._stable = None
         self._show_state()
         self._publish()
@@ -919,7 +963,7 @@ class Runtime(AbstractContextManager["Runtime"]):
     def _publish(self) -> None:
         assert self.rules is not None and self.timeline is not None
         view = self._view()
-        turn = view.get("turn")
+        turn = view.get("turn", self._lit)
         players = [
             {
                 "index": i,
@@ -928,7 +972,7 @@ class Runtime(AbstractContextManager["Runtime"]):
                 "on_turn": i == turn and view.get("phase") != "over",
                 **{k: v for k, v in p.items() if k != "name"},
             }
-            for i, p in enumerate(view.get("players", []))
+            for i, p in enumerate(_players(view))
         ]
         with self._lock:
             self._version += 1
@@ -987,15 +1031,23 @@ class Runtime(AbstractContextManager["Runtime"]):
         return self._frame_iter()
 
     def _frame_iter(self) -> Iterator[bytes]:
+        """Ends (freeing the slot) when no new frame comes for ``read_timeout_s``: the camera
+        is lost or detached, and a viewer holding on would only block a phone's stream."""
         seen = -1
+        patience = max(float(self._camera_cfg["read_timeout_s"]), 1.0)
+        last = time.monotonic()
         try:
             while not self._stopping.is_set():
                 with self._frame_cond:
                     if self._frame_seq == seen or self._frame_jpeg is None:
-                        self._frame_cond.wait(timeout=1.0)
-                    if self._frame_jpeg is None or self._frame_seq == seen:
-                        continue
-                    seen, jpeg = self._frame_seq, self._frame_jpeg
+                        self._frame_cond.wait(timeout=min(1.0, patience))
+                    jpeg = self._frame_jpeg if self._frame_seq != seen else None
+                    seen = self._frame_seq
+                if jpeg is None:
+                    if time.monotonic() - last > patience:
+                        return
+                    continue
+                last = time.monotonic()
                 yield jpeg
         finally:
             with self._lock:
@@ -1059,6 +1111,14 @@ class _Subscription:
             return self._q.get(timeout=timeout)
         except queue.Empty:
             return None
+
+
+def _players(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The view's players as objects with a ``name`` (games list names or objects)."""
+    out: list[dict[str, Any]] = []
+    for p in view.get("players") or []:
+        out.append(dict(p) if isinstance(p, Mapping) else {"name": str(p)})
+    return out
 
 
 def _char(tile: Any) -> str:

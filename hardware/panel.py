@@ -332,7 +332,7 @@ class Panel:
         self._steady: dict[int | str, _Steady] = {}
         self._overlay: set[int | str] = set()
         self.status = Light.OFF
-        self._shown: tuple[str, int | None] | None = None  # what the seat LEDs say now
+        self._shown: tuple[str, Any] | None = None  # what the seat LEDs say now
         try:
             self.buttons = [
                 Button(
@@ -529,8 +529,23 @@ class Panel:
             self._set(i, _Steady(_Mode.BLINK, 0.5, 0.5) if i == seat else _Steady(_Mode.OFF))
         self._say(f"LED {seat + 1} ({self._name(seat)}) blinks: winner")
 
+    def show_winners(self, seats: Sequence[int]) -> None:
+        """Several winners (a team): their LEDs blink together; none: as ``show_winner``."""
+        if len(seats) <= 1:
+            self.show_winner(seats[0] if seats else None)
+            return
+        shown = ("winners", tuple(sorted(seats)))
+        if self._shown == shown:
+            return
+        self._shown = shown
+        for i in range(self.seats):
+            self._set(i, _Steady(_Mode.BLINK, 0.5, 0.5) if i in seats else _Steady(_Mode.OFF))
+        self._say("LEDs " + ", ".join(str(i + 1) for i in seats) + " blink: winners")
+
     def flash_claim(self, seat: int, valid: bool) -> None:
         """A claim checked: fast flicker when it holds, three slow blinks when it does not."""
+        if not 0 <= seat < self.seats:
+            return
         if valid:
             self._flash(seat, 0.08, 0.08, 6)
             self._say(f"LED {seat + 1} ({self._name(seat)}) flickers: claim holds")

@@ -393,3 +393,64 @@ def test_answering_a_prompt_turns_the_victim_first_and_is_all_or_nothing(table: 
     with pytest.raises(Refused):
         table.submit({"action": "resolve", "cells": {"2,3": "R", "0,0": "D"}})
     assert len(table.store.events(snap["game_id"])) == events
+
+
+def test_a_short_press_off_turn_means_nothing(table: Runtime, factory: MockFactory) -> None:
+    see(table, cells(c0_0="M"))
+    before = table.snapshot()
+    button = factory.pin(table.pins.buttons[2])  # Cem, not on turn
+    button.drive_low()
+    time.sleep(0.03)
+    button.drive_high()
+    time.sleep(0.4)
+    table.drain()
+    after = table.snapshot()
+    assert after["view"] == before["view"] and after["last"] == before["last"]
+    assert len(table.store.events(after["game_id"])) == 1
+
+
+def test_the_shared_effect_vocabulary_reaches_the_panel(table: Runtime, factory: MockFactory) -> None:
+    from companion.games.base import Effect
+
+    # Murdero's view says nothing of turns or winners: the panel follows its effects
+    table.submit({"action": "new_game", "game": "murdero",
+                  "setup": {"players": ["Ana", "Ben", "Cem"]}})
+    table.drain()  # the table thread is idle: show effects as it would
+    buzzer = factory.pin(table.pins.buzzer)
+    leds = [factory.pin(p) for p in table.pins.leds]
+    table._effects([Effect("signal", {"seat": 1, "tune": "alarm", "blink": True})])
+    assert table.panel.wait_idle()
+    assert [s.state for s in leds[1].states].count(True) >= 3  # seat 2 blinked
+    assert any(s.state for s in buzzer.states)
+    table._effects([Effect("winner", {"players": [0, 2]})])
+    time.sleep(0.6)
+    assert [s.state for s in leds[0].states].count(True) >= 1
+    assert [s.state for s in leds[2].states].count(True) >= 1
+    assert leds[1].state is False
+
+
+def test_a_frames_stream_ends_when_the_camera_goes_away(tmp_path: Path, factory: MockFactory) -> None:
+    folder = tmp_path / "cam"
+    _frames(folder)
+    cfg = make_config(tmp_path, read_timeout_s=0.5)
+    with Store(tmp_path / "log.sqlite") as store, Runtime(
+        cfg, store, source=ReplaySource(folder, fps=20.0, loop=True),
+        reader=lambda image: TableReading(cells(c0_0="?")), pin_factory=factory,
+    ) as rt:
+        stream = rt.frames()
+        assert next(stream).startswith(b"\xff\xd8")
+        _until(rt, lambda s: s["prompt"] is not None)  # the camera asks about (0,0)
+        rt.detach_camera("unplugged")
+        snap = _until(rt, lambda s: s["camera"]["status"] == "none")
+        assert snap["prompt"] is None  # nobody could ever settle it now
+        import threading
+
+        drained = threading.Thread(target=lambda: list(stream), daemon=True)
+        drained.start()  # what was left, then the stream must end on its own
+        drained.join(timeout=10)
+        assert not drained.is_alive()
+        n = cfg.section("web")["max_streams"]
+        subs = [rt.subscribe() for _ in range(n)]  # every slot is free again
+        for sub in subs:
+            sub.__enter__()
+            sub.__exit__(None, None, None)

@@ -222,7 +222,9 @@ def test_pin_login_new_game_and_next_advance_the_turn(site: Site, phone: Any) ->
     assert state["view"]["turn"] == 1
     # the demo hands the table over: its camera replay stops
     wait_until(phone, "() => document.querySelector('.cam').classList.contains('cam-none')")
-    assert api_state(site)["camera"]["status"] == "none"
+    taken = api_state(site)
+    assert taken["camera"]["status"] == "none"
+    assert taken["prompt"] is None  # nothing the old game's camera asked about
     assert face_up(phone) == 0
     # Next before turning a tile is refused by the rules, and the page says so
     phone.wait_for_selector("#btn-next")

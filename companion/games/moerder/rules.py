@@ -639,6 +639,25 @@ def view(state: MoerderState) -> dict[str, Any]:
     }
 
 
+def press(state: MoerderState, seat: int, gesture: str) -> dict[str, Any] | None:
+    """What a seat's button means now (the table's buttons, ``GameRules.press``).
+
+    A short press is "Next" (in the final look: the looking player passes), but only from
+    the player on turn: anyone else's short press means nothing. A long press is that seat's
+    MÖRDER claim, a double press that seat quitting ("Ich steige aus"); the rules decide
+    whether they are allowed now. After the end nothing (the runtime may start a new game).
+    """
+    if state.phase is Phase.OVER or not 0 <= seat < len(state.players):
+        return None
+    if gesture == "next":
+        return {"type": "next"} if seat == state.turn else None
+    if gesture == "claim":
+        return {"type": "claim", "player": seat}
+    if gesture == "quit":
+        return {"type": "quit", "player": seat}
+    return None
+
+
 GAME: GameRules[MoerderState] = GameRules(
     name="moerder",
     title="Finde den Mörder",
@@ -647,6 +666,7 @@ GAME: GameRules[MoerderState] = GameRules(
     decode=codec.decode,
     encode=codec.encode,
     view=view,
+    press=press,
 )
 
 __all__ = [
