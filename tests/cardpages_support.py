@@ -79,3 +79,53 @@ def wait_until(page: Any, expression: str, arg: Any = None, timeout_s: float = 2
 def shot(page: Any, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+
+# --- the table on real parts, for the buttons, LEDs and buzzer ---------------------------------
+
+
+def panel_config(tmp: Path, players: tuple[str, ...]) -> Any:
+    from companion import config as config_mod
+
+    cfg = config_mod.defaults()
+    cfg = cfg.replace("table", database=str(tmp / "log.sqlite"), players=list(players),
+                      advisor=False, reminder_s=0.0)
+    return cfg.replace("hardware", long_press_s=0.2, double_press_s=0.1, bounce_s=0.0)
+
+
+def press(factory: Any, gpio: int, seconds: float = 0.03) -> None:
+    """A real press on a MockFactory pin: low (pressed, pull-up), then high again."""
+    pin = factory.pin(gpio)
+    pin.drive_low()
+    time.sleep(seconds)
+    pin.drive_high()
+
+
+def until(rt: Any, check: Any, timeout: float = 5.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        snap: dict[str, Any] = rt.snapshot()
+        if check(snap):
+            return snap
+        time.sleep(0.01)
+    raise AssertionError(f"condition not reached: {rt.snapshot()['view']}")
+
+
+def settle(rt: Any, seconds: float = 0.35) -> None:
+    """Let a press that should mean nothing be handled (a short press waits out the double)."""
+    time.sleep(seconds)
+    rt.drain()
+
+
+def lit(factory: Any, rt: Any, n: int) -> list[bool]:
+    return [bool(factory.pin(p).state) for p in rt.pins.leds[:n]]
+
+
+def ons_since(factory: Any, gpio: int, mark: int) -> int:
+    """How often the pin was switched on since ``mark`` (len of its states then)."""
+    return sum(1 for s in factory.pin(gpio).states[mark:] if s.state)
+
+
+def marks(factory: Any, rt: Any) -> dict[int, int]:
+    pins = list(rt.pins.leds) + ([rt.pins.buzzer] if rt.pins.buzzer is not None else [])
+    return {p: len(factory.pin(p).states) for p in pins}
