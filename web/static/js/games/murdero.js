@@ -449,7 +449,14 @@
         root.appendChild(state.box);
       }
       var canEdit = !!(ui && ui.canEdit);
-      state.rerender = function () { renderer.render(root, snap, ui); };
+      // a live update with nothing new is not drawn again: a tap landing while the page is
+      // rebuilt would be lost
+      var same = typeof snap.version === "number" && state.drawn === snap.version && state.drawnFor === ui;
+      if (same && !state.force) return;
+      state.drawn = snap.version;
+      state.drawnFor = ui;
+      state.force = false;
+      state.rerender = function () { state.force = true; renderer.render(root, snap, ui); };
       var key = JSON.stringify(view.players.map(function (p) { return p.name; }));
       if (!state.draft || state.draft.key !== key) state.draft = emptyDraft(view);
       if (state.draft.correcting && state.draft.correcting > (view.hands || []).length) state.draft = emptyDraft(view);

@@ -283,7 +283,14 @@
         state = root._serialkiller = { box: C.el("div", { class: "sk-page" }), rank: null, grave: null, picking: null, error: null, drawer: null };
         root.appendChild(state.box);
       }
-      state.rerender = function () { renderer.render(root, snap, ui); };
+      // a live update with nothing new is not drawn again: a tap landing while the page is
+      // rebuilt would be lost
+      var same = typeof snap.version === "number" && state.drawn === snap.version && state.drawnFor === ui;
+      if (same && !state.force) return;
+      state.drawn = snap.version;
+      state.drawnFor = ui;
+      state.force = false;
+      state.rerender = function () { state.force = true; renderer.render(root, snap, ui); };
       var canEdit = !!(ui && ui.canEdit) && view.phase !== "over";
       if (state.events !== snap.events) { state.error = null; state.events = snap.events; }
       if (state.version !== snap.version) {
