@@ -233,3 +233,24 @@ def test_scores_page_after_the_game_is_won(site: Site, phone: Any) -> None:
     assert phone.locator("#mu-entry").count() == 0 and phone.locator("#btn-next-player").count() == 0
     shot(phone, "murdero-over.png")
 
+
+
+def test_new_game_form_starts_partner_murdero(site: Site, phone: Any) -> None:
+    login(phone, site.url, site.pin)
+    phone.click("#new-game summary")
+    phone.select_option("#game-select", "murdero")
+    assert phone.locator("#mu-pairs").is_disabled()  # three players: no pairs
+    phone.click("#add-player")
+    names = phone.locator("#player-names input")
+    for i, name in enumerate(("Ana", "Ben", "Cem", "Dee")):
+        names.nth(i).fill(name)
+    phone.check("#mu-pairs")
+    phone.select_option("#mu-first", "3")
+    phone.click("#new-game-form button[type=submit]")
+    wait_until(phone, "() => fetch('/api/state').then(r => r.json()).then(s => s.view.pairs === true)")
+    view = get(site.url, "api/state")["view"]
+    assert view["target"] == 200 and view["turn"] == 3
+    assert [s["players"] for s in view["sides"]] == [["Ana", "Cem"], ["Ben", "Dee"]]
+    phone.wait_for_selector("#mu-entry")
+    assert phone.locator(".mu-bar").count() == 2 and "200" in phone.locator("#mu-totals h2").inner_text()
+    shot(phone, "murdero-pairs.png")

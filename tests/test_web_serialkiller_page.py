@@ -97,6 +97,9 @@ def test_drawing_for_first_then_graves_and_clues_follow_the_draws(site: Site, ph
         enter(phone, site, card)
     v = view(site)
     assert v["phase"] == "drawing" and v["current"] == "Ana" and v["turn"] == 0
+    shown = phone.evaluate("() => Array.from(document.querySelectorAll('#sk-first .sk-first-draw')).map(d =>"
+                           " [d.dataset.player, d.querySelector('.sk-card').dataset.card])")
+    assert shown == [[d["player"], d["card"]] for d in v["first_player_draws"][0]]
     assert "Ana" in phone.locator("#banner strong").inner_text()
     assert phone.locator("#players li.on-turn .name").inner_text() == "Ana"
 
@@ -164,6 +167,23 @@ def test_a_refused_card_shows_the_engines_reason(site: Site, phone: Any) -> None
     shot(phone, "serialkiller-refused.png")
     enter(phone, site, "10C")  # a good card clears the message
     assert phone.locator("#sk-error").count() == 0
+
+
+def test_new_game_form_names_the_first_player(site: Site, phone: Any) -> None:
+    login(phone, site.url, site.pin)
+    phone.click("#new-game summary")
+    phone.select_option("#game-select", "serialkiller")
+    names = phone.locator("#player-names input")
+    assert names.count() == 3  # the table's players, prefilled
+    for i, name in enumerate(("Ida", "Jon", "Kai")):
+        names.nth(i).fill(name)
+    phone.select_option("#sk-first", "1")
+    phone.click("#new-game-form button[type=submit]")
+    wait_until(phone, "() => fetch('/api/state').then(r => r.json()).then(s => s.view.current === 'Jon')")
+    v = view(site)
+    assert [p["name"] for p in v["players"]] == ["Ida", "Jon", "Kai"] and v["phase"] == "drawing"
+    phone.wait_for_selector("#sk-entry")
+    assert "Jon" in phone.locator("#banner strong").inner_text()
 
 
 def test_a_finished_game_shows_winner_arrests_and_replays(site: Site, phone: Any) -> None:

@@ -32,7 +32,7 @@
       "mu.refused": "Not accepted: {reason}", "mu.scored": "Hand {n} scored",
       "mu.reference": "Action cards", "mu.kind.one_shot": "one-shot", "mu.kind.permanent": "permanent",
       "mu.alibi_for": "alibi for {colour}", "mu.earlier": "Earlier games",
-      "mu.pairs": "Partner Murdero (pairs: 1st+3rd v 2nd+4th, to 200)", "mu.next": "Next player", "mu.nothing": "no cards in play or in hand", "mu.pts": "{n} pts",
+      "mu.pairs": "Partner Murdero (pairs: 1st+3rd v 2nd+4th, to 200)", "mu.winner_badge": "winner", "mu.next": "Next player", "mu.nothing": "no cards in play or in hand", "mu.pts": "{n} pts",
       "colour.red": "Red", "colour.blue": "Blue", "colour.green": "Green",
       "mu.event.hand_entered": "hand entered", "mu.event.hand_corrected": "hand {n} corrected",
       "mu.event.next_turn": "next player", "mu.event.new_game": "new game", "mu.event.undo": "undo"
@@ -57,7 +57,7 @@
       "mu.refused": "Nicht angenommen: {reason}", "mu.scored": "Runde {n} gewertet",
       "mu.reference": "Aktionskarten", "mu.kind.one_shot": "einmalig", "mu.kind.permanent": "permanent",
       "mu.alibi_for": "Alibi für {colour}", "mu.earlier": "Frühere Spiele",
-      "mu.pairs": "Partner-Murdero (Paare: 1.+3. gegen 2.+4., bis 200)", "mu.next": "Nächster Spieler", "mu.nothing": "keine Karten ausgelegt oder auf der Hand", "mu.pts": "{n} Pkt.",
+      "mu.pairs": "Partner-Murdero (Paare: 1.+3. gegen 2.+4., bis 200)", "mu.winner_badge": "Sieg", "mu.next": "Nächster Spieler", "mu.nothing": "keine Karten ausgelegt oder auf der Hand", "mu.pts": "{n} Pkt.",
       "colour.red": "Rot", "colour.blue": "Blau", "colour.green": "Grün",
       "mu.event.hand_entered": "Runde eingegeben", "mu.event.hand_corrected": "Runde {n} korrigiert",
       "mu.event.next_turn": "nächster Spieler", "mu.event.new_game": "neues Spiel", "mu.event.undo": "zurück"
@@ -424,7 +424,7 @@
     var list = C.el("ol", { class: "mu-earlier" });
     view.earlier_games.forEach(function (g) {
       list.appendChild(C.el("li", { text: Object.keys(g.totals).map(function (k) { return k + " " + g.totals[k]; }).join(" · ") +
-        (g.winners.length ? " — 🏆 " + g.winners.join(", ") : "") }));
+        (g.winners.length ? " — ★ " + g.winners.join(", ") : "") }));
     });
     card.appendChild(list);
     box.appendChild(card);
@@ -501,7 +501,7 @@
       var p = (view.players || [])[index];
       if (!p) return [];
       var out = [{ text: t("mu.pts", { n: p.total }), tone: "info" }];
-      if ((view.winner_seats || []).indexOf(index) >= 0) out.push({ text: "🏆", tone: "win" });
+      if ((view.winner_seats || []).indexOf(index) >= 0) out.push({ text: "★ " + t("mu.winner_badge"), tone: "win" });
       return out;
     },
 

@@ -24,7 +24,7 @@
       "sk.choices": "What happens with it", "sk.hold": "Hold", "sk.bury": "Bury", "sk.bury_in": "Bury in grave {n}",
       "sk.inform": "Inform on…", "sk.discredit": "Discredit a clue", "sk.end_turn": "End the turn",
       "sk.on_grave": "on grave {n}", "sk.choose_grave": "Tap a grave to choose it; otherwise the first that fits.",
-      "sk.target": "Inform on whom?", "sk.first_draw": "high card decides (draw at the table)", "sk.cancel": "Cancel",
+      "sk.target": "Inform on whom?", "sk.winner_badge": "winner", "sk.first_title": "Drawing for the first player", "sk.round": "round {n}", "sk.first_draw": "high card decides (draw at the table)", "sk.cancel": "Cancel",
       "sk.players": "Killers", "sk.clues": "{n} clue(s) left", "sk.police": "police: {n}", "sk.held": "held",
       "sk.arrested": "arrested", "sk.on_turn": "on turn", "sk.stack": "{n} in the victim stack",
       "sk.reshuffles": "{n} reshuffle(s)", "sk.aside": "{n} set aside",
@@ -46,7 +46,7 @@
       "sk.choices": "Was damit geschieht", "sk.hold": "Behalten", "sk.bury": "Begraben", "sk.bury_in": "In Grab {n} begraben",
       "sk.inform": "Verpfeifen…", "sk.discredit": "Hinweis entkräften", "sk.end_turn": "Zug beenden",
       "sk.on_grave": "auf Grab {n}", "sk.choose_grave": "Ein Grab antippen, um es zu wählen; sonst das erste passende.",
-      "sk.target": "Wen verpfeifen?", "sk.first_draw": "höchste Karte entscheidet (am Tisch ziehen)", "sk.cancel": "Abbrechen",
+      "sk.target": "Wen verpfeifen?", "sk.winner_badge": "Sieg", "sk.first_title": "Ziehen um den ersten Zug", "sk.round": "Runde {n}", "sk.first_draw": "höchste Karte entscheidet (am Tisch ziehen)", "sk.cancel": "Abbrechen",
       "sk.players": "Mörder", "sk.clues": "noch {n} Hinweis(e)", "sk.police": "Polizei: {n}", "sk.held": "gehalten",
       "sk.arrested": "verhaftet", "sk.on_turn": "am Zug", "sk.stack": "{n} im Opferstapel",
       "sk.reshuffles": "{n}× neu gemischt", "sk.aside": "{n} beiseite",
@@ -243,6 +243,21 @@
     box.appendChild(card);
   }
 
+  /* The cards drawn for who goes first, round by round (a tie for the top draws again). */
+  function drawFirstDraws(box, view) {
+    var rounds = view.first_player_draws || [];
+    if (!rounds.length || view.phase !== "choosing" && view.turn_number > 1) return;
+    var card = C.el("section", { class: "card", id: "sk-first" }, C.el("h2", { text: t("sk.first_title") }));
+    rounds.forEach(function (round, i) {
+      var row = C.el("div", { class: "sk-first-round" }, C.el("span", { class: "sk-label", text: t("sk.round", { n: i + 1 }) }));
+      round.forEach(function (d) {
+        row.appendChild(C.el("span", { class: "sk-first-draw", dataset: { player: d.player } }, C.el("b", { text: d.player }), cardFace(d.card, "small")));
+      });
+      card.appendChild(row);
+    });
+    box.appendChild(card);
+  }
+
   /* --- the killers ------------------------------------------------------------------------------ */
 
   function drawPlayers(box, snap, view) {
@@ -260,7 +275,7 @@
           C.el("strong", { text: p.name }),
           p.arrested ? C.el("span", { class: "badge badge-quit", text: t("sk.arrested") }) : null,
           p.current ? C.el("span", { class: "badge badge-turn", text: t("sk.on_turn") }) : null,
-          view.winner === i ? C.el("span", { class: "badge badge-win", text: "🏆" }) : null),
+          view.winner === i ? C.el("span", { class: "badge badge-win", text: "★ " + t("sk.winner_badge") }) : null),
         C.el("div", { class: "sk-killer-row" }, dots, C.el("b", { class: "sk-clue-count", text: String(p.clues) }),
           C.el("span", { class: "sk-police", text: t("sk.police", { n: p.police }) })),
         p.held.length ? C.el("div", { class: "sk-killer-row" }, C.el("span", { class: "sk-label", text: t("sk.held") }), held) : null);
@@ -307,6 +322,7 @@
         drawEntry(state.box, snap, view, state);
         drawChoices(state.box, snap, view, state);
       }
+      drawFirstDraws(state.box, view);
       drawGraves(state.box, view, state, canEdit);
       drawPlayers(state.box, snap, view);
     },
@@ -332,9 +348,9 @@
     badges: function (snap, index) {
       var p = ((snap.view || {}).players || [])[index];
       if (!p) return [];
-      var out = [{ text: "🔎 " + p.clues, tone: p.clues <= 2 ? "quit" : "info" }];
+      var out = [{ text: t("sk.clues", { n: p.clues }), tone: p.clues <= 2 ? "quit" : "info" }];
       if (p.arrested) out.push({ text: t("sk.arrested"), tone: "quit" });
-      if ((snap.view || {}).winner === index) out.push({ text: "🏆", tone: "win" });
+      if ((snap.view || {}).winner === index) out.push({ text: "★ " + t("sk.winner_badge"), tone: "win" });
       return out;
     },
 
