@@ -184,3 +184,24 @@ def test_an_arrest_blinks_and_sounds_the_winner_blinks_on(table: Runtime, factor
     press(factory, table.pins.buttons[0], 0.3)  # the same table again
     snap = until(table, lambda s: s["game_id"] != game)
     assert snap["game"] == "serialkiller" and snap["view"]["players"][0]["clues"] == 6
+
+
+def test_the_tables_export_replays_on_the_command_line(
+    table: Runtime, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from companion.cli import main
+
+    log = json.loads(EXAMPLE.read_text())
+    snap = table.submit({"action": "new_game", "game": "serialkiller", "setup": log["setup"]})
+    for event in log["events"]:
+        snap = table.submit({"action": "event", "event": event})
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(table.export(snap["game_id"])))
+    assert main(["serialkiller", "replay", str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["winner"] == snap["view"]["winner_name"] and out["final"] == snap["view"]
+    # another game's export is a clear error, exit 2
+    other = table.export(snap["game_id"]) | {"game": "murdero"}
+    path.write_text(json.dumps(other))
+    assert main(["serialkiller", "replay", str(path)]) == 2
+    assert "not of Serial Killer" in capsys.readouterr().err

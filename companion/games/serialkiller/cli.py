@@ -43,6 +43,11 @@ def replay(data: Any, where: str = "game") -> list[tuple[Any, SKState, tuple[Eff
     """Fold the log; each step is (event, state after it, effects). Raises :class:`ReplayError`."""
     if not isinstance(data, dict) or not isinstance(data.get("events"), list):
         raise ReplayError(f"{where}: expected an object with 'setup' and a list of 'events'")
+    if "game" in data:  # a table's export (`companion export`, the history's Export JSON)
+        if data["game"] != GAME.name:
+            raise ReplayError(f"{where}: an export of {data['game']!r}, not of Serial Killer")
+        events = [e.get("event") if isinstance(e, dict) and "event" in e else e for e in data["events"]]
+        data = {"setup": data.get("setup", {}), "events": events}
     unknown = set(data) - {"setup", "events"}
     if unknown:
         raise ReplayError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
