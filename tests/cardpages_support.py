@@ -129,3 +129,9 @@ def ons_since(factory: Any, gpio: int, mark: int) -> int:
 def marks(factory: Any, rt: Any) -> dict[int, int]:
     pins = list(rt.pins.leds) + ([rt.pins.buzzer] if rt.pins.buzzer is not None else [])
     return {p: len(factory.pin(p).states) for p in pins}
+
+
+def buzzer(rt: Any) -> int:
+    gpio = rt.pins.buzzer
+    assert gpio is not None, "these tests need a buzzer pin"
+    return int(gpio)

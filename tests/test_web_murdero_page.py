@@ -97,6 +97,7 @@ def test_entering_a_hand_by_taps_scores_it_and_draws_the_chart(site: Site, phone
     wait_until(phone, "() => document.querySelectorAll('#mu-score-table tbody tr').length === 1")
 
     snap = get(site.url, "api/state")
+    assert site.table is not None
     logged = site.table.store.events(snap["game_id"])[-1].body  # what the taps sent
     hand = logged["hand"]
     by_name = {p["name"]: p for p in hand["players"]}

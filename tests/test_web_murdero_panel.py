@@ -13,7 +13,7 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
-from cardpages_support import lit, marks, ons_since, panel_config, press, settle, until
+from cardpages_support import buzzer, lit, marks, ons_since, panel_config, press, settle, until
 from companion.games.base import Timeline
 from companion.games.murdero import GAME
 from companion.runtime import Runtime
@@ -78,7 +78,8 @@ def test_game_over_names_the_winners_seat_and_pairs_share_it() -> None:
         tl, effects = tl.push(GAME.decode({"type": "hand_entered", "hand": big_win("Ben")}))
     view = GAME.view(tl.state)
     assert view["winner"] == 1 and view["winner_seats"] == [1] and view["turn"] is None
-    assert view["phase"] == "over" and GAME.press(tl.state, 1, "next") is None
+    assert GAME.press is not None and GAME.press(tl.state, 1, "next") is None
+    assert view["phase"] == "over"
     assert [dict(e.data) for e in effects if e.kind == "winner"] == [{"player": 1}]
     # Partner Murdero: the pair (1st+3rd) wins together; no single seat
     four = ("Ana", "Ben", "Cem", "Dee")
@@ -128,7 +129,7 @@ def test_buttons_pass_the_turn_and_the_leds_follow(table: Runtime, factory: Mock
     assert lit(factory, table, 3) == [False, True, False] and snap["players"][1]["on_turn"]
     assert [(e.body, e.source) for e in table.store.events(game)] == [({"type": "next_turn"}, "button")]
     assert table.panel.wait_idle()
-    assert ons_since(factory, table.pins.buzzer, mark[table.pins.buzzer]) > 0  # the turn tune
+    assert ons_since(factory, buzzer(table), mark[buzzer(table)]) > 0  # the turn tune
 
 
 def test_a_hand_won_blinks_the_winners_led_and_sounds(table: Runtime, factory: MockFactory) -> None:
@@ -140,7 +141,7 @@ def test_a_hand_won_blinks_the_winners_led_and_sounds(table: Runtime, factory: M
     cem = table.pins.leds[2]
     assert ons_since(factory, cem, mark[cem]) >= 2  # Cem's LED blinked
     assert ons_since(factory, table.pins.leds[0], mark[table.pins.leds[0]]) == 0  # Ana's stayed dark
-    assert ons_since(factory, table.pins.buzzer, mark[table.pins.buzzer]) > 0
+    assert ons_since(factory, buzzer(table), mark[buzzer(table)]) > 0
     assert lit(factory, table, 3) == [False, True, False]  # then the turn shows again
 
 

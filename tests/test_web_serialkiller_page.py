@@ -153,6 +153,7 @@ def test_a_refused_card_shows_the_engines_reason(site: Site, phone: Any) -> None
     phone.wait_for_selector("#sk-entry")
     snap = get(site.url, "api/state")
     # the engine's own answer to this card on the logged game
+    assert site.table is not None
     events = [GAME.decode(e.body) for e in site.table.store.events(snap["game_id"])]
     timeline = fold(GAME, {"players": PLAYERS}, events)
     with pytest.raises(Refused) as refused:

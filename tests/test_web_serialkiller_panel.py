@@ -16,7 +16,7 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
-from cardpages_support import lit, marks, ons_since, panel_config, press, settle, until
+from cardpages_support import buzzer, lit, marks, ons_since, panel_config, press, settle, until
 from companion.games.base import Timeline
 from companion.games.serialkiller import GAME, SKState, legal
 from companion.games.serialkiller.rules import unseen
@@ -138,7 +138,7 @@ def test_the_player_on_turn_ends_the_turn_with_a_press(table: Runtime, factory: 
     assert table.store.events(game)[-1].body == {"type": "end_turn"}
     assert table.store.events(game)[-1].source == "button"
     assert table.panel.wait_idle()
-    assert ons_since(factory, table.pins.buzzer, mark[table.pins.buzzer]) > 0  # the turn tune
+    assert ons_since(factory, buzzer(table), mark[buzzer(table)]) > 0  # the turn tune
     # Ben draws a Jack: a long press holds it
     draw(table, "JH")
     assert table.snapshot()["view"]["phase"] == "deciding"
@@ -170,7 +170,7 @@ def test_an_arrest_blinks_and_sounds_the_winner_blinks_on(table: Runtime, factor
     assert table.panel.wait_idle()
     led = table.pins.leds[seat]
     assert ons_since(factory, led, mark[led]) >= 2  # the arrested player's LED blinked
-    assert ons_since(factory, table.pins.buzzer, mark[table.pins.buzzer]) > 0
+    assert ons_since(factory, buzzer(table), mark[buzzer(table)]) > 0
     for event in log["events"][arrest_at + 1:]:
         table.submit({"action": "event", "event": event})
     view = table.snapshot()["view"]
