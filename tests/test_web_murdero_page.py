@@ -8,6 +8,7 @@ artifacts/ (git-ignored).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -255,3 +256,16 @@ def test_new_game_form_starts_partner_murdero(site: Site, phone: Any) -> None:
     phone.wait_for_selector("#mu-entry")
     assert phone.locator(".mu-bar").count() == 2 and "200" in phone.locator("#mu-totals h2").inner_text()
     shot(phone, "murdero-pairs.png")
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_every_label_is_translated(site: Site, browser: Any, lang: str) -> None:
+    for page in phone_page(browser, locale="de-DE" if lang == "de" else "en-GB"):
+        login(page, site.url, site.pin)
+        page.goto(site.url + "?lang=" + lang)
+        page.wait_for_selector("#mu-totals")
+        page.locator("#mu-reference summary").click()
+        text = page.locator("body").inner_text()
+        assert page.evaluate("() => document.documentElement.lang") == lang
+        assert not re.search(r"\bmu\.[a-z_]+|\bcolour\.[a-z]+", text)
+        shot(page, f"murdero-{lang}.png")

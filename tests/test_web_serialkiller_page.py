@@ -9,6 +9,7 @@ Screenshots go to artifacts/ (git-ignored).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -217,3 +218,19 @@ def test_a_finished_game_shows_winner_arrests_and_replays(site: Site, phone: Any
     phone.locator("#step-next").click()
     wait_until(phone, "() => document.querySelector('#step-label').textContent.includes('draws')")
     shot(phone, "serialkiller-history.png")
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_every_label_is_translated(site: Site, browser: Any, lang: str) -> None:
+    for page in phone_page(browser, locale="de-DE" if lang == "de" else "en-GB"):
+        login(page, site.url, site.pin)
+        page.goto(site.url + "?lang=" + lang)
+        page.wait_for_selector("#sk-graves")
+        text = page.locator("body").inner_text()
+        assert page.evaluate("() => document.documentElement.lang") == lang
+        assert not re.search(r"\bsk\.[a-z_]+", text), re.findall(r"\bsk\.[a-z_]+", text)
+        page.goto(site.url + "history/" + str(get(site.url, "api/state")["game_id"]))
+        page.wait_for_selector("#sk-graves")
+        label = page.locator("#step-label").inner_text()
+        assert label and not re.search(r"\bsk\.[a-z_]+", label)
+        shot(page, f"serialkiller-{lang}.png")
