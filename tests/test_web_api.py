@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from flask import Flask
@@ -26,10 +26,21 @@ class Clock:
         return self.now
 
 
-@pytest.fixture()
-def table(tmp_path: Any) -> Iterator[Table]:
-    with make_table(tmp_path) as t:
+@pytest.fixture(scope="module")
+def running_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
+    with make_table(tmp_path_factory.mktemp("table")) as t:
         yield t
+
+
+@pytest.fixture()
+def table(running_table: Table) -> Table:
+    """One runtime per module (starting one costs most of a test), a fresh game per test."""
+    running_table.submit({"action": "settings", "advisor": False}, source="test")
+    running_table.submit({"action": "new_game", "game": "moerder",
+                          "setup": {"players": ["Ana", "Ben"], "first": 0}}, source="test")
+    state = running_table.snapshot()
+    assert state["prompt"] is None and state["events"] == 0 and state["view"]["turn"] == 0
+    return running_table
 
 
 @pytest.fixture()
@@ -426,6 +437,48 @@ def test_runtime_full_of_streams_is_503(table: Table, clock: Clock) -> None:
     again.close()
 
 
+def test_a_closed_page_gives_its_stream_back_over_real_http(table: Table) -> None:
+    """Served by waitress: a phone that closes its page frees the slot without waiting for a
+    heartbeat (heartbeat here: an hour)."""
+    import http.client
+    import time
+
+    app = web.create_app(table, {"heartbeat_s": 3600.0, "max_streams": 1})
+    with web.Server(app, port=0, threads=4) as server:
+        first = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        first.request("GET", "/api/events")
+        response = first.getresponse()
+        assert response.status == 200
+        assert b"retry:" in response.read1(64)
+        second = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        second.request("GET", "/api/events")
+        assert second.getresponse().status == 503
+        second.close()
+        response.close()  # the phone goes away
+        first.close()
+        deadline = time.monotonic() + 20
+        while True:
+            held = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+            held.request("GET", "/api/events")
+            reply = held.getresponse()
+            if reply.status == 200:
+                break  # the slot came back; this phone keeps it open
+            reply.close()
+            held.close()
+            assert time.monotonic() < deadline, "the closed page kept its stream"
+            time.sleep(0.1)
+    # closing the server ended the open stream and stopped listening; closing twice is fine
+    server.close()
+    with pytest.raises(OSError):
+        http.client.HTTPConnection("127.0.0.1", server.port, timeout=2).request("GET", "/")
+    try:
+        reply.read()  # ends: a stream still open would time out here instead
+    except http.client.IncompleteRead:
+        pass  # cut off mid-chunk is an end too
+    reply.close()
+    held.close()
+
+
 # --- camera -------------------------------------------------------------------------------
 
 
@@ -450,7 +503,7 @@ def test_camera_streams_jpeg_parts(camera_client: FlaskClient) -> None:
     response = camera_client.get("/api/camera.mjpg", headers=pin_header(), buffered=False)
     assert response.status_code == 200
     assert response.mimetype == "multipart/x-mixed-replace"
-    chunk = next(iter(response.response))
+    chunk = cast(bytes, next(iter(response.response)))
     head, _, body = chunk.partition(b"\r\n\r\n")
     assert head.startswith(b"--frame\r\nContent-Type: image/jpeg")
     length = int(head.split(b"Content-Length: ")[1])
@@ -468,13 +521,21 @@ def test_camera_view_keeps_alive_when_the_camera_goes(tmp_path: Any, clock: Cloc
         parts = iter(response.response)
         first = next(parts)
         t.detach_camera("unplugged")
-        later = [next(parts) for _ in range(3)]
+        later = [cast(bytes, next(parts)) for _ in range(3)]
         assert all(p.startswith(b"--frame\r\n") for p in later)
         assert later[-1] == later[-2]  # the same last picture, again
         busy = client.get("/api/camera.mjpg", headers=pin_header())
         assert busy.status_code == 503 and busy.get_json()["error"] == "busy"
+        # once the runtime gives up on the silent camera (read_timeout_s), the view ends
+        ended = False
+        for _ in range(2000):
+            try:
+                next(parts)
+            except StopIteration:
+                ended = True
+                break
+        assert ended and first
         response.close()
-        assert first
         # the slot is free again (the camera itself is gone now: 503 for that reason)
         again = client.get("/api/camera.mjpg", headers=pin_header())
         assert again.get_json()["error"] == "camera_unavailable"
@@ -588,6 +649,19 @@ def test_games_lists_the_installed_games_and_their_pages(client: FlaskClient) ->
     login(client)
     page = client.get("/").data.decode()
     assert '<option value="moerder">Finde den Mörder</option>' in page
+
+
+def test_static_files_are_addressed_by_their_content(client: FlaskClient) -> None:
+    import re
+
+    page = client.get("/").data.decode()
+    links = re.findall(r'(?:src|href)="(/static/[^"]+)"', page)
+    assert any("css/app.css?v=" in link for link in links)
+    assert any("js/games/moerder.js?v=" in link for link in links)
+    versions = {link.split("?v=")[1] for link in links}
+    assert len(versions) == 1  # one version for the whole set
+    for link in links:
+        assert client.get(link).status_code == 200, link
 
 
 def test_pages_send_security_headers(client: FlaskClient) -> None:

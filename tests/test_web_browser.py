@@ -32,7 +32,7 @@ TABLET = {"width": 1024, "height": 768}
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    with start_demo(tmp_path_factory.mktemp("demo")) as s:
+    with start_demo(tmp_path_factory.mktemp("demo"), speed=3.0) as s:
         yield s
 
 
@@ -70,8 +70,15 @@ def wait_until(page: Any, expression: str, arg: Any = None, timeout_s: float = 2
     Playwright's wait_for_function evaluates strings, which the page's CSP (script-src 'self')
     rightly forbids; page.evaluate goes through the debugging protocol instead.
     """
+    from playwright.sync_api import Error as PlaywrightError
+
     deadline = time.monotonic() + timeout_s
-    while not page.evaluate(expression, arg):
+    while True:
+        try:
+            if page.evaluate(expression, arg):
+                return
+        except PlaywrightError:
+            pass  # the page is between two documents (a link was followed): look again
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {expression}")
         page.wait_for_timeout(100)
@@ -239,6 +246,19 @@ def test_pin_login_new_game_and_next_advance_the_turn(site: Site, phone: Any) ->
     after = api_state(site)["view"]
     assert after["turn"] == 2 and after["turn_number"] == 2
     assert "Cem" in phone.locator("#banner strong").inner_text()
+    # the advisor follows the switch in Settings (the demo shows it off; a table starts without)
+    phone.locator("#settings summary").click()
+    toggle = phone.locator("#advisor-toggle")
+    if toggle.is_checked():
+        toggle.click()
+        wait_until(phone, "() => document.querySelector('#advisor-card').hidden")
+    assert api_state(site)["advisor"]["enabled"] is False
+    toggle.click()
+    wait_until(phone, "() => !!document.querySelector('#p-end')")
+    advisor = api_state(site)["advisor"]
+    assert advisor["enabled"] is True
+    shown = phone.locator("#p-end").inner_text()
+    assert shown.split(" %")[0].isdigit() and 0 <= int(shown.split(" %")[0]) <= 100
     ARTIFACTS.mkdir(exist_ok=True)
     phone.evaluate("window.scrollTo(0, 0)")
     phone.screenshot(path=str(ARTIFACTS / "phone-control.png"), full_page=True)

@@ -2,7 +2,6 @@
 
 :func:`make_table` builds ``companion.runtime.Runtime`` on real parts (a temp SQLite event log,
 gpiozero's MockFactory, no camera: readings are posted as the camera thread would).
-:func:`start_site` serves it with waitress on a free port for the browser;
 :func:`start_demo` runs ``companion demo`` as a subprocess, exactly as a newcomer would.
 """
 
@@ -56,7 +55,8 @@ def make_table(tmp: Path, players: tuple[str, ...] = ("Ana", "Ben"), camera: boo
         folder.mkdir(exist_ok=True)
         for i in range(3):
             cv2.imwrite(str(folder / f"{i:03d}.png"), np.full((48, 64, 3), 60 + 40 * i, np.uint8))
-        cfg = cfg.replace("camera", source="replay", device=str(folder), loop=True, fps=20.0)
+        cfg = cfg.replace("camera", source="replay", device=str(folder), loop=True, fps=20.0,
+                          read_timeout_s=1.0)
         source = ReplaySource(folder, fps=20.0, loop=True)
     if web:
         cfg = cfg.replace("web", **web)
@@ -95,22 +95,10 @@ def see_a_tile(runtime: Runtime) -> None:
 class Site:
     """A dashboard being served on a free port, with its PIN and ways to move the table."""
 
-    def __init__(self, url: str, port: int, pin: str, table: Runtime | None = None) -> None:
+    def __init__(self, url: str, port: int, pin: str) -> None:
         self.url = url
         self.port = port
         self.pin = pin
-        self.table = table
-
-
-@contextlib.contextmanager
-def start_site(tmp: Path) -> Iterator[Site]:
-    import web
-
-    with make_table(tmp) as table:
-        app = web.create_app(table, table.config.section("web"))
-        with web.Server(app, host="0.0.0.0", port=0) as server:
-            lan = web.api.lan_address() or "127.0.0.1"
-            yield Site(f"http://{lan}:{server.port}/", server.port, PIN, table)
 
 
 @contextlib.contextmanager

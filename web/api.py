@@ -56,6 +56,15 @@ def is_busy(exc: BaseException) -> bool:
     return isinstance(exc, protocol.Busy)
 
 
+def client_gone() -> Callable[[], bool]:
+    """Whether this request's client has hung up (waitress tells, given a request lookahead;
+    elsewhere, such as the test client, a write to a gone client ends the stream instead)."""
+    check = request.environ.get("waitress.client_disconnected")
+    if callable(check):
+        return lambda: bool(check())
+    return lambda: False
+
+
 def sse_message(payload: dict[str, Any]) -> str:
     """One server-sent event: a single ``data:`` line of compact JSON (JSON has no newlines)."""
     data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
@@ -114,6 +123,7 @@ def events() -> Any:
     heartbeat = ws.config.heartbeat_s
     runtime = ws.runtime
     closing = ws.closing
+    gone = client_gone()
 
     def generate() -> Iterator[str]:
         yield "retry: 3000\n\n"
@@ -121,7 +131,7 @@ def events() -> Any:
         seen = first.get("version")
         yield sse_message(first)
         beat_at = time.monotonic() + heartbeat
-        while not closing.is_set():
+        while not closing.is_set() and not gone():
             wait = min(STREAM_POLL_S, max(0.0, beat_at - time.monotonic()))
             message = subscription.get(timeout=wait)
             if message is None:
@@ -306,11 +316,24 @@ def camera() -> Any:
         ws.cameras.give_back()
         return got
     frames, first = got
-    pump = _FramePump(frames)
-    stream = _Stream(ws.cameras, pump.stop)
+    runtime = ws.runtime
+    pumps = [_FramePump(frames)]  # the current one; replaced when the runtime's frames end
+    stream = _Stream(ws.cameras, lambda: pumps[-1].stop())
     closing = ws.closing
+    gone = client_gone()
     # re-send the last picture at least this often (a lost camera sends nothing new)
     keepalive = min(ws.config.heartbeat_s, MJPEG_KEEPALIVE_S)
+
+    def reopen() -> _FramePump | None:
+        """The runtime ends its frames after a silence; while a camera is attached, follow it
+        again (it may come back), else the view is over."""
+        try:
+            if (runtime.snapshot().get("camera") or {}).get("status") == "none":
+                return None
+            return _FramePump(runtime.frames())
+        except (OSError, RuntimeError, ValueError) as exc:
+            _log.info("camera view not reopened: %s", exc)
+            return None
 
     def part(jpeg: bytes) -> bytes:
         head = (f"--{MJPEG_BOUNDARY}\r\nContent-Type: image/jpeg\r\n"
@@ -320,10 +343,15 @@ def camera() -> Any:
     def generate() -> Iterator[bytes]:
         last = first
         yield part(first)
-        while not closing.is_set():
-            jpeg = pump.get(timeout=keepalive)
+        while not closing.is_set() and not gone():
+            jpeg = pumps[-1].get(timeout=keepalive)
             if jpeg == _FramePump.END:
-                return
+                again = reopen()
+                if again is None:
+                    return
+                pumps.append(again)
+                del pumps[:-1]
+                continue
             if jpeg is not None:
                 last = jpeg
             yield part(last)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, g, render_template, request
+from flask import Blueprint, Flask, g, render_template, request, url_for
 
 from companion.games import find_game, game_names
 from web.i18n import LABELS, choose_language, translate
@@ -60,6 +60,9 @@ def install(app: Flask) -> None:
             "t": lambda key, **values: translate(lang, key, **values),
             "renderers": web_state().renderers,
             "games": available_games(),
+            # a new release changes the address, so phones never run yesterday's cached script
+            "static_url": lambda filename: url_for("static", filename=filename,
+                                                   v=web_state().asset_version),
         }
 
     @app.after_request

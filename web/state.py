@@ -57,6 +57,7 @@ class WebState:
     streams: Slots
     cameras: Slots
     renderers: tuple[str, ...] = ()
+    asset_version: str = "0"
     # keyed digests of PINs the runtime confirmed lately, with their expiry (see auth.check_pin)
     pin_cache: dict[bytes, float] = field(default_factory=dict)
     clock: Callable[[], float] = time.monotonic
