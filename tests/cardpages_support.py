@@ -4,6 +4,7 @@ logging in, driving the API with the PIN, and waiting on the page without string
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 import urllib.error
@@ -135,3 +136,26 @@ def buzzer(rt: Any) -> int:
     gpio = rt.pins.buzzer
     assert gpio is not None, "these tests need a buzzer pin"
     return int(gpio)
+
+
+# --- a served table ------------------------------------------------------------------------------
+
+
+class Site:
+    """The dashboard served on a free port over a real Runtime (temp SQLite, MockFactory)."""
+
+    def __init__(self, url: str, pin: str, table: Any) -> None:
+        self.url = url
+        self.pin = pin
+        self.table = table
+
+
+@contextlib.contextmanager
+def start_site(tmp: Path) -> Iterator[Site]:
+    import web
+    from web_support import PIN, make_table
+
+    with make_table(tmp, players=("Ana", "Ben", "Cem")) as table:
+        app = web.create_app(table, table.config.section("web"))
+        with web.Server(app, host="127.0.0.1", port=0) as server:
+            yield Site(f"http://127.0.0.1:{server.port}/", PIN, table)

@@ -14,12 +14,11 @@ from typing import Any
 
 import pytest
 
-from cardpages_support import get, launch, login, phone_page, post, shot, wait_until
+from cardpages_support import Site, get, launch, login, phone_page, post, shot, start_site, wait_until
 from companion.games.base import Refused
 from companion.games.murdero import GAME
 from companion.games.murdero.rules import decode_hand, score_view
 from companion.games.murdero.scoring import score_hand
-from web_support import Site, start_site
 
 pytestmark = pytest.mark.browser
 

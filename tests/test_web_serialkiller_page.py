@@ -16,10 +16,9 @@ from typing import Any
 
 import pytest
 
-from cardpages_support import get, launch, login, phone_page, post, shot, wait_until
+from cardpages_support import Site, get, launch, login, phone_page, post, shot, start_site, wait_until
 from companion.games.base import Refused, fold
 from companion.games.serialkiller import GAME
-from web_support import Site, start_site
 
 pytestmark = pytest.mark.browser
 
