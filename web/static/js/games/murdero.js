@@ -85,7 +85,16 @@
   }
 
 
-  function sideColour(i) { return SIDE_COLOURS[i % SIDE_COLOURS.length]; }
+  /* A side's colour is its (first) player's LED colour, so the page matches the table's lights. */
+  var sideColours = [];
+  function sideColour(i) { return sideColours[i] || SIDE_COLOURS[i % SIDE_COLOURS.length]; }
+  function setSideColours(snap, view) {
+    sideColours = (view.sides || []).map(function (side, i) {
+      var seat = (view.players || []).map(function (p) { return p.name; }).indexOf(side.players[0]);
+      var p = (snap.players || [])[seat];
+      return p && p.colour ? C.ledColour(p.colour, seat) : SIDE_COLOURS[i % SIDE_COLOURS.length];
+    });
+  }
 
   /* --- the hand being entered (kept across live updates) ------------------------------------ */
 
@@ -469,6 +478,7 @@
       if (!state.draft || state.draft.key !== key) state.draft = emptyDraft(view);
       if (state.draft.correcting && state.draft.correcting > (view.hands || []).length) state.draft = emptyDraft(view);
       function redraw() {
+        setSideColours(snap, view);
         C.clear(state.box);
         drawTotals(state.box, snap, view);
         if (canEdit && !view.over) drawEntry(state.box, view, state, redraw);
