@@ -149,9 +149,9 @@ def test_the_game_won_blinks_on_and_the_history_names_the_winner(table: Runtime,
     while not table.snapshot()["view"]["over"]:
         table.submit({"action": "event", "event": {"type": "hand_entered", "hand": big_win("Ben")}})
     mark = marks(factory, table)
-    time.sleep(1.3)
+    time.sleep(1.6)
     ben = table.pins.leds[1]
-    assert ons_since(factory, ben, mark[ben]) >= 2  # blinks until the next game
+    assert len(factory.pin(ben).states) - mark[ben] >= 2  # blinks (on, off…) until the next game
     assert table.history()[0]["winner"] == "Ben"
     # presses mean nothing now, except a long one: the same table again
     game = table.snapshot()["game_id"]
@@ -161,3 +161,20 @@ def test_the_game_won_blinks_on_and_the_history_names_the_winner(table: Runtime,
     press(factory, table.pins.buttons[0], 0.3)
     snap = until(table, lambda s: s["game_id"] != game)
     assert snap["game"] == "murdero" and snap["view"]["turn"] == 1  # the winner begins
+
+
+def test_a_pair_wins_together_on_the_panel_and_in_the_history(table: Runtime, factory: MockFactory) -> None:
+    four = ("Ana", "Ben", "Cem", "Dee")
+    table.submit({"action": "new_game", "game": "murdero", "setup": {"players": list(four), "pairs": True}})
+    while not table.snapshot()["view"]["over"]:
+        table.submit({"action": "event", "event": {"type": "hand_entered", "hand": big_win("Ben", four)}})
+    view = table.snapshot()["view"]
+    assert view["winner_seats"] == [1, 3] and view["winner"] is None
+    mark = marks(factory, table)
+    time.sleep(1.6)
+    leds = table.pins.leds
+    # the pair's LEDs keep blinking (on and off again), the others stay dark
+    switched = [len(factory.pin(p).states) - mark[p] for p in leds]
+    assert [n >= 2 for n in switched] == [False, True, False, True]
+    assert [ons_since(factory, leds[i], mark[leds[i]]) for i in (0, 2)] == [0, 0]
+    assert table.history()[0]["winner"] == "Ben & Dee"
