@@ -239,6 +239,7 @@ def test_scores_page_after_the_game_is_won(site: Site, phone: Any) -> None:
 def test_new_game_form_starts_partner_murdero(site: Site, phone: Any) -> None:
     login(phone, site.url, site.pin)
     phone.click("#new-game summary")
+    wait_until(phone, "() => document.querySelectorAll('#player-names input').length === 3")
     phone.select_option("#game-select", "murdero")
     assert phone.locator("#mu-pairs").is_disabled()  # three players: no pairs
     phone.click("#add-player")

@@ -173,9 +173,10 @@ def test_a_refused_card_shows_the_engines_reason(site: Site, phone: Any) -> None
 def test_new_game_form_names_the_first_player(site: Site, phone: Any) -> None:
     login(phone, site.url, site.pin)
     phone.click("#new-game summary")
+    # the table's players, prefilled
+    wait_until(phone, "() => document.querySelectorAll('#player-names input').length === 3")
     phone.select_option("#game-select", "serialkiller")
     names = phone.locator("#player-names input")
-    assert names.count() == 3  # the table's players, prefilled
     for i, name in enumerate(("Ida", "Jon", "Kai")):
         names.nth(i).fill(name)
     phone.select_option("#sk-first", "1")
