@@ -50,8 +50,6 @@ class Script:
 
 
 HIDDEN = "."
-# prompts a person answers from what lies on the table
-_ANSWERED = ("unsure_cells", "reading_differs", "impossible_reading")
 
 
 def _tile(ch: str) -> str | None:
@@ -239,6 +237,7 @@ class Director:
         handed = False
         ended_at: float | None = None
         asked_at: float | None = None
+        refusals = 0
         truth = "".join(HIDDEN if t is None else t.value for t in self.script.boards[-1].cells)
         patience = 0.8 / max(self.speed, 0.1)  # people look at the phone after a moment
         while not self.stop.is_set():
@@ -271,18 +270,25 @@ class Director:
             prompt = snap["prompt"]
             # the people at the table read the dashboard and put the camera right
             wrong = [i for i, ch in enumerate(board) if ch != HIDDEN and ch != truth[i]]
-            if prompt is not None and prompt["code"] in _ANSWERED:
+            if prompt is not None:
                 asked_at = asked_at or time.monotonic()
                 if time.monotonic() - asked_at >= patience:
-                    # what lies on the table now: the tiles of the turn being played
+                    # people tell the phone what lies on the table now: the prompt's cells and
+                    # any tile of this turn the game does not have yet (the camera missed it)
                     turn = min(int(view.get("turn_number", 1)), len(self.script.boards) - 1)
                     now = self.script.boards[turn].cells
-                    answer = {f"{r},{c}": None if now[r * 6 + c] is None else now[r * 6 + c].value
-                              for r, c in prompt["cells"]}
+                    cells = {r * 6 + c for r, c in prompt["cells"]}
+                    cells |= {i for i, t in enumerate(now) if t is not None and board[i] == HIDDEN}
+                    answer = {f"{i // 6},{i % 6}": None if now[i] is None else now[i].value
+                              for i in sorted(cells)}
                     _log.debug("prompt %s at turn %s on %s", prompt, view.get("turn_number"),
                                view.get("board"))
-                    self._phone("answers the camera's question", {"action": "resolve",
-                                                                  "cells": answer}, answer)
+                    if not self._phone("answers the camera's question",
+                                       {"action": "resolve", "cells": answer}, answer):
+                        refusals += 1
+                        if refusals >= 3:  # the game and the table drifted apart: start over
+                            self.say("demo: the table and the game disagree; starting over")
+                            return
                     asked_at = None
             elif wrong:
                 asked_at = asked_at or time.monotonic()
@@ -304,7 +310,8 @@ class Director:
                     self._press(int(view["turn"]), self._chain_on(view.get("board")))
             self.stop.wait(0.1)
 
-    def _phone(self, what: str, body: dict[str, Any], cells: dict[str, Any]) -> None:
+    def _phone(self, what: str, body: dict[str, Any], cells: dict[str, Any]) -> bool:
+        """Act on the phone as a person at the table would; False when the table refused."""
         from companion.games.base import Refused
 
         shown = ", ".join(f"({k}) {v if v is not None else 'face down'}" for k, v in cells.items())
@@ -313,6 +320,8 @@ class Director:
             self.runtime.submit(body, source="demo")
         except (Refused, ValueError) as exc:
             self.say(f"demo: the table refused that: {exc}")
+            return False
+        return True
 
     def _chain_on(self, board: Any) -> bool:
         from companion.games.moerder.chain import find_chains

@@ -234,6 +234,8 @@ class Runtime(AbstractContextManager["Runtime"]):
         self._reminded = False
         self._last_frame_at: float | None = None
         self._fps: float | None = None  # frames per second the camera delivers (smoothed)
+        self._reading = False  # the camera thread is inside the vision reader
+        self._fps_prev: float | None = None
 
         # what the phones see
         self._version = 0
@@ -564,6 +566,7 @@ class Runtime(AbstractContextManager["Runtime"]):
         last = self._last_frame_at
         if (
             silent > 0 and last is not None and self._camera["status"] == "ok"
+            and not self._reading  # a slow read is not a silent camera
             and self._clock() - last > silent
         ):
             # a read that hangs cannot be interrupted; say so until frames come again
@@ -868,15 +871,20 @@ class Runtime(AbstractContextManager["Runtime"]):
                     now = self._clock()
                     if self._camera["status"] == "lost":  # frames again after a silence
                         self._inbox.put(_Camera("ok"))
-                    if self._last_frame_at is not None and now > self._last_frame_at:
-                        rate = 1.0 / (now - self._last_frame_at)
+                    if self._fps_prev is not None and now > self._fps_prev:
+                        rate = 1.0 / (now - self._fps_prev)
                         self._fps = rate if self._fps is None else 0.8 * self._fps + 0.2 * rate
+                    self._fps_prev = now
                     self._last_frame_at = now
+                    self._reading = True
                     try:
                         reading = reader(frame.image)
                     except VisionError as exc:
                         _log.debug("frame %d: %s", frame.index, exc)
                         reading = None
+                    finally:
+                        self._reading = False
+                        self._last_frame_at = self._clock()
                     if reading is not None:
                         self._inbox.put(dataclasses.replace(reading, frame_at=read_at))
                     self._store_frame(frame.image, reading)

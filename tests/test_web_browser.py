@@ -209,11 +209,10 @@ def test_wrong_pin_is_refused_in_the_page(site: Site, phone: Any) -> None:
     assert phone.locator("#btn-next").count() == 0
 
 
-def test_pin_login_new_game_and_next_advance_the_turn(site: Site, phone: Any) -> None:
-    login(phone, site)
-    phone.wait_for_selector("#live[data-state=on]")
-    # take the table over with a new game from the phone (the demo's replay stops)
-    phone.locator("#new-game summary").click()
+def start_game_from_the_form(phone: Any) -> None:
+    """Ana, Ben and Cem, Ben first, through the page's new-game form."""
+    if not phone.locator("#new-game").evaluate("e => e.open"):
+        phone.locator("#new-game summary").click()
     names = phone.locator("#player-names input")
     while names.count() > 2:
         names.nth(names.count() - 1).evaluate("e => e.remove()")
@@ -223,15 +222,37 @@ def test_pin_login_new_game_and_next_advance_the_turn(site: Site, phone: Any) ->
     names.nth(2).fill("Cem")
     phone.select_option("#first-player", "1")
     phone.locator("#new-game-form button[type=submit]").click()
-    wait_until(phone, "() => document.querySelector('#banner strong').textContent.includes('Ben')")
-    state = api_state(site)
-    assert [p["name"] for p in state["players"]] == ["Ana", "Ben", "Cem"]
-    assert state["view"]["turn"] == 1
-    # the demo hands the table over: its camera replay stops
+    wait_until(phone, "() => !document.querySelector('#new-game').open")
+
+
+def wait_for_state(site: Site, test: Any, timeout_s: float = 15.0) -> dict[str, Any] | None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        state = api_state(site)
+        if test(state):
+            return state
+        time.sleep(0.1)
+    return None
+
+
+def test_pin_login_new_game_and_next_advance_the_turn(site: Site, phone: Any) -> None:
+    login(phone, site)
+    phone.wait_for_selector("#live[data-state=on]")
+    # Take the table over with a new game from the phone: the demo's players sit back and its
+    # camera comes off the table. The demo's director can race a phone (a frame of the old game
+    # still arriving, or its next round starting as the phone's game begins); a person then
+    # simply starts the game again, and so does this test, at most three times.
+    for attempt in range(3):
+        start_game_from_the_form(phone)
+        taken = wait_for_state(site, lambda s: [p["name"] for p in s["players"]] == ["Ana", "Ben",
+                                                                                   "Cem"]
+                               and s["camera"]["status"] == "none")
+        if taken and taken["events"] == 0 and taken["prompt"] is None:
+            break
+    else:
+        raise AssertionError(f"the demo never handed the table over: {api_state(site)}")
+    assert taken["view"]["turn"] == 1
     wait_until(phone, "() => document.querySelector('.cam').classList.contains('cam-none')")
-    taken = api_state(site)
-    assert taken["camera"]["status"] == "none"
-    assert taken["prompt"] is None  # nothing the old game's camera asked about
     assert face_up(phone) == 0
     # Next before turning a tile is refused by the rules, and the page says so
     phone.wait_for_selector("#btn-next")
