@@ -406,8 +406,10 @@ class Runtime(AbstractContextManager["Runtime"]):
         view = self._view()
         winner = view.get("winner")
         names = [p.get("name") for p in _players(view)]
+        seats = _winner_seats(view)
+        together = " & ".join(str(names[s]) for s in seats if s < len(names)) if seats else None
         return {
-            "winner": names[winner] if isinstance(winner, int) and winner < len(names) else None,
+            "winner": names[winner] if isinstance(winner, int) and winner < len(names) else together,
             "reason": "abandoned" if abandoned else view.get("win_reason"),
         }
 
@@ -493,7 +495,9 @@ class Runtime(AbstractContextManager["Runtime"]):
         else:
             over = winner is not None or self._winners is not None
         if over:
-            if "winner" in view:
+            if _winner_seats(view) is not None:  # several seats win together (pairs, a team)
+                self.panel.show_winners(_winner_seats(view) or [])
+            elif "winner" in view:
                 self.panel.show_winners([winner] if isinstance(winner, int) else [])
             else:
                 self.panel.show_winners(self._winners or [])
@@ -1119,6 +1123,14 @@ class _Subscription:
             return self._q.get(timeout=timeout)
         except queue.Empty:
             return None
+
+
+def _winner_seats(view: Mapping[str, Any]) -> list[int] | None:
+    """The view's ``winner_seats`` (every seat that won, e.g. a Murdero pair), if it has them."""
+    seats = view.get("winner_seats")
+    if not isinstance(seats, list):
+        return None
+    return [s for s in seats if isinstance(s, int) and not isinstance(s, bool)]
 
 
 def _players(view: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -26,7 +26,9 @@ def test_hand_entered_scores_and_announces() -> None:
     tl = Timeline.start(GAME, PLAYERS)
     tl, effects = tl.push(HandEntered(won_by("Ann")))  # type: ignore[arg-type]
     kinds = [e.kind for e in effects]
-    assert kinds == ["hand_scored", "hand_won"]
+    assert kinds == ["hand_scored", "hand_won", "signal", "turn"]
+    assert effects[2].data == {"seat": 0, "tune": "valid", "blink": True}
+    assert effects[3].data == {"player": 1}  # the deal passed left: Bob begins hand 2
     assert effects[0].data["points"] == {"Ann": 30, "Bob": 1, "Cid": 1}
     assert effects[1].data["winners"] == ["Ann"]
     assert tl.state.totals == {"Ann": 30, "Bob": 1, "Cid": 1}
@@ -41,7 +43,7 @@ def test_game_to_100() -> None:
     assert tl.state.totals["Ann"] == 90 and not tl.state.over
     tl, effects = tl.push(HandEntered(won_by("Ann")))  # type: ignore[arg-type]
     assert tl.state.over and tl.state.game_winners == ("Ann",)
-    assert effects[-1].kind == "game_over"
+    assert [e.kind for e in effects][-2:] == ["game_over", "winner"]
     with pytest.raises(Refused) as info:
         tl.push(HandEntered(won_by("Bob", ("Ann", "Cid"))))  # type: ignore[arg-type]
     assert info.value.code == "game_over"

@@ -412,8 +412,8 @@ def test_a_short_press_off_turn_means_nothing(table: Runtime, factory: MockFacto
 def test_the_shared_effect_vocabulary_reaches_the_panel(table: Runtime, factory: MockFactory) -> None:
     from companion.games.base import Effect
 
-    # Murdero's view says nothing of turns or winners: the panel follows its effects
-    table.submit({"action": "new_game", "game": "murdero",
+    # Wort-Kniffel's view says nothing of a game's end or its winner: the panel follows effects
+    table.submit({"action": "new_game", "game": "kniffel",
                   "setup": {"players": ["Ana", "Ben", "Cem"]}})
     table.drain()  # the table thread is idle: show effects as it would
     buzzer = factory.pin(table.pins.buzzer)

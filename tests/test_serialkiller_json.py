@@ -73,7 +73,7 @@ def test_cli_json_states_and_winner(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(capsys.readouterr().out)
     log = json.loads(EXAMPLE.read_text())
     assert len(data["states"]) == len(log["events"])
-    assert data["winner"] == "Bob" and data["final"]["winner"] == "Bob"
+    assert data["winner"] == "Bob" and data["final"]["winner_name"] == "Bob" and data["final"]["winner"] == 1
     assert [s["event"] for s in data["states"]] == log["events"]
     assert all(len(s["state"]["graves"]) == 6 for s in data["states"])
 
@@ -133,5 +133,6 @@ def test_one_root_exception() -> None:
 
 
 def test_group_without_command_shows_help(capsys: pytest.CaptureFixture[str]) -> None:
+    # a group without its sub-command is a usage error (exit 2) that names the sub-commands
     assert main(["serialkiller"]) == 2
     assert "replay" in capsys.readouterr().err

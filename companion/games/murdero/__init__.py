@@ -37,6 +37,9 @@ Readings chosen where the rule sheet is ambiguous (each has a test in
 14. Everyone discards down to eight at the end of their turn and no action card adds to
     another player's hand, so at most one player (the one whose turn ended the hand) may hold
     more than eight cards at its end.
+15. Who begins the next hand is not said: the deal passes left, so each hand is begun by the
+    seat after the one that began the hand before (only the table's lights follow this; tested
+    in ``tests/test_web_murdero_panel.py``). The turn passes left on the player's button.
 """
 
 from companion.games.murdero.cards import (
@@ -62,6 +65,7 @@ from companion.games.murdero.rules import (
     HandEntered,
     MurderoState,
     NewGame,
+    NextTurn,
     decode_hand,
     encode_hand,
 )
@@ -91,6 +95,7 @@ __all__ = [
     "MurderoError",
     "MurderoState",
     "NewGame",
+    "NextTurn",
     "PlayerHand",
     "SideScore",
     "Stage",

@@ -3,11 +3,17 @@
 The companion does not watch Murdero's turns; it scores each hand's end and keeps the running
 table until a player (or pair) reaches 100 (200 in Partner Murdero).
 
-Set-up JSON: ``{"players": ["Ann", "Bob", "Cid", "Dee"], "pairs": false}`` (players in seat
-order; with ``pairs`` the 1st and 3rd play against the 2nd and 4th, since partners sit
-opposite). Events: ``hand_entered`` ``{"hand": HAND}``, ``hand_corrected``
-``{"number": 2, "hand": HAND}`` and ``new_game`` ``{"players": null, "pairs": null}``
-(null keeps the table as it was); HAND is the JSON in :mod:`companion.games.murdero.hand`.
+Set-up JSON: ``{"players": ["Ann", "Bob", "Cid", "Dee"], "pairs": false, "first": 0}``
+(players in seat order; with ``pairs`` the 1st and 3rd play against the 2nd and 4th, since
+partners sit opposite; ``first`` is the seat that plays first, default 0). Events:
+``hand_entered`` ``{"hand": HAND}``, ``hand_corrected`` ``{"number": 2, "hand": HAND}``,
+``next_turn`` ``{}`` and ``new_game`` ``{"players": null, "pairs": null}`` (null keeps the
+table as it was); HAND is the JSON in :mod:`companion.games.murdero.hand`.
+
+The turn pointer exists only for the table's lights: the player on turn presses their button
+when done and play passes left ("Play continues with the player on your left"). The sheet does
+not say who begins the next hand; the reading chosen is that the deal passes left, so each
+hand is begun by the seat after the one that began the hand before.
 """
 
 from __future__ import annotations
@@ -49,6 +55,11 @@ class HandCorrected:
 
 
 @dataclass(frozen=True)
+class NextTurn:
+    """The player on turn is done: play passes to the left (the table's lights follow)."""
+
+
+@dataclass(frozen=True)
 class NewGame:
     players: tuple[str, ...] | None = None
     pairs: bool | None = None
@@ -73,6 +84,8 @@ class MurderoState:
     pairs: bool
     hands: tuple[ScoredHand, ...] = ()
     earlier: tuple[FinishedGame, ...] = ()
+    turn: int = 0  # the seat on turn (the lights), not refereed
+    starter: int = 0  # the seat that began the current hand
 
     @property
     def target(self) -> int:
@@ -109,6 +122,17 @@ class MurderoState:
     def over(self) -> bool:
         return bool(self.game_winners)
 
+    def seats_of(self, labels: tuple[str, ...] | list[str]) -> list[int]:
+        """The seats of the players in these sides (a pair's label names both partners)."""
+        wanted = set(labels)
+        return [
+            i
+            for side in self.sides
+            if side_label(side) in wanted
+            for i, name in enumerate(self.players)
+            if name in side
+        ]
+
 
 def _game_winners(totals: Mapping[str, int], target: int) -> tuple[str, ...]:
     """Sides at or past the target; if several get there in the same hand, the highest total wins
@@ -138,13 +162,21 @@ def _check_players(players: Any, pairs: bool) -> tuple[str, ...]:
 def new(setup: Mapping[str, Any]) -> MurderoState:
     if not isinstance(setup, Mapping):
         raise EventError("the set-up must be a JSON object")
-    unknown = set(setup) - {"players", "pairs"}
+    unknown = set(setup) - {"players", "pairs", "first"}
     if unknown:
         raise EventError(f"unknown set-up field(s): {', '.join(sorted(unknown))}")
     pairs = setup.get("pairs", False)
     if not isinstance(pairs, bool):
         raise EventError("pairs must be true or false")
-    return MurderoState(_check_players(setup.get("players"), pairs), pairs)
+    players = _check_players(setup.get("players"), pairs)
+    first = setup.get("first", 0)
+    if first is None:
+        first = 0
+    if isinstance(first, str) and first in players:
+        first = players.index(first)
+    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(players):
+        raise EventError(f"first must be a seat 0-{len(players) - 1} or a player's name, not {first!r}")
+    return MurderoState(players, pairs, turn=first, starter=first)
 
 
 def _seat_order(state: MurderoState, hand: HandEnd) -> HandEnd:
@@ -175,9 +207,15 @@ def _hand_effects(state: MurderoState, scored: ScoredHand, number: int) -> list[
     ]
     if scored.score.winners:
         effects.append(Effect("hand_won", {"number": number, "winners": list(scored.score.winners)}))
+        for seat in state.seats_of(scored.score.winners):
+            effects.append(Effect("signal", {"seat": seat, "tune": "valid", "blink": True}))
     if state.over:
         effects.append(
             Effect("game_over", {"winners": list(state.game_winners), "totals": state.totals})
+        )
+        seats = state.seats_of(state.game_winners)
+        effects.append(
+            Effect("winner", {"player": seats[0]} if len(seats) == 1 else {"players": seats})
         )
     return effects
 
@@ -189,8 +227,19 @@ def apply(state: MurderoState, event: Any) -> Outcome[MurderoState]:
                 "game_over", f"the game is over ({', '.join(state.game_winners)} won); start a new game"
             )
         scored = _score(state, event.hand)
-        after = replace(state, hands=state.hands + (scored,))
-        return Outcome(after, tuple(_hand_effects(after, scored, len(after.hands))))
+        starter = (state.starter + 1) % len(state.players)
+        after = replace(state, hands=state.hands + (scored,), turn=starter, starter=starter)
+        effects = _hand_effects(after, scored, len(after.hands))
+        if not after.over:
+            effects.append(Effect("turn", {"player": starter}))
+        return Outcome(after, tuple(effects))
+    if isinstance(event, NextTurn):
+        if state.over:
+            raise Refused(
+                "game_over", f"the game is over ({', '.join(state.game_winners)} won); start a new game"
+            )
+        turn = (state.turn + 1) % len(state.players)
+        return Outcome(replace(state, turn=turn), (Effect("turn", {"player": turn}),))
     if isinstance(event, HandCorrected):
         if not 1 <= event.number <= len(state.hands):
             raise Refused("no_such_hand", f"there is no hand {event.number}; {len(state.hands)} played")
@@ -217,12 +266,13 @@ def apply(state: MurderoState, event: Any) -> Outcome[MurderoState]:
         if state.hands:
             earlier += (FinishedGame(tuple(state.totals.items()), state.game_winners, len(state.hands)),)
         return Outcome(
-            MurderoState(players, pairs, (), earlier), (Effect("new_game", {"players": list(players)}),)
+            MurderoState(players, pairs, (), earlier),
+            (Effect("new_game", {"players": list(players)}), Effect("turn", {"player": 0})),
         )
     raise Refused("unknown_event", f"Murdero has no event {type(event).__name__}")
 
 
-_codec = EventCodec([HandEntered, HandCorrected, NewGame])
+_codec = EventCodec([HandEntered, HandCorrected, NextTurn, NewGame])
 
 
 def decode_hand(obj: Mapping[str, Any]) -> HandEnd:
@@ -302,9 +352,22 @@ def _player_table(hand: HandEnd) -> list[dict[str, Any]]:
 
 def view(state: MurderoState) -> dict[str, Any]:
     running = state.running()
+    totals = state.totals
+    won = state.seats_of(state.game_winners)
     return {
         "game": "murdero",
-        "players": list(state.players),
+        # objects with a name, a seat on turn, "over" and a winner's seat: what the runtime's
+        # panel and history read for every game
+        "players": [
+            {"name": name, "seat": i, "side": side_label(side), "total": totals[side_label(side)]}
+            for i, name in enumerate(state.players)
+            for side in state.sides
+            if name in side
+        ],
+        "turn": None if state.over else state.turn,
+        "phase": "over" if state.over else "playing",
+        "winner": won[0] if len(won) == 1 else None,
+        "winner_seats": won,
         "pairs": state.pairs,
         "sides": [{"label": side_label(s), "players": list(s)} for s in state.sides],
         "target": state.target,
@@ -335,6 +398,14 @@ def view(state: MurderoState) -> dict[str, Any]:
     }
 
 
+def press(state: MurderoState, seat: int, gesture: str) -> dict[str, Any] | None:
+    """A short press by the player on turn passes the turn; every other press means nothing
+    (hands are entered on the phone)."""
+    if gesture == "next" and not state.over and seat == state.turn:
+        return {"type": "next_turn"}
+    return None
+
+
 GAME = GameRules[MurderoState](
     name="murdero",
     title="Murdero",
@@ -343,4 +414,5 @@ GAME = GameRules[MurderoState](
     decode=_codec.decode,
     encode=_codec.encode,
     view=view,
+    press=press,
 )

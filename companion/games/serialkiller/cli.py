@@ -43,6 +43,11 @@ def replay(data: Any, where: str = "game") -> list[tuple[Any, SKState, tuple[Eff
     """Fold the log; each step is (event, state after it, effects). Raises :class:`ReplayError`."""
     if not isinstance(data, dict) or not isinstance(data.get("events"), list):
         raise ReplayError(f"{where}: expected an object with 'setup' and a list of 'events'")
+    if "game" in data:  # a table's export (`companion export`, the history's Export JSON)
+        if data["game"] != GAME.name:
+            raise ReplayError(f"{where}: an export of {data['game']!r}, not of Serial Killer")
+        events = [e.get("event") if isinstance(e, dict) and "event" in e else e for e in data["events"]]
+        data = {"setup": data.get("setup", {}), "events": events}
     unknown = set(data) - {"setup", "events"}
     if unknown:
         raise ReplayError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
@@ -80,7 +85,7 @@ def _effect_text(effect: Effect) -> str:
     texts = {
         "first_tie": lambda: f"tie for first: {', '.join(d['players'])} draw again",
         "first_player": lambda: f"{d['player']} goes first",
-        "turn": lambda: f"turn {d['turn']}: {d['player']} draws {d['draws']}",
+        "turn": lambda: f"turn {d['turn']}: {d['name']} draws {d['draws']}",
         "kill": lambda: f"{d['player']} kills: {d['card']} into grave {d['grave']}",
         "missed": lambda: f"{d['player']} misses: {d['card']} into grave {d['grave']}",
         "corpse_held": lambda: f"{d['player']} holds the corpse {d['card']}",
@@ -91,7 +96,7 @@ def _effect_text(effect: Effect) -> str:
         "clue_found": lambda: f"police find a clue on {d['player']} ({d['why']}): {d['clues']} left",
         "arrested": lambda: f"{d['player']} is ARRESTED",
         "reshuffle": lambda: f"all graves full: {d['cards']} cards reshuffled",
-        "winner": lambda: f"{d['player']} is the last killer on the loose and WINS",
+        "winner": lambda: f"{d['name']} is the last killer on the loose and WINS",
     }
     make = texts.get(effect.kind)
     return make() if make else effect.kind
@@ -125,7 +130,7 @@ def _replay(args: argparse.Namespace) -> int:
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return 0
     for n, (event, _state, effects) in enumerate(steps, start=1):
-        said = "; ".join(_effect_text(e) for e in effects) or "-"
+        said = "; ".join(_effect_text(e) for e in effects if e.kind != "signal") or "-"
         body = " ".join(str(v) for k, v in GAME.encode(event).items() if k != "type" and v is not None)
         print(f"{n:4d}  {GAME.encode(event)['type']:<10} {body:<8} {said}")
     v = view(final)

@@ -202,6 +202,8 @@ def new(setup: Mapping[str, Any]) -> SKState:
     first = setup.get("first")
     if first is None:
         return base
+    if isinstance(first, int) and not isinstance(first, bool) and 0 <= first < len(names):
+        first = names[first]  # a seat, as the table's new-game form and buttons give it
     if first not in names:
         raise EventError(f"first player {first!r} is not one of {', '.join(names)}")
     return _start_play(base, names.index(first))
@@ -296,7 +298,11 @@ def _first_draw(state: SKState, event: FirstDraw, effects: list[Effect]) -> SKSt
         effects.append(Effect("first_tie", {"players": [state.players[p] for p in tied]}))
         return replace(state, drawers=tied, first_draws=(), first_rounds=rounds)
     effects.append(Effect("first_player", {"player": state.players[tied[0]]}))
-    effects.append(Effect("turn", {"player": state.players[tied[0]], "turn": 1, "draws": GRAVES}))
+    effects.append(
+        Effect(
+            "turn", {"player": tied[0], "name": state.players[tied[0]], "turn": 1, "draws": GRAVES}
+        )
+    )
     return _start_play(replace(state, first_rounds=rounds), tied[0])
 
 
@@ -314,6 +320,7 @@ def _draw(state: SKState, event: Draw, effects: list[Effect]) -> SKState:
     state = _place(state, slot, card)
     if card.role is Role.VICTIM:
         effects.append(Effect("kill", {"player": who, "card": str(card), "grave": slot + 1}))
+        effects.append(Effect("signal", {"seat": state.current, "tune": "valid", "blink": False}))
     else:
         effects.append(Effect("missed", {"player": who, "card": str(card), "grave": slot + 1}))
     state = replace(state, killed=state.killed or card.role is Role.VICTIM)
@@ -361,6 +368,8 @@ def _lose_clue(state: SKState, who: int, why: str, effects: list[Effect]) -> SKS
     clues = list(state.clues)
     clues[who] -= 1
     state = replace(state, clues=tuple(clues))
+    if clues[who] == 0:  # the panel's moment: the arrested player's light blinks, the alarm
+        effects.append(Effect("signal", {"seat": who, "tune": "alarm", "blink": True}))
     effects.append(Effect("clue_found", {"player": state.players[who], "clues": clues[who], "why": why}))
     if clues[who] > 0:
         return state
@@ -372,7 +381,7 @@ def _lose_clue(state: SKState, who: int, why: str, effects: list[Effect]) -> SKS
     left = state.active_players
     if len(left) == 1:
         winner = state.players[left[0]]
-        effects.append(Effect("winner", {"player": winner}))
+        effects.append(Effect("winner", {"player": left[0], "name": winner}))
         return replace(state, phase=Phase.OVER, winner=winner, slots=(), pending=None, pending_slot=None)
     return state
 
@@ -392,7 +401,10 @@ def _next_turn(state: SKState, effects: list[Effect]) -> SKState:
         turn=state.turn + 1,
     )
     effects.append(
-        Effect("turn", {"player": state.players[nxt], "turn": state.turn, "draws": len(slots)})
+        Effect(
+            "turn",
+            {"player": nxt, "name": state.players[nxt], "turn": state.turn, "draws": len(slots)},
+        )
     )
     return state
 
@@ -581,10 +593,13 @@ def legal(state: SKState) -> tuple[str, ...]:
 
 def view(state: SKState) -> dict[str, Any]:
     playing = state.phase not in (Phase.CHOOSING, Phase.OVER)
+    winner = state.players.index(state.winner) if state.winner is not None else None
     return {
         "game": "serialkiller",
         "phase": state.phase.value,
-        "turn": state.turn,
+        # ``turn`` and ``winner`` are seats, as the runtime's panel and history read them
+        "turn": state.current if playing else None,
+        "turn_number": state.turn,
         "current": state.players[state.current] if playing else None,
         "players": [
             {
@@ -609,6 +624,7 @@ def view(state: SKState) -> dict[str, Any]:
             for i, g in enumerate(state.graves)
         ],
         "victim_stack": len(state.stack),
+        "unseen": unseen(state),  # the phone dims the cards that cannot be drawn now
         "set_aside": [str(c) for c in state.aside],
         "draws_left": len(state.slots),
         "next_grave": state.slots[0] + 1 if state.phase is Phase.DRAWING and state.slots else None,
@@ -617,7 +633,8 @@ def view(state: SKState) -> dict[str, Any]:
         "killed_this_turn": state.killed,
         "reshuffles": state.reshuffles,
         "arrests": list(state.arrests),
-        "winner": state.winner,
+        "winner": winner,
+        "winner_name": state.winner,
         "first_player_draws": [
             [{"player": state.players[p], "card": str(c)} for p, c in rnd]
             for rnd in (*state.first_rounds, *((state.first_draws,) if state.first_draws else ()))
@@ -636,6 +653,20 @@ def unseen(state: SKState) -> list[str]:
 
 _codec = EventCodec(list(EVENTS))
 
+
+def press(state: SKState, seat: int, gesture: str) -> dict[str, Any] | None:
+    """The player on turn's button: a short press ends the turn once the rules allow it, a long
+    press holds the Jack or Ace just drawn. Cards and the other choices come from the phone
+    (later the camera); presses by anyone else mean nothing."""
+    if state.phase in (Phase.CHOOSING, Phase.OVER) or seat != state.current:
+        return None
+    allowed = legal(state)
+    if gesture == "next" and "end_turn" in allowed:
+        return {"type": "end_turn"}
+    if gesture == "claim" and "hold" in allowed:
+        return {"type": "hold"}
+    return None
+
 GAME = GameRules[SKState](
     name="serialkiller",
     title="Serial Killer",
@@ -644,4 +675,5 @@ GAME = GameRules[SKState](
     decode=_codec.decode,
     encode=_codec.encode,
     view=view,
+    press=press,
 )
