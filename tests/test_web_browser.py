@@ -267,6 +267,7 @@ def test_pin_login_new_game_and_next_advance_the_turn(site: Site, phone: Any) ->
     after = api_state(site)["view"]
     assert after["turn"] == 2 and after["turn_number"] == 2
     assert "Cem" in phone.locator("#banner strong").inner_text()
+    assert phone.locator("#tap-hint").is_visible()  # Mörder's tiles can be tapped
     # the advisor follows the switch in Settings (the demo shows it off; a table starts without)
     phone.locator("#settings summary").click()
     toggle = phone.locator("#advisor-toggle")
@@ -303,5 +304,6 @@ def test_history_replays_a_game_step_by_step(site: Site, phone: Any) -> None:
     slider.fill("0")
     assert face_up(phone) == 0 and at_end >= 1
     assert phone.locator("#export").get_attribute("href") == f"/api/export/{game['id']}"
+    assert phone.locator("#chart-card").is_visible()  # Mörder has an advisor: its chart shows
     ARTIFACTS.mkdir(exist_ok=True)
     phone.screenshot(path=str(ARTIFACTS / "phone-history.png"), full_page=True)

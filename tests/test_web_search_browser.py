@@ -187,6 +187,7 @@ def test_tapping_a_lit_room_moves_and_the_track_advances(site: Site, phone: Any)
     assert after["turn"] != mover or after["phase"] == "over"
     # the mover's trail is drawn from the old room to the new one in their colour
     assert phone.locator(".sr-trail").count() == 1
+    assert phone.locator("#tap-hint").is_hidden()  # Mörder's "tap a tile" is not said here
 
 
 def test_tapping_a_closed_room_says_why_and_changes_nothing(site: Site, phone: Any) -> None:
@@ -254,6 +255,7 @@ def test_history_replays_a_search_game(site: Site, phone: Any) -> None:
     wait_until(phone, "() => document.querySelectorAll('.sr-trail').length === 0")
     assert phone.locator(".sr-pawn").count() == 2  # the start rooms of the set-up
     assert phone.locator("#sr-cards, #sr-review, #sr-reason").count() == 0  # nothing live in a replay
+    assert phone.locator("#chart-card").is_hidden()  # the chance chart is Mörder's advisor only
     shot(phone, "history")
 
 

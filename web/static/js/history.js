@@ -101,6 +101,8 @@
     }
     C.getJSON("/api/history/" + gameId).then(function (body) {
       data = body;
+      // the chance chart belongs to games with an advisor (Mörder); others never show it
+      document.getElementById("chart-card").hidden = !body.advice;
       slider.max = String(body.steps.length - 1);
       draw(body.steps.length - 1);
       if (body.error) C.toast(body.error, "warn");

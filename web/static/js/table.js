@@ -180,6 +180,8 @@
     if (snap.view) r.render(root, snap, ui); else C.clear(root);
     renderPlayers(r, snap);
     renderControls(r, snap);
+    var tapHint = document.getElementById("tap-hint");
+    if (tapHint) tapHint.hidden = !r.tapHint;  // only games whose pieces can be tapped say so
     renderAdvisor(snap);
     announce(snap);
     var cam = document.getElementById("game-notes");

@@ -110,6 +110,7 @@
 
   var renderer = {
     title: "Finde den Mörder",
+    tapHint: true,  // a tile can be tapped to correct it or turn it by hand
 
     render: function (root, snap, ui) {
       var view = snap.view || {};
