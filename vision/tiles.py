@@ -2,8 +2,9 @@
 
 The back is the same on all 36 tiles, so it is learned rather than assumed: from a reference
 frame where every tile lies face down (the game's first frame), from a taught profile, or,
-without either, from the cells themselves (the largest group of mutually alike cells that are
-not letters, at least three of them). The victim is a picture: a face-up tile that is neither
+without either, from the cells themselves: the largest group of alike cells when it is larger
+than any letter's count in the set (8+), else the largest group (3+) of cells without letter
+evidence. The victim is a picture: a face-up tile that is neither
 a letter nor the back. A cell that fits none of these well is reported ``UNSURE`` with its best
 guess's confidence, never silently guessed.
 
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.games.moerder.board import PER_LETTER
 from vision import VisionError
 from vision.letters import LetterReader, LetterReading
 
@@ -39,6 +41,7 @@ LIKE_LETTER = 0.82  # likeness (correlation) to a sure letter that makes a cell 
 UNLIKE_LETTER = 0.7  # below this likeness to every sure letter a face-up cell may be the victim
 GLYPH = 20  # side of the likeness thumbnail
 MAX_SECOND = 3  # cells per read that may ask the second opinion (Tesseract is slow)
+GLARE_MAX_LETTER = 0.15  # a glared back shows the letter reader next to nothing
 GLARED_BACK = 0.65  # confidence of a back recognised by its texture alone
 FINE = 0.5  # a face whose blurred thumbnail keeps less contrast than this has a fine pattern  # letter confidence that wins even when the cell looks like the back
 
@@ -212,10 +215,12 @@ class FaceModel:
             raise TileError(f"profile has no {prefix} model ({exc})") from exc
 
 
-def infer_back(looks: Sequence[Look], candidates: Sequence[int]) -> FaceModel | None:
-    """The back from the cells alone: the largest group (>= 3) of mutually alike cells among
-    ``candidates`` (cells that are not sure letters). None when no such group exists."""
-    if len(candidates) < 3:
+def infer_back(looks: Sequence[Look], candidates: Sequence[int], least: int = 3,
+               sim_min: float = 0.6,
+               accept: Callable[[list[int]], bool] | None = None) -> FaceModel | None:
+    """The back from the cells alone: the largest group of alike cells among ``candidates``
+    (at least ``least`` of them) that ``accept`` agrees is not a group of letters."""
+    if len(candidates) < least:
         return None
     idx = list(candidates)
     n = len(idx)
@@ -225,16 +230,25 @@ def infer_back(looks: Sequence[Look], candidates: Sequence[int]) -> FaceModel | 
             a, b = looks[idx[i]], looks[idx[j]]
             close = (np.linalg.norm(a.chroma - b.chroma) < 8 and abs(a.light - b.light) < 30
                      and _ratio(a.texture, b.texture) < 1.3 and _ratio(a.spread, b.spread) < 1.3
-                     and (max(a.spread, b.spread) < 6 or _pattern_sim(a, b) > 0.6
+                     and (max(a.spread, b.spread) < 6 or _pattern_sim(a, b) > sim_min
                           or max(a.coarse, b.coarse) < FINE))
             alike[i, j] = alike[j, i] = close
     counts = alike.sum(axis=1)
-    best = int(np.argmax(counts))
-    group = [idx[best]] + [idx[j] for j in range(n) if alike[best, j]]
-    if len(group) < 3:
-        return None
-    _log.debug("back inferred from %d alike cells", len(group))
-    return _model_from_looks([looks[i] for i in group])
+    tried: set[int] = set()
+    for best in np.argsort(-counts, kind="stable"):
+        if counts[best] + 1 < least:
+            break
+        group = [idx[int(best)]] + [idx[j] for j in range(n) if alike[best, j]]
+        key = min(group)
+        if key in tried:
+            continue
+        tried.add(key)
+        if accept is None or accept(group):
+            _log.debug("back inferred from %d alike cells", len(group))
+            return _model_from_looks([looks[i] for i in group])
+        if len(tried) >= 3:
+            break
+    return None
 
 
 def _ratio(a: float, b: float) -> float:
@@ -325,6 +339,7 @@ class TileReader:
         self._asked = 0
         looks = [look(c) for c in crops]
         back = self.back
+        inferred = False
         dist = [back.distance(lk) if back is not None else np.inf for lk in looks]
         # the letter reader only sees cells that are not plainly the back
         need = [i for i, d in enumerate(dist) if not d < BACK_SURE]
@@ -333,13 +348,28 @@ class TileReader:
             got = self.letters.read_many([crops[i] for i in need], self.alphabet)
             readings = dict(zip(need, got, strict=True))
         if back is None:
-            # cells with any real letter evidence stay out: seven Ms the model cannot read
-            # are alike too, and must not become "the back"
-            pool = [i for i in range(len(looks))
-                    if i not in readings or readings[i].confidence < VICTIM_MAX_LETTER]
-            back = infer_back(looks, pool)
+            # the largest group of alike cells that is not a group of letters (the set holds
+            # 7 of a letter: more alike cells than that can only be the back)
+            def accept(g: list[int]) -> bool:
+                return self._not_letters(crops, g, readings)
+
+            everyone = list(range(len(looks)))
+            back = infer_back(looks, everyone, PER_LETTER + 1, 0.85, accept)
+            if back is None:
+                # then only among cells without letter evidence
+                pool = [i for i in everyone
+                        if i not in readings or readings[i].confidence < VICTIM_MAX_LETTER]
+                back = infer_back(looks, pool, accept=accept)
             if back is not None:
+                inferred = True
                 dist = [back.distance(lk) for lk in looks]
+                # refit on every letter-free cell near the first guess: a tight core group
+                # alone would make its own kind look far
+                near = [i for i, d in enumerate(dist) if d < BACK_NOT and (
+                    i not in readings or readings[i].confidence < VICTIM_MAX_LETTER)]
+                if len(near) >= 3:
+                    back = _model_from_looks([looks[i] for i in near])
+                    dist = [back.distance(lk) for lk in looks]
         out: list[CellReading | None] = [None] * len(crops)
         for i, lk in enumerate(looks):
             r = readings.get(i)
@@ -349,9 +379,13 @@ class TileReader:
             d = dist[i]
             if d < BACK_SURE and not (letter and conf >= LETTER_OVER_BACK):
                 out[i] = CellReading(CellState.HIDDEN, confidence=_back_conf(d))
+            elif letter and inferred and d < BACK_NOT and conf < LETTER_OVER_BACK:
+                # near a back we only guessed at: the pattern may be fooling the letter model
+                out[i] = CellReading(CellState.UNSURE, letter, rot, min(conf, 0.5))
             elif letter and (d >= BACK_SURE or back is None):
                 out[i] = CellReading(CellState.LETTER, letter, rot, conf)
-            elif back is not None and letter is None and back.structure_distance(lk) < BACK_SURE:
+            elif (back is not None and letter is None and conf < GLARE_MAX_LETTER
+                  and _glared(lk, back) and back.structure_distance(lk) < BACK_SURE):
                 # the back's texture and pattern under glare or shade: face down, less sure
                 out[i] = CellReading(CellState.HIDDEN, confidence=GLARED_BACK)
         self._by_likeness(crops, out, dist, looks, readings, back is not None)
@@ -400,6 +434,13 @@ class TileReader:
                                      float(min(r.confidence if r else 0.0, 0.59)))
         self._victims(unlike_letters, looks, readings, out)
 
+    def _not_letters(self, crops: Sequence[np.ndarray], group: list[int],
+                     readings: dict[int, LetterReading]) -> bool:
+        """Is a group of alike cells the back rather than one letter (seven unread Es are
+        alike too)? The letter reader must see next to nothing in most of its cells."""
+        scores = [readings[i].confidence if i in readings else 0.0 for i in group]
+        return float(np.median(scores)) < GLARE_MAX_LETTER
+
     def _second(self, crop: np.ndarray, r: LetterReading | None) -> CellReading | None:
         """Ask the second opinion about a cell the model could not settle: a letter both agree
         on is that letter; a letter only the second opinion sees leaves the cell unsure (so
@@ -434,6 +475,21 @@ class TileReader:
                 out[i] = CellReading(CellState.VICTIM, confidence=float(np.clip(reject, 0.6, 1)))
             else:
                 out[i] = CellReading(CellState.UNSURE, confidence=0.3)
+
+
+def _glared(lk: Look, back: FaceModel) -> bool:
+    """Does ``lk`` look like the back washed out by glare: brighter, and its colour on the way
+    from the back's towards grey (glare adds white light)?"""
+    if lk.light < back.light + 12:
+        return False
+    neutral = np.array([128.0, 128.0])
+    axis = neutral - back.chroma
+    span = float(axis @ axis)
+    if span < 1.0:  # a grey back: glare keeps it grey
+        return bool(np.linalg.norm(lk.chroma - back.chroma) < 2 * back.scale[0])
+    t = float(np.clip((lk.chroma - back.chroma) @ axis / span, 0.0, 1.0))
+    off = float(np.linalg.norm(lk.chroma - (back.chroma + t * axis)))
+    return off < 2 * back.scale[0]
 
 
 def _glyph_vec(crop: np.ndarray) -> np.ndarray:
