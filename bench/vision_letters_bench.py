@@ -193,12 +193,13 @@ def main(argv: list[str] | None = None) -> int:
             measure("model on O and Ö only", reader.read, oo)
         if not args.no_tesseract:
             every = args.tess_every if not title.startswith("renders") else args.tess_every * 2
-            sub = items[:: max(1, every)]
+            every = max(1, every) | 1  # odd: renders come in runs of 4 turns, sample them all
+            sub = items[::every]
             tag = f"(every {every}th crop, n={len(sub)})"
             measure(f"tesseract best of 4 turns {tag}", letters_tesseract.read, sub, threads=2)
             measure(f"tesseract upright only {tag}", lambda c: letters_tesseract.read(c, turns=False), sub, threads=2)
             if title.startswith("renders"):
-                oo = [it for it in items if it[1] in "OÖ"][:: max(1, every // 4)]
+                oo = [it for it in items if it[1] in "OÖ"][:: max(1, every // 4) | 1]
                 measure(f"tesseract on O and Ö only (n={len(oo)})", letters_tesseract.read, oo, threads=2)
             measure(f"model + tesseract when unsure {tag}", with_second_opinion(reader), sub, threads=2)
             measure(f"model alone, same crops {tag}", reader.read, sub)
