@@ -389,7 +389,8 @@ class TileReader:
                 # the back's texture and pattern under glare or shade: face down, less sure
                 out[i] = CellReading(CellState.HIDDEN, confidence=GLARED_BACK)
         self._by_likeness(crops, out, dist, looks, readings, back is not None)
-        return [o if o is not None else CellReading(CellState.UNSURE) for o in out]
+        final = [o if o is not None else CellReading(CellState.UNSURE) for o in out]
+        return _within_the_set(final)
 
     def _by_likeness(self, crops: Sequence[np.ndarray], out: list[CellReading | None],
                      dist: Sequence[float], looks: Sequence[Look],
@@ -475,6 +476,26 @@ class TileReader:
                 out[i] = CellReading(CellState.VICTIM, confidence=float(np.clip(reject, 0.6, 1)))
             else:
                 out[i] = CellReading(CellState.UNSURE, confidence=0.3)
+
+
+def _within_the_set(cells: list[CellReading]) -> list[CellReading]:
+    """The set holds seven of each letter and one victim: when more are read, the readings of
+    that kind are not to be trusted (a back pattern the model takes for a letter), so all but
+    the very sure ones become unsure."""
+    out = list(cells)
+    for state, limit in ((CellState.LETTER, PER_LETTER), (CellState.VICTIM, 1)):
+        kinds: dict[str | None, list[int]] = {}
+        for i, c in enumerate(cells):
+            if c.state is state:
+                kinds.setdefault(c.letter, []).append(i)
+        for idx in kinds.values():
+            if len(idx) > limit:
+                for i in idx:
+                    c = cells[i]
+                    if c.confidence < LETTER_OVER_BACK or state is CellState.VICTIM:
+                        out[i] = CellReading(CellState.UNSURE, c.letter, c.rotation,
+                                             min(c.confidence, 0.5))
+    return out
 
 
 def _glared(lk: Look, back: FaceModel) -> bool:
