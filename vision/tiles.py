@@ -385,8 +385,10 @@ class TileReader:
             elif letter and (d >= BACK_SURE or back is None):
                 out[i] = CellReading(CellState.LETTER, letter, rot, conf)
             elif (back is not None and letter is None and conf < GLARE_MAX_LETTER
-                  and _glared(lk, back) and back.structure_distance(lk) < BACK_SURE):
-                # the back's texture and pattern under glare or shade: face down, less sure
+                  and lk.glare < 0.25 and _glared(lk, back)
+                  and back.structure_distance(lk) < BACK_SURE):
+                # the back's texture and pattern under some glare or shade: face down, less
+                # sure (a face mostly burnt white by glare is unreadable and stays unsure)
                 out[i] = CellReading(CellState.HIDDEN, confidence=GLARED_BACK)
         self._by_likeness(crops, out, dist, looks, readings, back is not None)
         final = [o if o is not None else CellReading(CellState.UNSURE) for o in out]
