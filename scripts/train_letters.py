@@ -8,7 +8,8 @@ the softmax temperature (calibration). No photo is ever used.
 
     .venv/bin/python scripts/train_letters.py [--per-class 10] [--epochs 25] [--seed 0] [--out PATH] [--cache DIR]
 
-The defaults made the shipped model (about 15 minutes on the shared 2-core machine; ~5 unloaded).
+The defaults made the shipped model: about 25 minutes on the shared, heavily loaded 2-core
+machine (rendering 77k crops ~11 min with 2 workers, fitting ~13 min).
 """
 
 from __future__ import annotations
