@@ -38,7 +38,8 @@ LETTER_OVER_BACK = 0.9
 VICTIM_MAX_LETTER = 0.3  # a picture: the letter reader's best letter stays below this
 SURE_LETTER = 0.85  # letters this sure teach the others in the same frame
 LIKE_LETTER = 0.82  # likeness (correlation) to a sure letter that makes a cell that letter
-UNLIKE_LETTER = 0.7  # below this likeness to every sure letter a face-up cell may be the victim
+VICTIM_INK = 0.03  # a glared cell may still be the victim if this much of it is drawn
+UNLIKE_LETTER = 0.78  # below this likeness to every sure letter a face-up cell may be the victim
 GLYPH = 20  # side of the likeness thumbnail
 MAX_SECOND = 3  # cells per read that may ask the second opinion (Tesseract is slow)
 GLARE_MAX_LETTER = 0.15  # a glared back shows the letter reader next to nothing
@@ -98,6 +99,7 @@ class Look:
     glare: float  # fraction of glare pixels
     coarse: float  # how much of the contrast survives blurring: low for fine patterns
     detail: np.ndarray  # (4, P*P) like ``pattern`` without its smooth part (glare, shade)
+    ink: float = 0.0  # share of pixels far darker than the face: drawn lines, letters
 
 
 def look(crop: np.ndarray) -> Look:
@@ -122,7 +124,8 @@ def look(crop: np.ndarray) -> Look:
                        interpolation=cv2.INTER_AREA)
     coarse = float(thumb.std()) / max(float(gray.std()), 1.0)
     band = thumb - cv2.GaussianBlur(thumb, (0, 0), 2.0)
-    return Look(chroma, light, texture, spread, _four(thumb), glare, coarse, _four(band))
+    ink = float(np.mean(gray < np.median(gray) - 60))
+    return Look(chroma, light, texture, spread, _four(thumb), glare, coarse, _four(band), ink)
 
 
 def _four(thumb: np.ndarray) -> np.ndarray:
@@ -427,7 +430,8 @@ class TileReader:
                 out[i] = CellReading(CellState.LETTER, letter, rot, float(min(0.95, sim)))
             elif (opinion := self._second(crops[i], r)) is not None:
                 out[i] = opinion
-            elif (back_known and dist[i] > BACK_NOT and looks[i].glare < 0.25
+            elif (back_known and dist[i] > BACK_NOT
+                  and (looks[i].glare < 0.25 or looks[i].ink > VICTIM_INK)
                   and (not sure or top < UNLIKE_LETTER)
                   and (r is None or r.confidence < VICTIM_MAX_LETTER)):
                 unlike_letters.append(i)
