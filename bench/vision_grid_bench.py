@@ -125,6 +125,11 @@ def main() -> int:
               f"{100 * wrong / cells:.2f} % wrong; boards all right {boards_ok}/{n_boards} "
               f"({100 * boards_ok / n_boards:.1f} %); grid not found {not_found}; "
               f"letter rotation right {rot_right}/{rot_total}")
+        located = n_boards - not_found
+        if located:
+            print(f"  of the {located} boards whose grid was found: "
+                  f"{100 * right / (36 * located):.2f} % cells right, "
+                  f"{100 * boards_ok / located:.1f} % boards all right")
         print("  most common errors: " + ", ".join(f"{e} {n}" for e, n in errors.most_common(8)))
 
     # ---- real trays ------------------------------------------------------------------------

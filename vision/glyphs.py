@@ -242,7 +242,7 @@ def _dark_colour(rng: np.random.Generator) -> BGR:
 
 def _shape_mask(rng: np.random.Generator, size: int) -> np.ndarray:
     """A picture that is not a letter: blobs, strokes, a figure, a pattern (reject class)."""
-    img = np.zeros((size, size), np.uint8)
+    img: np.ndarray = np.zeros((size, size), np.uint8)
     kind = rng.integers(0, 8)
     c = size // 2
     th = int(rng.integers(1, max(2, size // 10)))

@@ -155,9 +155,9 @@ def read_grid(image: np.ndarray, tiles: TileReader, *, grid: Grid | None = None,
     """Locate and read one frame. ``reference`` (all tiles face down, same set) teaches
     ``tiles`` the back first. Raises :class:`GridNotFound` when there is no grid."""
     t0 = time.perf_counter()
-    if reference is not None:
-        learn_back(reference, tiles)
     g = grid if grid is not None else locate(image)
+    if reference is not None:
+        learn_back(reference, tiles, fallback=g)
     crops = crops_of(image, g)
     cells = tuple(tiles.read(crops))
     ms = (time.perf_counter() - t0) * 1000
@@ -165,9 +165,18 @@ def read_grid(image: np.ndarray, tiles: TileReader, *, grid: Grid | None = None,
     return obs, g
 
 
-def learn_back(reference: np.ndarray, tiles: TileReader) -> Grid:
-    """Teach ``tiles`` the back from a frame where all 36 tiles lie face down."""
-    g = locate(reference)
+def learn_back(reference: np.ndarray, tiles: TileReader, fallback: Grid | None = None) -> Grid:
+    """Teach ``tiles`` the back from a frame where all 36 tiles lie face down.
+
+    Face-down tiles alone are the hardest grid to find (no face-up tile stands out); when it
+    is not found, ``fallback`` (the grid of a frame of the same table) is used.
+    """
+    try:
+        g = locate(reference)
+    except GridNotFound:
+        if fallback is None:
+            raise
+        g = fallback
     tiles.learn_back(crops_of(reference, g))
     return g
 
@@ -194,6 +203,7 @@ class TableReader:
         self.last: Observation | None = None
         self._rect: np.ndarray | None = None
         self._covered = 0
+        self._pending: np.ndarray | None = None
         self.settle_frames = SETTLE_FRAMES
         self.status = "none"
 
@@ -206,8 +216,13 @@ class TableReader:
         return cls(prof.tile_reader(), still_frames)
 
     def learn_reference(self, frame: np.ndarray) -> None:
-        """Learn the back (and the grid) from a frame with all tiles face down."""
-        self.grid = learn_back(frame, self.tiles)
+        """Learn the back (and the grid) from a frame with all tiles face down. If its grid
+        cannot be found, the frame is kept and learned from once a later frame shows it."""
+        try:
+            self.grid = learn_back(frame, self.tiles, fallback=self.grid)
+            self._pending = None
+        except GridNotFound:
+            self._pending = frame
         self._rect = None
         self.last = None
 
@@ -224,6 +239,9 @@ class TableReader:
             except GridNotFound:
                 self.status = "no-grid"
                 return None
+        if self._pending is not None:
+            self.tiles.learn_back(crops_of(self._pending, self.grid))
+            self._pending = None
         rect = rectify(frame, self.grid, RECT_PX, RECT_BORDER)
         change: Change | None = None
         if self._rect is not None and self.last is not None:

@@ -2,8 +2,9 @@
 
 The back is the same on all 36 tiles, so it is learned rather than assumed: from a reference
 frame where every tile lies face down (the game's first frame), from a taught profile, or,
-without either, from the cells themselves (the largest group of mutually alike cells that are
-not letters, at least three of them). The victim is a picture: a face-up tile that is neither
+without either, from the cells themselves: the largest group of alike cells when it is larger
+than any letter's count in the set (8+), else the largest group (3+) of cells without letter
+evidence. The victim is a picture: a face-up tile that is neither
 a letter nor the back. A cell that fits none of these well is reported ``UNSURE`` with its best
 guess's confidence, never silently guessed.
 
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.games.moerder.board import PER_LETTER
 from vision import VisionError
 from vision.letters import LetterReader, LetterReading
 
@@ -36,9 +38,11 @@ LETTER_OVER_BACK = 0.9
 VICTIM_MAX_LETTER = 0.3  # a picture: the letter reader's best letter stays below this
 SURE_LETTER = 0.85  # letters this sure teach the others in the same frame
 LIKE_LETTER = 0.82  # likeness (correlation) to a sure letter that makes a cell that letter
-UNLIKE_LETTER = 0.7  # below this likeness to every sure letter a face-up cell may be the victim
+VICTIM_INK = 0.03  # a glared cell may still be the victim if this much of it is drawn
+UNLIKE_LETTER = 0.78  # below this likeness to every sure letter a face-up cell may be the victim
 GLYPH = 20  # side of the likeness thumbnail
 MAX_SECOND = 3  # cells per read that may ask the second opinion (Tesseract is slow)
+GLARE_MAX_LETTER = 0.15  # a glared back shows the letter reader next to nothing
 GLARED_BACK = 0.65  # confidence of a back recognised by its texture alone
 FINE = 0.5  # a face whose blurred thumbnail keeps less contrast than this has a fine pattern  # letter confidence that wins even when the cell looks like the back
 
@@ -95,6 +99,7 @@ class Look:
     glare: float  # fraction of glare pixels
     coarse: float  # how much of the contrast survives blurring: low for fine patterns
     detail: np.ndarray  # (4, P*P) like ``pattern`` without its smooth part (glare, shade)
+    ink: float = 0.0  # share of pixels far darker than the face: drawn lines, letters
 
 
 def look(crop: np.ndarray) -> Look:
@@ -119,7 +124,8 @@ def look(crop: np.ndarray) -> Look:
                        interpolation=cv2.INTER_AREA)
     coarse = float(thumb.std()) / max(float(gray.std()), 1.0)
     band = thumb - cv2.GaussianBlur(thumb, (0, 0), 2.0)
-    return Look(chroma, light, texture, spread, _four(thumb), glare, coarse, _four(band))
+    ink = float(np.mean(gray < np.median(gray) - 60))
+    return Look(chroma, light, texture, spread, _four(thumb), glare, coarse, _four(band), ink)
 
 
 def _four(thumb: np.ndarray) -> np.ndarray:
@@ -212,10 +218,12 @@ class FaceModel:
             raise TileError(f"profile has no {prefix} model ({exc})") from exc
 
 
-def infer_back(looks: Sequence[Look], candidates: Sequence[int]) -> FaceModel | None:
-    """The back from the cells alone: the largest group (>= 3) of mutually alike cells among
-    ``candidates`` (cells that are not sure letters). None when no such group exists."""
-    if len(candidates) < 3:
+def infer_back(looks: Sequence[Look], candidates: Sequence[int], least: int = 3,
+               sim_min: float = 0.6,
+               accept: Callable[[list[int]], bool] | None = None) -> FaceModel | None:
+    """The back from the cells alone: the largest group of alike cells among ``candidates``
+    (at least ``least`` of them) that ``accept`` agrees is not a group of letters."""
+    if len(candidates) < least:
         return None
     idx = list(candidates)
     n = len(idx)
@@ -225,16 +233,25 @@ def infer_back(looks: Sequence[Look], candidates: Sequence[int]) -> FaceModel | 
             a, b = looks[idx[i]], looks[idx[j]]
             close = (np.linalg.norm(a.chroma - b.chroma) < 8 and abs(a.light - b.light) < 30
                      and _ratio(a.texture, b.texture) < 1.3 and _ratio(a.spread, b.spread) < 1.3
-                     and (max(a.spread, b.spread) < 6 or _pattern_sim(a, b) > 0.6
+                     and (max(a.spread, b.spread) < 6 or _pattern_sim(a, b) > sim_min
                           or max(a.coarse, b.coarse) < FINE))
             alike[i, j] = alike[j, i] = close
     counts = alike.sum(axis=1)
-    best = int(np.argmax(counts))
-    group = [idx[best]] + [idx[j] for j in range(n) if alike[best, j]]
-    if len(group) < 3:
-        return None
-    _log.debug("back inferred from %d alike cells", len(group))
-    return _model_from_looks([looks[i] for i in group])
+    tried: set[int] = set()
+    for best in np.argsort(-counts, kind="stable"):
+        if counts[best] + 1 < least:
+            break
+        group = [idx[int(best)]] + [idx[j] for j in range(n) if alike[best, j]]
+        key = min(group)
+        if key in tried:
+            continue
+        tried.add(key)
+        if accept is None or accept(group):
+            _log.debug("back inferred from %d alike cells", len(group))
+            return _model_from_looks([looks[i] for i in group])
+        if len(tried) >= 3:
+            break
+    return None
 
 
 def _ratio(a: float, b: float) -> float:
@@ -325,6 +342,7 @@ class TileReader:
         self._asked = 0
         looks = [look(c) for c in crops]
         back = self.back
+        inferred = False
         dist = [back.distance(lk) if back is not None else np.inf for lk in looks]
         # the letter reader only sees cells that are not plainly the back
         need = [i for i, d in enumerate(dist) if not d < BACK_SURE]
@@ -333,13 +351,28 @@ class TileReader:
             got = self.letters.read_many([crops[i] for i in need], self.alphabet)
             readings = dict(zip(need, got, strict=True))
         if back is None:
-            # cells with any real letter evidence stay out: seven Ms the model cannot read
-            # are alike too, and must not become "the back"
-            pool = [i for i in range(len(looks))
-                    if i not in readings or readings[i].confidence < VICTIM_MAX_LETTER]
-            back = infer_back(looks, pool)
+            # the largest group of alike cells that is not a group of letters (the set holds
+            # 7 of a letter: more alike cells than that can only be the back)
+            def accept(g: list[int]) -> bool:
+                return self._not_letters(crops, g, readings)
+
+            everyone = list(range(len(looks)))
+            back = infer_back(looks, everyone, PER_LETTER + 1, 0.85, accept)
+            if back is None:
+                # then only among cells without letter evidence
+                pool = [i for i in everyone
+                        if i not in readings or readings[i].confidence < VICTIM_MAX_LETTER]
+                back = infer_back(looks, pool, accept=accept)
             if back is not None:
+                inferred = True
                 dist = [back.distance(lk) for lk in looks]
+                # refit on every letter-free cell near the first guess: a tight core group
+                # alone would make its own kind look far
+                near = [i for i, d in enumerate(dist) if d < BACK_NOT and (
+                    i not in readings or readings[i].confidence < VICTIM_MAX_LETTER)]
+                if len(near) >= 3:
+                    back = _model_from_looks([looks[i] for i in near])
+                    dist = [back.distance(lk) for lk in looks]
         out: list[CellReading | None] = [None] * len(crops)
         for i, lk in enumerate(looks):
             r = readings.get(i)
@@ -349,13 +382,20 @@ class TileReader:
             d = dist[i]
             if d < BACK_SURE and not (letter and conf >= LETTER_OVER_BACK):
                 out[i] = CellReading(CellState.HIDDEN, confidence=_back_conf(d))
+            elif letter and inferred and d < BACK_NOT and conf < LETTER_OVER_BACK:
+                # near a back we only guessed at: the pattern may be fooling the letter model
+                out[i] = CellReading(CellState.UNSURE, letter, rot, min(conf, 0.5))
             elif letter and (d >= BACK_SURE or back is None):
                 out[i] = CellReading(CellState.LETTER, letter, rot, conf)
-            elif back is not None and letter is None and back.structure_distance(lk) < BACK_SURE:
-                # the back's texture and pattern under glare or shade: face down, less sure
+            elif (back is not None and letter is None and conf < GLARE_MAX_LETTER
+                  and lk.glare < 0.25 and _glared(lk, back)
+                  and back.structure_distance(lk) < BACK_SURE):
+                # the back's texture and pattern under some glare or shade: face down, less
+                # sure (a face mostly burnt white by glare is unreadable and stays unsure)
                 out[i] = CellReading(CellState.HIDDEN, confidence=GLARED_BACK)
         self._by_likeness(crops, out, dist, looks, readings, back is not None)
-        return [o if o is not None else CellReading(CellState.UNSURE) for o in out]
+        final = [o if o is not None else CellReading(CellState.UNSURE) for o in out]
+        return _within_the_set(final)
 
     def _by_likeness(self, crops: Sequence[np.ndarray], out: list[CellReading | None],
                      dist: Sequence[float], looks: Sequence[Look],
@@ -390,7 +430,8 @@ class TileReader:
                 out[i] = CellReading(CellState.LETTER, letter, rot, float(min(0.95, sim)))
             elif (opinion := self._second(crops[i], r)) is not None:
                 out[i] = opinion
-            elif (back_known and dist[i] > BACK_NOT and looks[i].glare < 0.25
+            elif (back_known and dist[i] > BACK_NOT
+                  and (looks[i].glare < 0.25 or looks[i].ink > VICTIM_INK)
                   and (not sure or top < UNLIKE_LETTER)
                   and (r is None or r.confidence < VICTIM_MAX_LETTER)):
                 unlike_letters.append(i)
@@ -399,6 +440,13 @@ class TileReader:
                 out[i] = CellReading(CellState.UNSURE, guess, r.rotation if (r and guess) else 0,
                                      float(min(r.confidence if r else 0.0, 0.59)))
         self._victims(unlike_letters, looks, readings, out)
+
+    def _not_letters(self, crops: Sequence[np.ndarray], group: list[int],
+                     readings: dict[int, LetterReading]) -> bool:
+        """Is a group of alike cells the back rather than one letter (seven unread Es are
+        alike too)? The letter reader must see next to nothing in most of its cells."""
+        scores = [readings[i].confidence if i in readings else 0.0 for i in group]
+        return float(np.median(scores)) < GLARE_MAX_LETTER
 
     def _second(self, crop: np.ndarray, r: LetterReading | None) -> CellReading | None:
         """Ask the second opinion about a cell the model could not settle: a letter both agree
@@ -434,6 +482,41 @@ class TileReader:
                 out[i] = CellReading(CellState.VICTIM, confidence=float(np.clip(reject, 0.6, 1)))
             else:
                 out[i] = CellReading(CellState.UNSURE, confidence=0.3)
+
+
+def _within_the_set(cells: list[CellReading]) -> list[CellReading]:
+    """The set holds seven of each letter and one victim: when more are read, the readings of
+    that kind are not to be trusted (a back pattern the model takes for a letter), so all but
+    the very sure ones become unsure."""
+    out = list(cells)
+    for state, limit in ((CellState.LETTER, PER_LETTER), (CellState.VICTIM, 1)):
+        kinds: dict[str | None, list[int]] = {}
+        for i, c in enumerate(cells):
+            if c.state is state:
+                kinds.setdefault(c.letter, []).append(i)
+        for idx in kinds.values():
+            if len(idx) > limit:
+                for i in idx:
+                    c = cells[i]
+                    if c.confidence < LETTER_OVER_BACK or state is CellState.VICTIM:
+                        out[i] = CellReading(CellState.UNSURE, c.letter, c.rotation,
+                                             min(c.confidence, 0.5))
+    return out
+
+
+def _glared(lk: Look, back: FaceModel) -> bool:
+    """Does ``lk`` look like the back washed out by glare: brighter, and its colour on the way
+    from the back's towards grey (glare adds white light)?"""
+    if lk.light < back.light + 12:
+        return False
+    neutral = np.array([128.0, 128.0])
+    axis = neutral - back.chroma
+    span = float(axis @ axis)
+    if span < 1.0:  # a grey back: glare keeps it grey
+        return bool(np.linalg.norm(lk.chroma - back.chroma) < 2 * back.scale[0])
+    t = float(np.clip((lk.chroma - back.chroma) @ axis / span, 0.0, 1.0))
+    off = float(np.linalg.norm(lk.chroma - (back.chroma + t * axis)))
+    return off < 2 * back.scale[0]
 
 
 def _glyph_vec(crop: np.ndarray) -> np.ndarray:
