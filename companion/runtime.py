@@ -39,9 +39,9 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Protocol
 
-from companion.config import Config
+from companion.config import Config, ConfigError
 from companion.errors import CompanionError, InputError
-from companion.games import find_game
+from companion.games import find_game, table_rules
 from companion.games.base import Effect, EventError, GameRules, Refused, Timeline, Undo
 from companion.store import Store
 from web import protocol as _protocol
@@ -366,11 +366,10 @@ class Runtime(AbstractContextManager["Runtime"]):
         """Fold the game in progress back from the log, or start the configured one."""
         record = self.store.current()
         if record is None:
-            names = list(self._table["players"])[: len(self.pins.buttons)]
-            self._new_game(self._table["game"], {"players": names, "first": 0}, announce=False)
+            self._first_game()
             self._publish()
             return
-        rules = find_game(record.game)
+        rules = table_rules(record.game)
         timeline = Timeline.start(rules, record.setup)
         skipped = 0
         for ev in self.store.events(record.id):
@@ -389,8 +388,23 @@ class Runtime(AbstractContextManager["Runtime"]):
         self._show_state()
         self._publish()
 
+    def _first_game(self) -> None:
+        """The configured game: ``table.setup`` over ``{"players": table.players}``, the same
+        for every game (each game's own defaults fill in what the set-up leaves out)."""
+        game = self._table["game"]
+        names = list(self._table["players"])[: len(self.pins.buttons)]
+        setup = {"players": names, **self._table["setup"]}
+        try:
+            find_game(game)
+        except InputError as exc:
+            raise ConfigError(f"table.game: {exc}") from None
+        try:
+            self._new_game(game, setup, announce=False)
+        except InputError as exc:
+            raise ConfigError(f"table.setup for {game}: {exc}") from None
+
     def _new_game(self, game: str, setup: Mapping[str, Any], announce: bool = True) -> None:
-        rules = find_game(game)
+        rules = table_rules(game)
         try:
             timeline = Timeline.start(rules, setup)
         except EventError as exc:
@@ -758,8 +772,14 @@ class Runtime(AbstractContextManager["Runtime"]):
                     assert self.rules is not None and self.game_id is not None
                     setup = dict(self.store.game(self.game_id).setup)
                     winner = view.get("winner")
-                    if "first" in setup and isinstance(winner, int):
-                        setup["first"] = winner  # the winner begins
+                    if isinstance(winner, int) and not isinstance(winner, bool):
+                        # the winner begins, in a game whose set-up takes a first seat
+                        with_first = {**setup, "first": winner}
+                        try:
+                            Timeline.start(self.rules, with_first)
+                            setup = with_first
+                        except EventError:
+                            pass
                     self._new_game(self.rules.name, setup)
                     self._changed()
                 return
