@@ -36,6 +36,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "database": "/var/lib/companion/companion.sqlite",
         "game": "moerder",
         "players": ["Rot", "Blau", "Grün", "Gelb"],
+        "setup": {},  # the first game's set-up, over {"players": players} (the game's own keys)
         "colours": ["red", "blue", "green", "yellow"],
         "advisor": False,
         "reminder_s": 60.0,
@@ -208,6 +209,10 @@ def _check(section: str, key: str, value: Any, where: str) -> Any:
         allowed = CHOICES.get((section, key))
         if allowed is not None and value not in allowed:
             raise ConfigError(f"{where}: {name} must be one of {', '.join(map(repr, allowed))}")
+    elif isinstance(default, dict):
+        if not isinstance(value, Mapping):
+            raise ConfigError(f"{where}: {name} must be a table of keys, not {value!r}")
+        value = copy.deepcopy(dict(value))
     elif isinstance(default, list):
         if not isinstance(value, list):
             raise ConfigError(f"{where}: {name} must be a list, not {value!r}")

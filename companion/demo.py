@@ -198,6 +198,7 @@ class Director:
         self.say = say
         self.stop = threading.Event()
         self.round = 0
+        self.game_id: int | None = None  # the game of the director's last round
         self._thread = threading.Thread(target=self._run, name="demo-director", daemon=True)
 
     def start(self) -> Director:
@@ -211,30 +212,49 @@ class Director:
     def _run(self) -> None:
         try:
             while not self.stop.is_set() and (self.rounds == 0 or self.round < self.rounds):
+                if self._phone_plays():
+                    self.stop.wait(0.2)  # the players sit back until the phone's game is over
+                    continue
                 self.round += 1
-                self._play_round()
-                self.stop.wait(self.pause_s / max(self.speed, 0.1))
+                if self._play_round():
+                    self.stop.wait(self.pause_s / max(self.speed, 0.1))
         except Exception:
             _log.exception("the demo director failed")
 
-    def _play_round(self) -> None:
+    def _phone_plays(self) -> bool:
+        """A phone started the game in progress (not the director), and it is not over yet."""
+        snap = self.runtime.snapshot()
+        return (self.game_id is not None and snap["game_id"] != self.game_id
+                and (snap["view"] or {}).get("phase") != "over")
+
+    def _play_round(self) -> bool:
+        """One round; False when a phone took the table before it began."""
+        from companion.errors import InputError
         from vision.sources import ReplaySource
 
         rt = self.runtime
         snap = rt.snapshot()
-        fresh = snap["events"] == 0 and snap["game"] == "moerder" and [
+        fresh = self.game_id is None and snap["events"] == 0 and snap["game"] == "moerder" and [
             p["name"] for p in snap["players"]] == list(self.script.players)
         if not fresh:  # the first round plays the game the table started with
-            rt.submit({"action": "new_game", "game": "moerder",
-                       "setup": {"players": list(self.script.players), "first": 0}}, source="demo")
-        game_id = rt.snapshot()["game_id"]
+            try:  # only over the game looked at: a phone's game started meanwhile stays
+                snap = rt.submit({"action": "new_game", "game": "moerder", "replaces": snap["game_id"],
+                                  "setup": {"players": list(self.script.players), "first": 0}},
+                                 source="demo")
+            except InputError as exc:
+                self.round -= 1
+                self.say(f"demo: a phone started a game first; the players sit back ({exc})")
+                return False
+        game_id = self.game_id = snap["game_id"]
         self.say(f"demo: round {self.round} (game {game_id}): "
                  f"{', '.join(self.script.players)} sit down")
         camera = ReplaySource(self.session, speed=self.speed)
         camera.hold(first_frame(1))
-        rt.attach_camera(camera, self.reader)
+        # the camera watches this game only: the runtime takes it off when another one starts
+        handed = not rt.attach_camera(camera, self.reader, game_id=game_id)
+        if handed:
+            self.say("demo: a phone started a game; the players sit back")
         acted: tuple[int, int, Any] | None = None
-        handed = False
         ended_at: float | None = None
         asked_at: float | None = None
         refusals = 0
@@ -244,9 +264,8 @@ class Director:
             snap = rt.snapshot()
             if snap["game_id"] != game_id:
                 game_id = snap["game_id"]  # a phone started another game: it is theirs
-                if not handed:
+                if not handed:  # (the runtime took the camera off as that game began)
                     self.say("demo: a phone started a game; the players sit back")
-                    rt.detach_camera("the demo handed the table to a phone")
                 handed = True
             view = snap["view"] or {}
             last = snap.get("last") or {}
@@ -256,11 +275,11 @@ class Director:
                 self.say("demo: a phone took over the table; the players sit back")
                 rt.detach_camera("the demo handed the table to a phone")
             if view.get("phase") == "over":
-                return
+                return True
             if snap["camera"]["status"] == "none" and not handed and snap["camera"]["message"]:
                 ended_at = ended_at or time.monotonic()
                 if time.monotonic() - ended_at > 10 / max(self.speed, 0.1):
-                    return  # the recording ended without an end of game: next round
+                    return True  # the recording ended without an end of game: next round
             if handed:
                 self.stop.wait(0.2)
                 continue
@@ -288,7 +307,7 @@ class Director:
                         refusals += 1
                         if refusals >= 3:  # the game and the table drifted apart: start over
                             self.say("demo: the table and the game disagree; starting over")
-                            return
+                            return True
                     asked_at = None
             elif wrong:
                 asked_at = asked_at or time.monotonic()
@@ -309,6 +328,7 @@ class Director:
                     acted = key
                     self._press(int(view["turn"]), self._chain_on(view.get("board")))
             self.stop.wait(0.1)
+        return True
 
     def _phone(self, what: str, body: dict[str, Any], cells: dict[str, Any]) -> bool:
         """Act on the phone as a person at the table would; False when the table refused."""

@@ -39,9 +39,9 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Protocol
 
-from companion.config import Config
+from companion.config import Config, ConfigError
 from companion.errors import CompanionError, InputError
-from companion.games import find_game
+from companion.games import find_game, table_rules
 from companion.games.base import Effect, EventError, GameRules, Refused, Timeline, Undo
 from companion.store import Store
 from web import protocol as _protocol
@@ -126,6 +126,15 @@ class _Camera:
 
 
 @dataclass(frozen=True)
+class _Seen:
+    """A reading from an attached camera; dropped once that camera is stopped (``camera``
+    is its stop event), so a frame of a detached camera never reaches the game."""
+
+    reading: TableReading
+    camera: threading.Event
+
+
+@dataclass(frozen=True)
 class _Advice:
     board: str
     figures: Mapping[str, Any]
@@ -197,6 +206,7 @@ class Runtime(AbstractContextManager["Runtime"]):
         self._threads: list[threading.Thread] = []
         self._camera_thread: threading.Thread | None = None
         self._camera_stop = threading.Event()
+        self._camera_game: int | None = None  # the one game the attached camera watches
         self._started = False
         self._closed = False
 
@@ -274,29 +284,45 @@ class Runtime(AbstractContextManager["Runtime"]):
         t.start()
         return t
 
-    def attach_camera(self, source: Any, reader: TableReader) -> None:
-        """Watch the table through ``source`` (replacing any camera before it)."""
+    def attach_camera(self, source: Any, reader: TableReader, game_id: int | None = None) -> bool:
+        """Watch the table through ``source`` (replacing any camera before it).
+
+        ``game_id``: the camera shows that one game only (the demo's recording of its round).
+        When another game starts, the camera is detached at once and none of its readings,
+        not even those already on the way, reach the new game. False (and no camera) when that
+        game is no longer the table's.
+        """
         self.detach_camera()
         with self._lock:
+            if game_id is not None and game_id != self.game_id:
+                source.close()
+                return False
             self.source, self.reader = source, reader
             self._camera_stop = threading.Event()
+            self._camera_game = game_id
             self._camera["source"] = getattr(source, "name", None)
             self._camera_thread = self._spawn("camera", self._camera_loop, source, reader,
                                               self._camera_stop)
+        return True
 
     def detach_camera(self, message: str | None = None) -> None:
         """Stop watching: the table runs on buttons and phones alone (status ``none``)."""
+        self._detach(None, message)
+
+    def _detach(self, only: threading.Event | None, message: str | None) -> None:
+        """Detach the camera (``only``: if it is still the one with that stop event)."""
         with self._lock:
-            stop, thread = self._camera_stop, self._camera_thread
+            stop, thread, source = self._camera_stop, self._camera_thread, self.source
+            if thread is None or (only is not None and stop is not only):
+                return
             self._camera_thread = None
-        if thread is None:
-            return
-        stop.set()
+            self._camera_game = None
+            stop.set()  # its readings still queued are dropped from now on
+            self._inbox.put(_Camera("none", message))
         if thread is not threading.current_thread():
             thread.join(timeout=5.0)
-        if self.source is not None:
-            self.source.close()
-        self._inbox.put(_Camera("none", message))
+        if source is not None:
+            source.close()
 
     def __enter__(self) -> Runtime:
         return self.start()
@@ -340,11 +366,10 @@ class Runtime(AbstractContextManager["Runtime"]):
         """Fold the game in progress back from the log, or start the configured one."""
         record = self.store.current()
         if record is None:
-            names = list(self._table["players"])[: len(self.pins.buttons)]
-            self._new_game(self._table["game"], {"players": names, "first": 0}, announce=False)
+            self._first_game()
             self._publish()
             return
-        rules = find_game(record.game)
+        rules = table_rules(record.game)
         timeline = Timeline.start(rules, record.setup)
         skipped = 0
         for ev in self.store.events(record.id):
@@ -363,8 +388,23 @@ class Runtime(AbstractContextManager["Runtime"]):
         self._show_state()
         self._publish()
 
+    def _first_game(self) -> None:
+        """The configured game: ``table.setup`` over ``{"players": table.players}``, the same
+        for every game (each game's own defaults fill in what the set-up leaves out)."""
+        game = self._table["game"]
+        names = list(self._table["players"])[: len(self.pins.buttons)]
+        setup = {"players": names, **self._table["setup"]}
+        try:
+            find_game(game)
+        except InputError as exc:
+            raise ConfigError(f"table.game: {exc}") from None
+        try:
+            self._new_game(game, setup, announce=False)
+        except InputError as exc:
+            raise ConfigError(f"table.setup for {game}: {exc}") from None
+
     def _new_game(self, game: str, setup: Mapping[str, Any], announce: bool = True) -> None:
-        rules = find_game(game)
+        rules = table_rules(game)
         try:
             timeline = Timeline.start(rules, setup)
         except EventError as exc:
@@ -380,7 +420,14 @@ class Runtime(AbstractContextManager["Runtime"]):
         if self.game_id is not None and self.timeline is not None:
             self.store.end_game(self.game_id, self._result(abandoned=True))
         game_id = self.store.new_game(rules.name, rules.title, dict(setup), seats)
-        self.rules, self.timeline, self.game_id = rules, timeline, game_id
+        with self._lock:  # one step with attach_camera's look at the game in progress
+            stop = self._camera_stop
+            bound = self._camera_game is not None and self._camera_thread is not None
+            if bound:  # the camera watched the game that just ended: nothing to say here
+                stop.set()  # before the new game exists, so no old frame reaches it
+            self.rules, self.timeline, self.game_id = rules, timeline, game_id
+        if bound:
+            self._spawn("camera-detach", self._detach, stop, "the camera watched the last game")
         self._colours = [c for _, c in seats]
         self._prompt = None
         self._stable = None
@@ -544,6 +591,9 @@ class Runtime(AbstractContextManager["Runtime"]):
                     self._do_press(item)
                 elif isinstance(item, TableReading):
                     self._do_reading(item)
+                elif isinstance(item, _Seen):
+                    if not item.camera.is_set():
+                        self._do_reading(item.reading)
                 elif isinstance(item, _Camera):
                     self._do_camera(item)
                 elif isinstance(item, _Advice):
@@ -642,6 +692,9 @@ class Runtime(AbstractContextManager["Runtime"]):
             setup = fields.get("setup")
             if not isinstance(game, str) or not isinstance(setup, Mapping):
                 raise InputError('new_game needs "game" (a name) and "setup" (an object)')
+            replaces = fields.get("replaces")  # only if that game is still the table's
+            if replaces is not None and replaces != self.game_id:
+                raise InputError(f"game {self.game_id} has taken the table, not game {replaces}")
             self._new_game(game, setup)
         elif name == "settings":
             if set(fields) - {"advisor"} or not isinstance(fields.get("advisor"), bool):
@@ -723,8 +776,14 @@ class Runtime(AbstractContextManager["Runtime"]):
                     assert self.rules is not None and self.game_id is not None
                     setup = dict(self.store.game(self.game_id).setup)
                     winner = view.get("winner")
-                    if "first" in setup and isinstance(winner, int):
-                        setup["first"] = winner  # the winner begins
+                    if isinstance(winner, int) and not isinstance(winner, bool):
+                        # the winner begins, in a game whose set-up takes a first seat
+                        with_first = {**setup, "first": winner}
+                        try:
+                            Timeline.start(self.rules, with_first)
+                            setup = with_first
+                        except EventError:
+                            pass
                     self._new_game(self.rules.name, setup)
                     self._changed()
                 return
@@ -886,7 +945,7 @@ class Runtime(AbstractContextManager["Runtime"]):
                         self._reading = False
                         self._last_frame_at = self._clock()
                     if reading is not None:
-                        self._inbox.put(dataclasses.replace(reading, frame_at=read_at))
+                        self._inbox.put(_Seen(dataclasses.replace(reading, frame_at=read_at), stop))
                     self._store_frame(frame.image, reading)
                     if source.live and now - last < period:
                         stop.wait(period - (now - last))

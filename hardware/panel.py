@@ -415,16 +415,17 @@ class Panel:
             self._tunes.put(None)
             for w in self._workers:
                 w.join(timeout=2.0)
-        for device in reversed(self._devices):
-            try:
-                if hasattr(device, "blink"):
-                    device.off()  # stops a blink too; a closed pin keeps its last level
-                elif hasattr(device, "stop"):
-                    device.stop()
-                elif hasattr(device, "off"):
-                    device.off()
-            except Exception:
-                _log.debug("switching %r off", device, exc_info=True)
+        with self._lock:  # flashes check ``_closed`` under it: none drives an LED from here on
+            for device in reversed(self._devices):
+                try:
+                    if hasattr(device, "blink"):
+                        device.off()  # stops a blink too; a closed pin keeps its last level
+                    elif hasattr(device, "stop"):
+                        device.stop()
+                    elif hasattr(device, "off"):
+                        device.off()
+                except Exception:
+                    _log.debug("switching %r off", device, exc_info=True)
         for flash in self._flashes:
             flash.join(timeout=2.0)
         for device in reversed(self._devices):
@@ -605,12 +606,25 @@ class Panel:
         worker.start()
 
     def _flash_run(self, key: int | str, on_s: float, off_s: float, n: int, generation: int) -> None:
-        led = self._led(key)
-        try:
-            led.off()
-            led.blink(on_s, off_s, n, background=False)
-        except Exception:  # the panel closed under the flash
-            _log.debug("flash on %s ended early", key, exc_info=True)
+        """Blink while this flash owns the LED (its generation is the newest), then restore.
+
+        One owner per LED: every call on an LED is made under the panel's lock, by whoever owns
+        it now (the newest flash, else the steady pattern), and a flash switches the LED itself
+        step by step rather than through gpiozero's blink thread, which another thread's
+        ``off()`` could stop half started ("cannot join thread before it is started").
+        """
+        steps = [(False, 0.0)] + [(True, on_s), (False, off_s)] * n
+        for level, hold in steps:
+            with self._lock:
+                if self._closed or self._generation.get(key) != generation:
+                    return  # the panel closed, or a newer flash took over this LED
+                led = self._led(key)
+                if level:
+                    led.on()
+                else:
+                    led.off()
+            if self._stop.wait(hold):
+                return
         with self._lock:
             if self._generation.get(key) != generation:
                 return  # a newer flash took over this LED

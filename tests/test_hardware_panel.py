@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import queue
 import time
 from collections.abc import Iterator
@@ -339,3 +340,36 @@ def test_mock_pin_factory_by_name() -> None:
     assert isinstance(f, MockFactory)
     with pytest.raises(HardwareError, match="unknown pin factory"):
         make_pin_factory("gpio-by-carrier-pigeon")
+
+
+def test_flashes_and_patterns_racing_on_one_led_never_drive_it_from_two_threads(
+    factory: MockFactory, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lost turn's flash, straight away the end (no winner: all flash; a team: blink), then
+    the table closes under the flashes: gpiozero never sees two threads on one LED."""
+    import threading
+
+    raised: list[BaseException | None] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: raised.append(args.exc_value))
+    caplog.set_level(logging.DEBUG, logger="hardware.panel")
+    fast = PinMap(buttons=(5, 6), leds=(17, 27), status_led=None, buzzer=None)
+    for round_ in range(24):
+        panel = Panel(fast, Presses())
+        panel.show_turn(0)
+        panel.flash_claim(0, valid=False)  # the seat's signal blink
+        time.sleep(0.001 * (round_ % 4))
+        if round_ % 2:
+            panel.show_winners([])  # nobody won: every LED flashes over the signal's
+        else:
+            panel.show_winners([0, 1])  # the team won: their LEDs blink
+        time.sleep(0.001 * (round_ % 3))
+        panel.flash_claim(0, valid=True)
+        if round_ in (0, 12):
+            assert panel.wait_idle()
+            time.sleep(0.7)  # after the flash the winners' blink is the LED's pattern again
+            led = factory.pin(17)
+            assert True in states(led)[-3:] and False in states(led)[-3:]
+        panel.close()  # the table closes while flashes may still run
+        factory.reset()
+    assert raised == []
+    assert [r.getMessage() for r in caplog.records if r.exc_info] == []

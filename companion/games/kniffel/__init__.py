@@ -37,6 +37,9 @@ Words come from :mod:`companion.games.kniffel.words` (the only module here that 
 files); the solver and the rules receive the index.
 """
 
+import functools
+
+from companion.games.base import GameRules
 from companion.games.kniffel.dice import DEFAULT_DICE, DiceError, DiceSet, Face, Roll
 from companion.games.kniffel.errors import KniffelError
 from companion.games.kniffel.lexicon import Lexicon
@@ -52,6 +55,15 @@ from companion.games.kniffel.rules import (
 )
 
 GAME = build_rules()
+
+
+@functools.cache
+def table_rules() -> GameRules[KniffelState]:
+    """The rules a table plays by: words checked against the default German word list
+    (``companion.games.table_rules``; loaded once, from the word-list cache)."""
+    from companion.games.kniffel.words import load_lexicon
+
+    return build_rules(load_lexicon())
 
 __all__ = [
     "BOXES",
@@ -73,4 +85,5 @@ __all__ = [
     "TimeUp",
     "Zero",
     "build_rules",
+    "table_rules",
 ]

@@ -1,0 +1,141 @@
+"""A phone taking the table from the demo: its new game is its own, old frames never reach it."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+from companion import config as config_mod
+from companion import demo
+from companion.errors import InputError
+from companion.runtime import Runtime, TableReading
+from companion.store import Store
+from vision.sources import Frame
+
+TURNED = "M" + "." * 35  # the old game's table: one tile face up
+
+
+@pytest.fixture
+def factory() -> Iterator[MockFactory]:
+    save = Device.pin_factory
+    Device.pin_factory = MockFactory()
+    try:
+        yield Device.pin_factory
+    finally:
+        Device.pin_factory.reset()
+        Device.pin_factory = save
+
+
+@pytest.fixture
+def table(tmp_path: Path, factory: MockFactory) -> Iterator[Runtime]:
+    cfg = config_mod.defaults()
+    cfg = cfg.replace("table", database=str(tmp_path / "log.sqlite"), players=["Ada", "Bruno"],
+                      advisor=False, reminder_s=0.0)
+    cfg = cfg.replace("vision", stable_frames=2)
+    with Store(cfg.section("table")["database"]) as store, Runtime(cfg, store, pin_factory=factory) as rt:
+        yield rt
+
+
+class HeldCamera:
+    """A camera whose frames all show the old game's table (a face-up M)."""
+
+    name = "held"
+    live = False
+
+    def __init__(self) -> None:
+        self.closed = threading.Event()
+        self.count = 0
+
+    def open(self) -> None:
+        self.closed.clear()
+
+    def read(self) -> Frame:
+        if self.closed.is_set():
+            raise RuntimeError("read after close")
+        self.count += 1
+        time.sleep(0.01)
+        return Frame(np.zeros((4, 4, 3), np.uint8), 0.0, self.count)
+
+    def close(self) -> None:
+        self.closed.set()
+
+
+class GatedReader:
+    """Reads every frame as the old table, but only once the gate opens (a slow vision read)."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+        self.inside = threading.Event()
+
+    def __call__(self, image: Any) -> TableReading:
+        self.inside.set()
+        self.gate.wait(10)
+        return TableReading(TURNED)
+
+
+PHONE_GAME = {"action": "new_game", "game": "moerder", "setup": {"players": ["Ana", "Ben", "Cem"],
+                                                                  "first": 1}}
+
+
+def test_a_frame_of_the_old_game_never_turns_a_tile_in_a_phones_new_game(table: Runtime) -> None:
+    old = table.snapshot()["game_id"]
+    camera, reader = HeldCamera(), GatedReader()
+    assert table.attach_camera(camera, reader, game_id=old)
+    assert reader.inside.wait(5)  # a frame of the old game is being read right now
+    snap = table.submit(PHONE_GAME)
+    assert snap["game_id"] != old
+    reader.gate.set()  # the old frame's reading (and the next ones) arrive after the new game
+    assert camera.closed.wait(5)  # the runtime took the old game's camera off the table
+    time.sleep(0.2)
+    table.drain()
+    snap = table.snapshot()
+    assert snap["camera"]["status"] == "none"
+    assert snap["view"]["cells"][0][0] is None and snap["events"] == 0 and snap["prompt"] is None
+    assert table.store.events(snap["game_id"]) == []
+
+
+def test_a_camera_for_a_game_gone_already_is_not_attached(table: Runtime) -> None:
+    old = table.snapshot()["game_id"]
+    table.submit(PHONE_GAME)
+    camera = HeldCamera()
+    assert not table.attach_camera(camera, GatedReader(), game_id=old)
+    assert camera.closed.is_set() and table.snapshot()["camera"]["status"] == "none"
+
+
+def test_a_new_game_over_a_game_no_longer_in_progress_is_refused(table: Runtime) -> None:
+    old = table.snapshot()["game_id"]
+    phone = table.submit(PHONE_GAME)["game_id"]
+    with pytest.raises(InputError, match=f"game {phone}"):
+        table.submit({"action": "new_game", "game": "moerder", "replaces": old,
+                      "setup": {"players": ["Ada", "Bruno"], "first": 0}}, source="demo")
+    snap = table.snapshot()
+    assert snap["game_id"] == phone and [p["name"] for p in snap["players"]] == ["Ana", "Ben", "Cem"]
+
+
+def test_the_demos_next_round_leaves_a_phones_game_alone(
+    table: Runtime, factory: MockFactory, tmp_path: Path
+) -> None:
+    """Between rounds (the director's game over) a phone starts a game: the players sit back."""
+    script = demo.play_out(7, players=("Ada", "Bruno"))
+    lines: list[str] = []
+    director = demo.Director(table, script, tmp_path / "no-session", reader=GatedReader(),
+                             factory=factory, speed=10.0, pause_s=0.0, rounds=2, say=lines.append)
+    director.game_id = table.snapshot()["game_id"]  # the round it played last
+    phone = table.submit(PHONE_GAME)["game_id"]
+    director.start()
+    try:
+        time.sleep(1.0)
+        snap = table.snapshot()
+        assert snap["game_id"] == phone, lines
+        assert [p["name"] for p in snap["players"]] == ["Ana", "Ben", "Cem"]
+        assert snap["camera"]["status"] == "none" and director.round == 0
+    finally:
+        director.close()
