@@ -107,7 +107,7 @@ def test_a_table_plays_kniffel_with_the_german_word_list(tmp_path: Path, factory
     ("game", "setup", "needle"),
     [
         ("search", {}, "table.setup for search: set-up needs 'house'"),
-        ("murdero", {"first": 0}, "table.setup for murdero: unknown set-up field(s): first"),
+        ("murdero", {"rounds": 3}, "table.setup for murdero: unknown set-up field(s): rounds"),
         ("serialkiller", {"first": "Zoe"}, "table.setup for serialkiller: first player 'Zoe'"),
         ("chess", {}, "table.game: unknown game 'chess'"),
     ],
