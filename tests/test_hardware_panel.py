@@ -42,17 +42,6 @@ class RecordingPWMPin(MockPWMPin):
 
 
 @pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    save = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    try:
-        yield Device.pin_factory
-    finally:
-        Device.pin_factory.reset()
-        Device.pin_factory = save
-
-
-@pytest.fixture
 def pwm_factory() -> Iterator[MockFactory]:
     save = Device.pin_factory
     Device.pin_factory = MockFactory(pin_class=RecordingPWMPin)

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from companion import config as config_mod
@@ -27,17 +25,6 @@ SETUPS: dict[str, dict[str, Any]] = {
     "serialkiller": {},
     "search": {"seed": 7},
 }
-
-
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    save = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    try:
-        yield Device.pin_factory
-    finally:
-        Device.pin_factory.reset()
-        Device.pin_factory = save
 
 
 def start(tmp_path: Path, factory: MockFactory, game: str, setup: dict[str, Any]) -> Runtime:

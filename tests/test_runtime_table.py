@@ -10,7 +10,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from companion import config as config_mod
@@ -30,17 +29,6 @@ def cells(**tiles: str) -> str:
         r, c = (int(x) for x in key[1:].split("_"))
         out[r * 6 + c] = ch
     return "".join(out)
-
-
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    save = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    try:
-        yield Device.pin_factory
-    finally:
-        Device.pin_factory.reset()
-        Device.pin_factory = save
 
 
 def make_config(tmp_path: Path, **camera: object) -> config_mod.Config:

@@ -10,7 +10,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from companion import config as config_mod
@@ -21,17 +20,6 @@ from companion.store import Store
 from vision.sources import Frame
 
 TURNED = "M" + "." * 35  # the old game's table: one tile face up
-
-
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    save = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    try:
-        yield Device.pin_factory
-    finally:
-        Device.pin_factory.reset()
-        Device.pin_factory = save
 
 
 @pytest.fixture

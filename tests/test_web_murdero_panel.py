@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from cardpages_support import buzzer, lit, marks, ons_since, panel_config, press, settle, until
@@ -93,17 +92,6 @@ def test_game_over_names_the_winners_seat_and_pairs_share_it() -> None:
 
 
 # --- on the real runtime --------------------------------------------------------------------------
-
-
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    save = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    try:
-        yield Device.pin_factory
-    finally:
-        Device.pin_factory.reset()
-        Device.pin_factory = save
 
 
 @pytest.fixture

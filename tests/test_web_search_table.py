@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from companion import config as config_mod
@@ -27,17 +26,6 @@ from companion.runtime import Runtime
 from companion.store import Store
 
 LONG_S = 0.2
-
-
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    save = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    try:
-        yield Device.pin_factory
-    finally:
-        Device.pin_factory.reset()
-        Device.pin_factory = save
 
 
 @pytest.fixture

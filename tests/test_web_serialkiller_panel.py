@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from cardpages_support import buzzer, lit, marks, ons_since, panel_config, press, settle, until
@@ -92,17 +91,6 @@ def test_effects_name_seats_for_the_panel() -> None:
 
 
 # --- on the real runtime --------------------------------------------------------------------------
-
-
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    save = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    try:
-        yield Device.pin_factory
-    finally:
-        Device.pin_factory.reset()
-        Device.pin_factory = save
 
 
 @pytest.fixture
