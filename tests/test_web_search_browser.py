@@ -133,9 +133,9 @@ def test_start_rooms_are_drawn_by_tapping_two_cards(site: Site, phone: Any) -> N
     phone.goto(site.url)
     wait_until(phone, "() => document.querySelectorAll('.sr-hit').length === 88")
     # the page's own stylesheet arrived, under the release's version like the script
-    wait_until(phone, "() => { const l = document.getElementById('search-css');"
+    wait_until(phone, "() => { const l = document.getElementById('css-search');"
                " return !!(l && l.sheet && l.sheet.cssRules.length > 20); }")
-    assert "?v=" in phone.evaluate("() => document.getElementById('search-css').href")
+    assert "?v=" in phone.evaluate("() => document.getElementById('css-search').href")
     house = House.parse(view(site)["house"]["text"])
     first, *others = free_card_rooms(house)
     row, col = cards_for(house, first)

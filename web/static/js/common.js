@@ -79,6 +79,18 @@
     if (Array.isArray(child)) { child.forEach(function (c) { append(node, c); }); return; }
     node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
   }
+  /* A game page's own stylesheet, linked once. Call it while the page's script loads: the
+     sheet gets the same version query as the script's address, so a phone fetches both
+     afresh after an update. Returns the function that links it. */
+  C.stylesheet = function (name) {
+    var src = (document.currentScript && document.currentScript.src) || "";
+    var version = src.indexOf("?") >= 0 ? src.slice(src.indexOf("?")) : "";
+    return function () {
+      if (document.getElementById("css-" + name)) return;
+      document.head.appendChild(C.el("link", { id: "css-" + name, rel: "stylesheet",
+                                                href: "/static/css/" + name + ".css" + version }));
+    };
+  };
   C.clear = function (node) { while (node.firstChild) node.removeChild(node.firstChild); return node; };
 
   /* LED colour names from the config, as the page draws them. */

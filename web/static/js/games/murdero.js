@@ -71,18 +71,7 @@
     return text;
   }
 
-  /* The page's own stylesheet, linked once (the CSP allows same-origin styles only). */
-  /* The page's own stylesheet, linked once (the CSP allows same-origin styles only). It carries
-     this script's content hash, so a phone fetches it afresh whenever the page is updated. */
-  var VERSION = (function () {
-    var src = document.currentScript && document.currentScript.src || "";
-    var q = src.indexOf("?");
-    return q >= 0 ? src.slice(q) : "";
-  })();
-  function ensureStyle() {
-    if (document.getElementById("css-murdero") || document.querySelector('link[href*="css/murdero.css"]')) return;
-    document.head.appendChild(C.el("link", { id: "css-murdero", rel: "stylesheet", href: "/static/css/murdero.css" + VERSION }));
-  }
+  var ensureStyle = C.stylesheet("murdero");  // linked at the first render
 
 
   /* A side's colour is its (first) player's LED colour, so the page matches the table's lights. */

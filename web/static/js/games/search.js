@@ -7,7 +7,6 @@
 (function () {
   "use strict";
   var C = window.Companion;
-  var NS = "http://www.w3.org/2000/svg";
   var CELL = 40, LEFT = 30, TOP = 30, PAD = 6;
 
   /* Labels in the page's language (de/en); {name} placeholders. */
@@ -172,27 +171,9 @@
     return text;
   }
 
-  /* Our stylesheet, linked once (the base template only knows app.css). */
-  (function linkCss() {
-    if (document.getElementById("search-css")) return;
-    var link = document.createElement("link");
-    link.id = "search-css";
-    link.rel = "stylesheet";
-    // the same version query as this script's address (a new release, a fresh stylesheet)
-    var script = document.currentScript;
-    var version = script && script.src.indexOf("?") >= 0 ? script.src.slice(script.src.indexOf("?")) : "";
-    link.href = "/static/css/search.css" + version;
-    document.head.appendChild(link);
-  })();
+  C.stylesheet("search")();  // the base template only knows app.css
 
-  function svg(tag, attrs) {
-    var node = document.createElementNS(NS, tag);
-    Object.keys(attrs || {}).forEach(function (k) {
-      if (k === "text") node.textContent = attrs[k];
-      else node.setAttribute(k, attrs[k]);
-    });
-    return node;
-  }
+  var svg = C.svg;
 
   function colourOf(snap, i) {
     var p = (snap.players || [])[i] || {};

@@ -64,17 +64,7 @@
     return text;
   }
 
-  /* The page's own stylesheet, linked once (the CSP allows same-origin styles only). It carries
-     this script's content hash, so a phone fetches it afresh whenever the page is updated. */
-  var VERSION = (function () {
-    var src = document.currentScript && document.currentScript.src || "";
-    var q = src.indexOf("?");
-    return q >= 0 ? src.slice(q) : "";
-  })();
-  function ensureStyle() {
-    if (document.getElementById("css-serialkiller") || document.querySelector('link[href*="css/serialkiller.css"]')) return;
-    document.head.appendChild(C.el("link", { id: "css-serialkiller", rel: "stylesheet", href: "/static/css/serialkiller.css" + VERSION }));
-  }
+  var ensureStyle = C.stylesheet("serialkiller");  // linked at the first render
 
 
   function parts(card) { return { rank: card.slice(0, -1), suit: card.slice(-1) }; }
