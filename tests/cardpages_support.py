@@ -13,24 +13,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 PHONE = {"width": 360, "height": 740}
-
-
-def launch() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip("no /usr/bin/chromium (scripts/setup --dev installs it)")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def phone_page(browser: Any, locale: str = "en-GB") -> Iterator[Any]:

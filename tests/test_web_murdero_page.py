@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from cardpages_support import Site, get, launch, login, phone_page, post, shot, start_site, wait_until
+from cardpages_support import Site, get, login, phone_page, post, shot, start_site, wait_until
+from web_support import launch
 from companion.games.base import Refused
 from companion.games.murdero import GAME
 from companion.games.murdero.rules import decode_hand, score_view

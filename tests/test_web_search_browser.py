@@ -20,12 +20,10 @@ from typing import Any
 import pytest
 
 from companion.games.search.house import House
-from web_support import PIN, Site, make_table
+from web_support import PIN, Site, launch, make_table
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 PHONE = {"width": 360, "height": 740}
 SEED = 7
@@ -44,15 +42,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip("no /usr/bin/chromium (scripts/setup --dev installs it)")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    yield from launch()
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from cardpages_support import Site, get, launch, login, phone_page, post, shot, start_site, wait_until
+from cardpages_support import Site, get, login, phone_page, post, shot, start_site, wait_until
+from web_support import launch
 from companion.games.base import Refused, fold
 from companion.games.serialkiller import GAME
 

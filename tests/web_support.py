@@ -19,6 +19,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 from gpiozero.pins.mock import MockFactory
 
@@ -144,3 +145,20 @@ def start_demo(tmp: Path, speed: float = 2.0, timeout_s: float = 120.0) -> Itera
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+
+
+CHROMIUM = Path("/usr/bin/chromium")  # Debian's chromium (scripts/setup --dev); never downloaded
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+def launch() -> Iterator[Any]:
+    """Headless Chromium under Playwright for one module's browser tests; skips without it."""
+    if not CHROMIUM.exists():
+        pytest.skip("no /usr/bin/chromium (scripts/setup --dev installs it)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        try:
+            yield b
+        finally:
+            b.close()
