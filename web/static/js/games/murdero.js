@@ -63,13 +63,8 @@
       "mu.event.next_turn": "nächster Spieler", "mu.event.new_game": "neues Spiel", "mu.event.undo": "zurück"
     }
   };
-  function t(key, values) {
-    var lang = (document.documentElement.lang || "en").slice(0, 2);
-    var text = (LABELS[lang] || LABELS.en)[key] || LABELS.en[key];
-    if (text === undefined) return C.t(key, values);
-    Object.keys(values || {}).forEach(function (k) { text = text.split("{" + k + "}").join(String(values[k])); });
-    return text;
-  }
+  C.addLabels(LABELS);  // the page's language, English where a label lacks it
+  var t = C.t;
 
   var ensureStyle = C.stylesheet("murdero");  // linked at the first render
 

@@ -56,13 +56,8 @@
       "sk.event.end_turn": "beendet den Zug", "sk.event.undo": "zurück"
     }
   };
-  function t(key, values) {
-    var lang = (document.documentElement.lang || "en").slice(0, 2);
-    var text = (LABELS[lang] || LABELS.en)[key] || LABELS.en[key];
-    if (text === undefined) return C.t(key, values);
-    Object.keys(values || {}).forEach(function (k) { text = text.split("{" + k + "}").join(String(values[k])); });
-    return text;
-  }
+  C.addLabels(LABELS);  // the page's language, English where a label lacks it
+  var t = C.t;
 
   var ensureStyle = C.stylesheet("serialkiller");  // linked at the first render
 
