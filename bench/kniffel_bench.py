@@ -19,7 +19,7 @@ from pathlib import Path
 
 from companion.games.kniffel.dice import DEFAULT_DICE, Roll
 from companion.games.kniffel.solver import advise, best_boxes
-from companion.games.kniffel.words import DEFAULT_LIST, load_lexicon
+from companion.wordlist import DEFAULT_LIST, load_lexicon
 
 
 def main() -> int:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from companion.games.kniffel.lexicon import Lexicon
-from companion.games.kniffel.words import DEFAULT_LIST, load_lexicon
+from companion.wordlist import DEFAULT_LIST, load_lexicon
 
 # XDG_CACHE_HOME for CLI tests; the index itself sits in its companion/ folder, as in use.
 XDG = Path(tempfile.gettempdir()) / "companion-kniffel-test-cache"

@@ -98,7 +98,7 @@ def test_every_package_error_has_one_root_and_is_a_value_error() -> None:
     from companion.errors import InputError
     from companion.games.kniffel import KniffelError
     from companion.games.kniffel.pad import PadError
-    from companion.games.kniffel.words import WordListError
+    from companion.wordlist import WordListError
 
     for cls in (DiceError, PadError, WordListError):
         assert issubclass(cls, KniffelError) and issubclass(cls, ValueError)

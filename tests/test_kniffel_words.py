@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from kniffel_support import german_lexicon
 
 from companion.games.kniffel.lexicon import Lexicon, key, spellings
-from companion.games.kniffel.words import (
+from companion.wordlist import (
     WordListError,
     clean,
     is_clean,

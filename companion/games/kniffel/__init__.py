@@ -33,8 +33,8 @@ reads it as a referee at the table would (each reading has a test in
 12. A roll must be one the dice set can show (each face on a different die); a misread roll
     is refused as ``impossible_roll`` rather than scored.
 
-Words come from :mod:`companion.games.kniffel.words` (the only module here that reads
-files); the solver and the rules receive the index.
+Words come from :mod:`companion.wordlist` (at the edge: it reads the list and its cache);
+the solver and the rules receive the index.
 """
 
 import functools
@@ -61,7 +61,7 @@ GAME = build_rules()
 def table_rules() -> GameRules[KniffelState]:
     """The rules a table plays by: words checked against the default German word list
     (``companion.games.table_rules``; loaded once, from the word-list cache)."""
-    from companion.games.kniffel.words import load_lexicon
+    from companion.wordlist import load_lexicon
 
     return build_rules(load_lexicon())
 

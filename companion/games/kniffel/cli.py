@@ -18,7 +18,7 @@ from companion.games.kniffel.dice import DEFAULT_DICE, Roll
 from companion.games.kniffel.lexicon import Lexicon
 from companion.games.kniffel.pad import BOXES, Box, parse_boxes
 from companion.games.kniffel.solver import Entry, advise, best_boxes, check_entry, rank
-from companion.games.kniffel.words import load_lexicon
+from companion.wordlist import load_lexicon
 
 _log = logging.getLogger(__name__)
 

@@ -1,6 +1,8 @@
-"""Where the words come from: the German word list, its cleaning, house rules and the cache.
+"""Where Wort-Kniffel's words come from: the German word list, its cleaning, house rules and
+the cache.
 
-This is the only module of the game that touches files. The rules and the solver receive a
+It reads files, the environment and a disk cache, so it lives at the edge beside the store
+and the config, not under ``companion/games/``: the rules and the solver receive a
 :class:`~companion.games.kniffel.lexicon.Lexicon` and never read a file.
 
 Default list: wngerman's ``/usr/share/dict/ngerman`` (356,000 entries with inflected forms).
@@ -88,7 +90,7 @@ def plain(entries: Iterable[str]) -> Iterator[str]:
 def shipped_block_list() -> list[str]:
     """The short abbreviations, names and English words the default list carries
     (``block_default.txt``; applied to the default list only)."""
-    text = resources.files(__package__).joinpath("block_default.txt").read_text("utf-8")
+    text = resources.files("companion.games.kniffel").joinpath("block_default.txt").read_text("utf-8")
     return [w for line in text.splitlines() if not line.startswith("#") for w in line.split()]
 
 
