@@ -166,10 +166,14 @@ def read_grid(image: np.ndarray, tiles: TileReader, *, grid: Grid | None = None,
 
 
 def learn_back(reference: np.ndarray, tiles: TileReader, fallback: Grid | None = None) -> Grid:
-    """Teach ``tiles`` the back from a frame where all 36 tiles lie face down.
+    """Teach ``tiles`` the back, and each cell's own look, from a frame where all 36 tiles lie
+    face down.
 
     Face-down tiles alone are the hardest grid to find (no face-up tile stands out); when it
-    is not found, ``fallback`` (the grid of a frame of the same table) is used.
+    is not found, ``fallback`` (the grid of a frame of the same table) is used. When both are
+    found in the same place (the camera did not move), the reference is cropped with
+    ``fallback`` too: the same cell then covers the same pixels in both frames, which is
+    what the cell-by-cell comparison needs.
     """
     try:
         g = locate(reference)
@@ -177,8 +181,16 @@ def learn_back(reference: np.ndarray, tiles: TileReader, fallback: Grid | None =
         if fallback is None:
             raise
         g = fallback
-    tiles.learn_back(crops_of(reference, g))
+    if fallback is not None and same_view(g, fallback):
+        g = fallback
+    tiles.learn_reference(crops_of(reference, g))
     return g
+
+
+def same_view(a: Grid, b: Grid, tolerance: float = 0.15) -> bool:
+    """Do two located grids cover the same place (within ``tolerance`` of a cell pitch)?"""
+    pitch = float(np.linalg.norm(a.corners[1] - a.corners[0])) / SIZE
+    return float(np.abs(a.corners - b.corners).max()) < tolerance * pitch
 
 
 def _corners(g: Grid) -> tuple[tuple[float, float], ...]:
@@ -240,7 +252,7 @@ class TableReader:
                 self.status = "no-grid"
                 return None
         if self._pending is not None:
-            self.tiles.learn_back(crops_of(self._pending, self.grid))
+            self.tiles.learn_reference(crops_of(self._pending, self.grid))
             self._pending = None
         rect = rectify(frame, self.grid, RECT_PX, RECT_BORDER)
         change: Change | None = None
@@ -299,7 +311,7 @@ class TableReader:
             full = self._read_all(frame, t0)
             return Observation(full.grid, full.cells, full.corners, full.ms, tuple(idx))
         crops = crops_of(frame, self.grid, idx)
-        got = self.tiles.read(crops)
+        got = self.tiles.read(crops, idx)
         cells = list(self.last.cells)
         for i, c in zip(idx, got, strict=True):
             cells[i] = c
@@ -323,4 +335,4 @@ def load_image(path: str | Path) -> np.ndarray:
 
 
 __all__ = ["Observation", "Profile", "ProfileError", "TableReader", "crops_of", "learn_back",
-           "load_image", "notation", "read_grid"]
+           "load_image", "notation", "read_grid", "same_view"]

@@ -44,7 +44,17 @@ GLYPH = 20  # side of the likeness thumbnail
 MAX_SECOND = 3  # cells per read that may ask the second opinion (Tesseract is slow)
 GLARE_MAX_LETTER = 0.15  # a glared back shows the letter reader next to nothing
 GLARED_BACK = 0.65  # confidence of a back recognised by its texture alone
-FINE = 0.5  # a face whose blurred thumbnail keeps less contrast than this has a fine pattern  # letter confidence that wins even when the cell looks like the back
+FINE = 0.5  # a face whose blurred thumbnail keeps less contrast than this has a fine pattern
+# the reference frame, cell by cell (measured on train-style renders, same grid for both frames:
+# face-down cells correlate >= 0.66 with their reference (5th percentile 0.93), face-up
+# cells <= 0.31; over a plain back a face-up cell has >= 6x the reference's fine contrast,
+# a face-down one <= 1.4x; colour moves by <= 2.2 (Lab) on the same back)
+REF_SHIFT = 4  # px (of a 64 px crop) a cell may sit off its place in the reference
+REF_SAME = 0.6  # correlation with the reference above which a patterned cell is unchanged
+REF_CHANGED = 0.45  # below which it surely changed
+REF_FLAT = 6.0  # fine contrast (gray levels) under which a reference cell is a plain face
+REF_COLOUR_SAME = 8.0  # Lab distance (lightness counted half) of an unchanged cell
+REF_COLOUR_CHANGED = 15.0  # beyond which the cell surely changed
 
 
 class TileError(VisionError):
@@ -287,6 +297,66 @@ def _model_from_looks(looks: Sequence[Look]) -> FaceModel:
 
 
 # --------------------------------------------------------------------------------------------
+# The reference frame, cell by cell
+
+
+@dataclass(frozen=True)
+class CellRef:
+    """One cell of the reference frame (face down): its fine structure and colour.
+
+    Tiles are rarely moved during a game and the camera stays put, so a face-down tile looks
+    almost exactly like its own reference, glare, shade and all, while a face-up one does not;
+    this is sharper than any model of the back in general.
+    """
+
+    fine: np.ndarray  # (64, 64) gray minus its blur: the pattern without smooth light
+    contrast: float  # std of ``fine`` in the middle of the cell
+    lab: np.ndarray  # (3,) median Lab of the middle
+
+
+def _fine(crop: np.ndarray) -> np.ndarray:
+    g = cv2.cvtColor(cv2.resize(crop, (64, 64), interpolation=cv2.INTER_AREA),
+                     cv2.COLOR_BGR2GRAY).astype(np.float32)
+    out: np.ndarray = g - cv2.GaussianBlur(g, (0, 0), 4.0)
+    return out
+
+
+def _mid_lab(crop: np.ndarray) -> np.ndarray:
+    c = cv2.resize(crop, (64, 64), interpolation=cv2.INTER_AREA)[10:54, 10:54]
+    lab = cv2.cvtColor(c, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    out: np.ndarray = np.median(lab, axis=0)
+    return out
+
+
+def cell_ref(crop: np.ndarray) -> CellRef:
+    f = _fine(crop)
+    m = REF_SHIFT * 2
+    return CellRef(f, float(f[m:-m, m:-m].std()), _mid_lab(crop))
+
+
+def against_reference(ref: CellRef, crop: np.ndarray) -> bool | None:
+    """True: the cell looks as in the reference (still face down); False: surely changed;
+    None: cannot tell (the caller falls back to the model of the back)."""
+    f = _fine(crop)
+    m = REF_SHIFT * 2
+    mid = f[m:-m, m:-m]
+    contrast = float(mid.std())
+    d = ref.lab - _mid_lab(crop)
+    colour = float(np.hypot(np.hypot(d[1], d[2]), d[0] / 2))
+    if ref.contrast < REF_FLAT:  # a plain back: a face-up tile brings letter or picture lines
+        same = contrast <= 2.0 * ref.contrast + 2.0
+        changed = contrast > 3.0 * ref.contrast + 3.0
+    else:
+        ncc = float(cv2.matchTemplate(ref.fine, mid, cv2.TM_CCOEFF_NORMED).max())
+        same, changed = ncc >= REF_SAME, ncc < REF_CHANGED
+    if colour > REF_COLOUR_CHANGED or changed:
+        return False
+    if same and colour < REF_COLOUR_SAME:
+        return True
+    return None
+
+
+# --------------------------------------------------------------------------------------------
 # The cell reader
 
 
@@ -330,22 +400,37 @@ class TileReader:
         self.second: SecondOpinion | None = second_opinion or None
         self.max_second = max_second
         self._asked = 0
+        self.refs: tuple[CellRef, ...] | None = None  # per cell, from a reference frame
 
     def learn_back(self, crops: Sequence[np.ndarray]) -> FaceModel:
-        """Learn the back from crops of face-down tiles (a reference frame's 36 cells)."""
+        """Learn the back from crops of face-down tiles (any number of them)."""
         self.back = FaceModel.learn(crops)
         return self.back
 
-    def read(self, crops: Sequence[np.ndarray]) -> list[CellReading]:
-        """Readings for ``crops``; without a learned back, it is inferred from these crops
-        (so pass all 36 of a frame then)."""
+    def learn_reference(self, crops: Sequence[np.ndarray]) -> FaceModel:
+        """Learn the back, and every cell's own look, from a frame where all tiles lie face
+        down (``crops`` in cell order, cropped with the grid later frames are read with)."""
+        self.refs = tuple(cell_ref(c) for c in crops)
+        return self.learn_back(crops)
+
+    def read(self, crops: Sequence[np.ndarray],
+             cells: Sequence[int] | None = None) -> list[CellReading]:
+        """Readings for ``crops`` of the cells ``cells`` (default: 0, 1, ...); without a
+        learned back, it is inferred from these crops (so pass all 36 of a frame then)."""
         self._asked = 0
         looks = [look(c) for c in crops]
+        where = list(range(len(crops))) if cells is None else list(cells)
+        if len(where) != len(crops):
+            raise TileError(f"{len(crops)} crops for {len(where)} cells")
+        refs = self.refs
+        same: list[bool | None] = [
+            against_reference(refs[w], c) if refs is not None and 0 <= w < len(refs) else None
+            for w, c in zip(where, crops, strict=True)]
         back = self.back
         inferred = False
         dist = [back.distance(lk) if back is not None else np.inf for lk in looks]
         # the letter reader only sees cells that are not plainly the back
-        need = [i for i, d in enumerate(dist) if not d < BACK_SURE]
+        need = [i for i, d in enumerate(dist) if not (d < BACK_SURE or same[i] is True)]
         readings: dict[int, LetterReading] = {}
         if need:
             got = self.letters.read_many([crops[i] for i in need], self.alphabet)
@@ -380,7 +465,14 @@ class TileReader:
             conf = r.confidence if r is not None else 0.0
             rot = r.rotation if r is not None else 0
             d = dist[i]
-            if d < BACK_SURE and not (letter and conf >= LETTER_OVER_BACK):
+            if same[i] is True:
+                out[i] = CellReading(CellState.HIDDEN, confidence=0.97)
+            elif same[i] is False and d < BACK_SURE and not (letter and conf >= VICTIM_MAX_LETTER):
+                # changed since the reference but still the back: a face-down tile moved
+                out[i] = CellReading(CellState.HIDDEN, confidence=_back_conf(d) * 0.9)
+            elif same[i] is False and not letter:
+                pass  # face up for sure: a letter the model could not read, or the victim
+            elif d < BACK_SURE and not (letter and conf >= LETTER_OVER_BACK):
                 out[i] = CellReading(CellState.HIDDEN, confidence=_back_conf(d))
             elif letter and inferred and d < BACK_NOT and conf < LETTER_OVER_BACK:
                 # near a back we only guessed at: the pattern may be fooling the letter model
@@ -393,13 +485,15 @@ class TileReader:
                 # the back's texture and pattern under some glare or shade: face down, less
                 # sure (a face mostly burnt white by glare is unreadable and stays unsure)
                 out[i] = CellReading(CellState.HIDDEN, confidence=GLARED_BACK)
-        self._by_likeness(crops, out, dist, looks, readings, back is not None)
+        up = [same[i] is False for i in range(len(crops))]
+        self._by_likeness(crops, out, dist, looks, readings, back is not None, up)
         final = [o if o is not None else CellReading(CellState.UNSURE) for o in out]
         return _within_the_set(final)
 
     def _by_likeness(self, crops: Sequence[np.ndarray], out: list[CellReading | None],
                      dist: Sequence[float], looks: Sequence[Look],
-                     readings: dict[int, LetterReading], back_known: bool) -> None:
+                     readings: dict[int, LetterReading], back_known: bool,
+                     up: Sequence[bool]) -> None:
         """Settle the cells left open by comparing them with the sure letters of the same
         frame (same font, same print): a close match in some turn is that letter; a face-up
         cell like no letter and unlike the back is the victim (the set holds one)."""
@@ -430,8 +524,8 @@ class TileReader:
                 out[i] = CellReading(CellState.LETTER, letter, rot, float(min(0.95, sim)))
             elif (opinion := self._second(crops[i], r)) is not None:
                 out[i] = opinion
-            elif (back_known and dist[i] > BACK_NOT
-                  and (looks[i].glare < 0.25 or looks[i].ink > VICTIM_INK)
+            elif ((up[i] or (back_known and dist[i] > BACK_NOT
+                              and (looks[i].glare < 0.25 or looks[i].ink > VICTIM_INK)))
                   and (not sure or top < UNLIKE_LETTER)
                   and (r is None or r.confidence < VICTIM_MAX_LETTER)):
                 unlike_letters.append(i)
@@ -540,5 +634,5 @@ def _back_conf(d: float) -> float:
     return float(np.clip(1.0 - (d / BACK_NOT) ** 2, 0.0, 1.0)) if np.isfinite(d) else 0.0
 
 
-__all__ = ["ALPHABET", "CellReading", "CellState", "FaceModel", "Look", "TileError",
-           "TileReader", "infer_back", "look"]
+__all__ = ["ALPHABET", "CellReading", "CellRef", "CellState", "FaceModel", "Look", "TileError",
+           "TileReader", "against_reference", "cell_ref", "infer_back", "look"]
