@@ -41,7 +41,11 @@ LIKE_LETTER = 0.82  # likeness (correlation) to a sure letter that makes a cell 
 VICTIM_INK = 0.03  # a glared cell may still be the victim if this much of it is drawn
 UNLIKE_LETTER = 0.78  # below this likeness to every sure letter a face-up cell may be the victim
 GLYPH = 20  # side of the likeness thumbnail
+FLAT_TEXTURE = 2.0  # texture below which a face is plain (letters and pictures score 10+)
+TEACH_SURE = 0.9  # letters this sure teach the frame's doubtful cells (through ``taught``)
+TEACH_PER_LETTER = 2  # examples of each letter taught (each costs four feature passes)
 MAX_SECOND = 3  # cells per read that may ask the second opinion (Tesseract is slow)
+SECOND_SURE = 0.85  # a second opinion this sure, against the model's guess, makes a cell unsure
 GLARE_MAX_LETTER = 0.15  # a glared back shows the letter reader next to nothing
 GLARED_BACK = 0.65  # confidence of a back recognised by its texture alone
 FINE = 0.5  # a face whose blurred thumbnail keeps less contrast than this has a fine pattern
@@ -110,6 +114,7 @@ class Look:
     coarse: float  # how much of the contrast survives blurring: low for fine patterns
     detail: np.ndarray  # (4, P*P) like ``pattern`` without its smooth part (glare, shade)
     ink: float = 0.0  # share of pixels far darker than the face: drawn lines, letters
+    lines: float = 0.0  # share of pixels far darker than their own surroundings (glare is smooth)
 
 
 def look(crop: np.ndarray) -> Look:
@@ -135,7 +140,9 @@ def look(crop: np.ndarray) -> Look:
     coarse = float(thumb.std()) / max(float(gray.std()), 1.0)
     band = thumb - cv2.GaussianBlur(thumb, (0, 0), 2.0)
     ink = float(np.mean(gray < np.median(gray) - 60))
-    return Look(chroma, light, texture, spread, _four(thumb), glare, coarse, _four(band), ink)
+    lines = float(np.mean(gray < cv2.GaussianBlur(gray, (0, 0), 4.0) - 40))
+    return Look(chroma, light, texture, spread, _four(thumb), glare, coarse, _four(band), ink,
+                lines)
 
 
 def _four(thumb: np.ndarray) -> np.ndarray:
@@ -241,10 +248,7 @@ def infer_back(looks: Sequence[Look], candidates: Sequence[int], least: int = 3,
     for i in range(n):
         for j in range(i + 1, n):
             a, b = looks[idx[i]], looks[idx[j]]
-            close = (np.linalg.norm(a.chroma - b.chroma) < 8 and abs(a.light - b.light) < 30
-                     and _ratio(a.texture, b.texture) < 1.3 and _ratio(a.spread, b.spread) < 1.3
-                     and (max(a.spread, b.spread) < 6 or _pattern_sim(a, b) > sim_min
-                          or max(a.coarse, b.coarse) < FINE))
+            close = _alike(a, b, sim_min)
             alike[i, j] = alike[j, i] = close
     counts = alike.sum(axis=1)
     tried: set[int] = set()
@@ -262,6 +266,21 @@ def infer_back(looks: Sequence[Look], candidates: Sequence[int], least: int = 3,
         if len(tried) >= 3:
             break
     return None
+
+
+def _alike(a: Look, b: Look, sim_min: float) -> bool:
+    """Could two cells show the same face? Uneven light scales lightness, contrast and texture
+    together, so those are compared as ratios, and contrast and texture relative to the light;
+    two faces without structure (plain) need only agree in colour."""
+    if np.linalg.norm(a.chroma - b.chroma) >= 8 or _ratio(a.light, b.light) >= 1.6:
+        return False
+    if max(a.texture, b.texture) < FLAT_TEXTURE:
+        return True
+    la, lb = max(a.light, 20.0), max(b.light, 20.0)
+    return (_ratio(a.texture / la, b.texture / lb) < 1.35
+            and _ratio(a.spread / la, b.spread / lb) < 1.35
+            and (max(a.spread, b.spread) < 6 or _pattern_sim(a, b) > sim_min
+                 or max(a.coarse, b.coarse) < FINE))
 
 
 def _ratio(a: float, b: float) -> float:
@@ -453,11 +472,16 @@ class TileReader:
                 dist = [back.distance(lk) for lk in looks]
                 # refit on every letter-free cell near the first guess: a tight core group
                 # alone would make its own kind look far
-                near = [i for i, d in enumerate(dist) if d < BACK_NOT and (
-                    i not in readings or readings[i].confidence < VICTIM_MAX_LETTER)]
-                if len(near) >= 3:
+                for _ in range(2):  # twice: the refit may take in more of the backs
+                    near = [i for i, d in enumerate(dist) if d < BACK_NOT and (
+                        i not in readings or readings[i].confidence < VICTIM_MAX_LETTER)]
+                    if len(near) < 3:
+                        break
                     back = _model_from_looks([looks[i] for i in near])
                     dist = [back.distance(lk) for lk in looks]
+        faces = [i for i in readings
+                 if same[i] is False or (same[i] is None and dist[i] >= BACK_NOT)]
+        self._self_taught(crops, readings, faces)
         out: list[CellReading | None] = [None] * len(crops)
         for i, lk in enumerate(looks):
             r = readings.get(i)
@@ -480,26 +504,29 @@ class TileReader:
             elif letter and (d >= BACK_SURE or back is None):
                 out[i] = CellReading(CellState.LETTER, letter, rot, conf)
             elif (back is not None and letter is None and conf < GLARE_MAX_LETTER
-                  and lk.glare < 0.25 and _glared(lk, back)
+                  and lk.glare < 0.25 and lk.lines < VICTIM_INK and _glared(lk, back)
                   and back.structure_distance(lk) < BACK_SURE):
                 # the back's texture and pattern under some glare or shade: face down, less
-                # sure (a face mostly burnt white by glare is unreadable and stays unsure)
+                # sure (a face mostly burnt white by glare is unreadable and stays unsure;
+                # glare adds light, so a face with dark drawn lines is not a glared back)
                 out[i] = CellReading(CellState.HIDDEN, confidence=GLARED_BACK)
         up = [same[i] is False for i in range(len(crops))]
-        self._by_likeness(crops, out, dist, looks, readings, back is not None, up)
+        candidates = self._by_likeness(crops, out, dist, looks, readings, back is not None, up)
+        candidates = self._taught_again(crops, out, readings, faces, candidates)
+        self._victims(candidates, looks, readings, out)
         final = [o if o is not None else CellReading(CellState.UNSURE) for o in out]
         return _within_the_set(final)
 
     def _by_likeness(self, crops: Sequence[np.ndarray], out: list[CellReading | None],
                      dist: Sequence[float], looks: Sequence[Look],
                      readings: dict[int, LetterReading], back_known: bool,
-                     up: Sequence[bool]) -> None:
+                     up: Sequence[bool]) -> list[int]:
         """Settle the cells left open by comparing them with the sure letters of the same
         frame (same font, same print): a close match in some turn is that letter; a face-up
         cell like no letter and unlike the back is the victim (the set holds one)."""
         open_ = [i for i, o in enumerate(out) if o is None]
         if not open_:
-            return
+            return []
         sure = [i for i, o in enumerate(out)
                 if o is not None and o.state is CellState.LETTER and o.confidence >= SURE_LETTER]
         vec = {i: _glyph_vec(crops[i]) for i in open_ + sure}
@@ -526,14 +553,68 @@ class TileReader:
                 out[i] = opinion
             elif ((up[i] or (back_known and dist[i] > BACK_NOT
                               and (looks[i].glare < 0.25 or looks[i].ink > VICTIM_INK)))
-                  and (not sure or top < UNLIKE_LETTER)
+                  and (not sure or top < UNLIKE_LETTER or up[i])
                   and (r is None or r.confidence < VICTIM_MAX_LETTER)):
                 unlike_letters.append(i)
             else:
                 guess = r.letter if r is not None else None
                 out[i] = CellReading(CellState.UNSURE, guess, r.rotation if (r and guess) else 0,
                                      float(min(r.confidence if r else 0.0, 0.59)))
-        self._victims(unlike_letters, looks, readings, out)
+        return unlike_letters
+
+    def _self_taught(self, crops: Sequence[np.ndarray], readings: dict[int, LetterReading],
+                     faces: list[int]) -> None:
+        """Read the doubtful face-up cells again with a reader taught the sure letters of this
+        very frame: all tiles of a set share one print, so an E the model barely knows looks
+        like the E it knew well two cells away. Only cells surely face up teach (a back
+        pattern taken for a letter must not), and a reading is only replaced by a surer one."""
+        teach = getattr(self.letters, "taught", None)
+        if teach is None:
+            return
+        sure: dict[str, list[int]] = {}
+        for i in faces:
+            r = readings[i]
+            if r.letter is not None and r.confidence >= TEACH_SURE:
+                sure.setdefault(r.letter, []).append(i)
+        doubtful = [i for i in faces if readings[i].letter is None
+                    or readings[i].confidence < SURE_LETTER]
+        if not sure or not doubtful:
+            return
+        examples = [(crops[i], f"{letter}@{readings[i].rotation}")
+                    for letter, idx in sure.items()
+                    for i in sorted(idx, key=lambda j: -readings[j].confidence)[:TEACH_PER_LETTER]]
+        taught = teach(examples)
+        again = taught.read_many([crops[i] for i in doubtful], self.alphabet)
+        for i, r in zip(doubtful, again, strict=True):
+            if r.confidence > readings[i].confidence:
+                readings[i] = r
+
+    def _taught_again(self, crops: Sequence[np.ndarray], out: list[CellReading | None],
+                      readings: dict[int, LetterReading], faces: list[int],
+                      candidates: list[int]) -> list[int]:
+        """A second round of :meth:`_self_taught` when the second opinion or the likeness
+        settled letters the first round could not learn from (a font the model barely
+        knows): the cells still open, victim candidates included, are read again with those
+        letters taught. Returns the victim candidates that are still no letter."""
+        teachers = [i for i, o in enumerate(out) if o is not None and o.state is CellState.LETTER
+                    and o.letter is not None and o.confidence >= SURE_LETTER
+                    and readings.get(i) is not None
+                    and (readings[i].letter != o.letter or readings[i].confidence < TEACH_SURE)]
+        doubtful = [i for i in faces if (o := out[i]) is not None
+                    and o.state is CellState.UNSURE] + candidates
+        teach = getattr(self.letters, "taught", None)
+        if not teachers or not doubtful or teach is None:
+            return candidates
+        examples = []
+        for i in teachers[:2 * TEACH_PER_LETTER]:
+            o = out[i]
+            assert o is not None
+            examples.append((crops[i], f"{o.letter}@{o.rotation}"))
+        again = teach(examples).read_many([crops[i] for i in doubtful], self.alphabet)
+        for i, r in zip(doubtful, again, strict=True):
+            if r.letter is not None and r.confidence >= max(readings[i].confidence, 0.6):
+                out[i] = CellReading(CellState.LETTER, r.letter, r.rotation, r.confidence)
+        return [i for i in candidates if out[i] is None]
 
     def _not_letters(self, crops: Sequence[np.ndarray], group: list[int],
                      readings: dict[int, LetterReading]) -> bool:
@@ -556,6 +637,10 @@ class TileReader:
         if t.letter == top and r is not None:
             return CellReading(CellState.LETTER, t.letter, t.rotation,
                                float(min(0.9, max(r.confidence, t.confidence) * 0.95)))
+        if t.confidence < SECOND_SURE:
+            # Tesseract finds some letter in many pictures (a skull's jaw as an E); alone and
+            # not sure, that says nothing
+            return None
         return CellReading(CellState.UNSURE, t.letter, t.rotation, float(min(t.confidence, 0.5)))
 
     def _victims(self, idx: list[int], looks: Sequence[Look], readings: dict[int, LetterReading],
