@@ -41,6 +41,9 @@ LIKE_LETTER = 0.82  # likeness (correlation) to a sure letter that makes a cell 
 VICTIM_INK = 0.03  # a glared cell may still be the victim if this much of it is drawn
 UNLIKE_LETTER = 0.78  # below this likeness to every sure letter a face-up cell may be the victim
 GLYPH = 20  # side of the likeness thumbnail
+SHIFT = 5  # px (of 40) two crops of the same face may be off each other
+SHIFT_SAME = 0.4  # shift-tolerant correlation of two crops of one patterned face (same back
+# seen >= 0.42 between backs off their places, <= 0.31 between a face-up tile and the back)
 FLAT_TEXTURE = 2.0  # texture below which a face is plain (letters and pictures score 10+)
 TEACH_SURE = 0.9  # letters this sure teach the frame's doubtful cells (through ``taught``)
 TEACH_PER_LETTER = 2  # examples of each letter taught (each costs four feature passes)
@@ -115,6 +118,7 @@ class Look:
     detail: np.ndarray  # (4, P*P) like ``pattern`` without its smooth part (glare, shade)
     ink: float = 0.0  # share of pixels far darker than the face: drawn lines, letters
     lines: float = 0.0  # share of pixels far darker than their own surroundings (glare is smooth)
+    fine: np.ndarray | None = None  # (40, 40) gray minus its blur, for shift-tolerant matching
 
 
 def look(crop: np.ndarray) -> Look:
@@ -141,8 +145,25 @@ def look(crop: np.ndarray) -> Look:
     band = thumb - cv2.GaussianBlur(thumb, (0, 0), 2.0)
     ink = float(np.mean(gray < np.median(gray) - 60))
     lines = float(np.mean(gray < cv2.GaussianBlur(gray, (0, 0), 4.0) - 40))
+    g40 = cv2.cvtColor(cv2.resize(inner, (40, 40), interpolation=cv2.INTER_AREA),
+                       cv2.COLOR_BGR2GRAY).astype(np.float32)
+    fine = g40 - cv2.GaussianBlur(g40, (0, 0), 2.5)
     return Look(chroma, light, texture, spread, _four(thumb), glare, coarse, _four(band), ink,
-                lines)
+                lines, fine)
+
+
+def _shift_sim(a: Look, b: Look) -> float:
+    """Best correlation of two faces' fine structure over small shifts and the four turns:
+    tolerates crops a few pixels off (a tile off its lattice place), which the thumbnail
+    comparison does not."""
+    if a.fine is None or b.fine is None:
+        return 0.0
+    m = SHIFT
+    best = -1.0
+    for k in range(4):
+        t = np.ascontiguousarray(np.rot90(b.fine, k)[m:-m, m:-m])
+        best = max(best, float(cv2.matchTemplate(a.fine, t, cv2.TM_CCOEFF_NORMED).max()))
+    return best
 
 
 def _four(thumb: np.ndarray) -> np.ndarray:
@@ -240,6 +261,14 @@ def infer_back(looks: Sequence[Look], candidates: Sequence[int], least: int = 3,
                accept: Callable[[list[int]], bool] | None = None) -> FaceModel | None:
     """The back from the cells alone: the largest group of alike cells among ``candidates``
     (at least ``least`` of them) that ``accept`` agrees is not a group of letters."""
+    found = _back_group(looks, candidates, least, sim_min, accept)
+    return found[0] if found is not None else None
+
+
+def _back_group(looks: Sequence[Look], candidates: Sequence[int], least: int = 3,
+                sim_min: float = 0.6, accept: Callable[[list[int]], bool] | None = None,
+                ) -> tuple[FaceModel, list[int]] | None:
+    """:func:`infer_back` with the cells it learned from."""
     if len(candidates) < least:
         return None
     idx = list(candidates)
@@ -262,7 +291,7 @@ def infer_back(looks: Sequence[Look], candidates: Sequence[int], least: int = 3,
         tried.add(key)
         if accept is None or accept(group):
             _log.debug("back inferred from %d alike cells", len(group))
-            return _model_from_looks([looks[i] for i in group])
+            return _model_from_looks([looks[i] for i in group]), group
         if len(tried) >= 3:
             break
     return None
@@ -280,7 +309,7 @@ def _alike(a: Look, b: Look, sim_min: float) -> bool:
     return (_ratio(a.texture / la, b.texture / lb) < 1.35
             and _ratio(a.spread / la, b.spread / lb) < 1.35
             and (max(a.spread, b.spread) < 6 or _pattern_sim(a, b) > sim_min
-                 or max(a.coarse, b.coarse) < FINE))
+                 or max(a.coarse, b.coarse) < FINE or _shift_sim(a, b) >= SHIFT_SAME))
 
 
 def _ratio(a: float, b: float) -> float:
@@ -419,6 +448,7 @@ class TileReader:
         self.second: SecondOpinion | None = second_opinion or None
         self.max_second = max_second
         self._asked = 0
+        self._reread: set[int] = set()
         self.refs: tuple[CellRef, ...] | None = None  # per cell, from a reference frame
 
     def learn_back(self, crops: Sequence[np.ndarray]) -> FaceModel:
@@ -437,6 +467,7 @@ class TileReader:
         """Readings for ``crops`` of the cells ``cells`` (default: 0, 1, ...); without a
         learned back, it is inferred from these crops (so pass all 36 of a frame then)."""
         self._asked = 0
+        self._reread = set()
         looks = [look(c) for c in crops]
         where = list(range(len(crops))) if cells is None else list(cells)
         if len(where) != len(crops):
@@ -447,6 +478,7 @@ class TileReader:
             for w, c in zip(where, crops, strict=True)]
         back = self.back
         inferred = False
+        group: list[int] = []
         dist = [back.distance(lk) if back is not None else np.inf for lk in looks]
         # the letter reader only sees cells that are not plainly the back
         need = [i for i, d in enumerate(dist) if not (d < BACK_SURE or same[i] is True)]
@@ -461,13 +493,14 @@ class TileReader:
                 return self._not_letters(crops, g, readings)
 
             everyone = list(range(len(looks)))
-            back = infer_back(looks, everyone, PER_LETTER + 1, 0.85, accept)
-            if back is None:
+            found = _back_group(looks, everyone, PER_LETTER + 1, 0.85, accept)
+            if found is None:
                 # then only among cells without letter evidence
                 pool = [i for i in everyone
                         if i not in readings or readings[i].confidence < VICTIM_MAX_LETTER]
-                back = infer_back(looks, pool, accept=accept)
-            if back is not None:
+                found = _back_group(looks, pool, accept=accept)
+            if found is not None:
+                back, group = found
                 inferred = True
                 dist = [back.distance(lk) for lk in looks]
                 # refit on every letter-free cell near the first guess: a tight core group
@@ -510,6 +543,8 @@ class TileReader:
                 # sure (a face mostly burnt white by glare is unreadable and stays unsure;
                 # glare adds light, so a face with dark drawn lines is not a glared back)
                 out[i] = CellReading(CellState.HIDDEN, confidence=GLARED_BACK)
+        if inferred:
+            self._like_the_group(looks, out, readings, same, group)
         up = [same[i] is False for i in range(len(crops))]
         candidates = self._by_likeness(crops, out, dist, looks, readings, back is not None, up)
         candidates = self._taught_again(crops, out, readings, faces, candidates)
@@ -553,7 +588,7 @@ class TileReader:
                 out[i] = opinion
             elif ((up[i] or (back_known and dist[i] > BACK_NOT
                               and (looks[i].glare < 0.25 or looks[i].ink > VICTIM_INK)))
-                  and (not sure or top < UNLIKE_LETTER or up[i])
+                  and (not sure or top < UNLIKE_LETTER or up[i] or i in self._reread)
                   and (r is None or r.confidence < VICTIM_MAX_LETTER)):
                 unlike_letters.append(i)
             else:
@@ -561,6 +596,26 @@ class TileReader:
                 out[i] = CellReading(CellState.UNSURE, guess, r.rotation if (r and guess) else 0,
                                      float(min(r.confidence if r else 0.0, 0.59)))
         return unlike_letters
+
+    @staticmethod
+    def _like_the_group(looks: Sequence[Look], out: list[CellReading | None],
+                        readings: dict[int, LetterReading], same: Sequence[bool | None],
+                        group: list[int]) -> None:
+        """Without a reference, a cell left open that the letter reader sees nothing in and
+        that is alike to most of the cells the back was inferred from (by the same test that
+        grouped them) is the back too: the back model's summary can be stricter than the
+        group it came from (uneven light, crops off their place)."""
+        if len(group) < 3:
+            return
+        for i, o in enumerate(out):
+            if o is not None or same[i] is False or i in group:
+                continue
+            r = readings.get(i)
+            if r is not None and r.confidence >= GLARE_MAX_LETTER:
+                continue
+            votes = sum(_alike(looks[i], looks[j], 0.6) for j in group)
+            if votes * 2 > len(group):
+                out[i] = CellReading(CellState.HIDDEN, confidence=0.8)
 
     def _self_taught(self, crops: Sequence[np.ndarray], readings: dict[int, LetterReading],
                      faces: list[int]) -> None:
@@ -585,6 +640,7 @@ class TileReader:
                     for i in sorted(idx, key=lambda j: -readings[j].confidence)[:TEACH_PER_LETTER]]
         taught = teach(examples)
         again = taught.read_many([crops[i] for i in doubtful], self.alphabet)
+        self._reread.update(doubtful)  # read with the frame's own letters in mind
         for i, r in zip(doubtful, again, strict=True):
             if r.confidence > readings[i].confidence:
                 readings[i] = r
