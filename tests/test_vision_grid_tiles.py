@@ -3,19 +3,22 @@ unsure cells reported as unsure, and profiles that round-trip."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
-from companion.games.moerder.board import CELLS, Board
+from companion.games.moerder.board import CELLS, Board, Tile
 from vision import synth
 from vision.letters import LetterReader, LetterReading
 from vision.observation import Profile, crops_of, read_grid
 from vision.grid import locate
-from vision.tiles import BACK_NOT, BACK_SURE, CellState, FaceModel, TileReader, look
+from vision.tiles import (BACK_NOT, BACK_SURE, CellState, FaceModel, TileReader,
+                          against_reference, look)
 
 
 @pytest.fixture(scope="module")
@@ -159,3 +162,137 @@ def test_second_opinion_settles_a_letter_the_model_doubts() -> None:
     # without the second opinion the same cell would have been the lone victim candidate
     alone = TileReader(_Scripted({0: doubt}, crops), back=back, second_opinion=None)  # type: ignore[arg-type]
     assert alone.read(crops)[0].state is not CellState.LETTER
+
+
+# --- the reference frame, cell by cell (train styles: tuned on) ------------------------------
+
+
+def _glare_on(layout: synth.Layout, cell: int, strength: float = 0.9) -> synth.Layout:
+    """The layout with its glare spot right over ``cell``."""
+    c = layout.centres[cell].reshape(1, 1, 2)
+    x, y = cv2.perspectiveTransform(c, layout.homography)[0, 0]
+    return dataclasses.replace(layout, glare=(float(x), float(y), 0.05 * layout.size[0], strength))
+
+
+@pytest.mark.parametrize("which", [3, 4])  # a checker back and a plain back
+def test_each_cell_is_compared_with_its_own_reference(which: int, letters: LetterReader) -> None:
+    style = synth.styles("train")[which]
+    board = synth.random_board(np.random.default_rng(which), face_up=16)
+    hidden = [i for i, t in enumerate(board.cells) if t is None]
+    layout = _glare_on(synth.make_layout(style, 40 + which, (1280, 960)), hidden[0])
+    img, _ = synth.render_table(board, style, 40 + which, layout=layout)
+    ref, _ = synth.render_table(Board(), style, 40 + which, layout=layout, frame=1)
+    tiles = TileReader(letters)
+    obs, g = read_grid(img, tiles, reference=ref)
+    assert tiles.refs is not None and len(tiles.refs) == CELLS
+    crops = crops_of(img, g)
+    for i, tile in enumerate(board.cells):
+        verdict = against_reference(tiles.refs[i], crops[i])
+        assert verdict is (tile is None), f"cell {i} ({tile}): {verdict}"
+    # the glared face-down cell too reads as face down, and no face-up cell does
+    _check_hidden(obs.cells, board)
+
+
+def test_a_face_down_tile_moved_since_the_reference_stays_face_down(letters: LetterReader,
+                                                                     ) -> None:
+    style = synth.styles("train")[1]
+    board = synth.random_board(np.random.default_rng(11), face_up=12)
+    moved = next(i for i, t in enumerate(board.cells) if t is None)
+    layout = synth.make_layout(style, 11, (1280, 960), glare=False)
+    centres = layout.centres.copy()
+    centres[moved] += 0.06 * layout.tile
+    angles = layout.angles.copy()
+    angles[moved] += 5.0
+    later = dataclasses.replace(layout, centres=centres, angles=angles)
+    img, _ = synth.render_table(board, style, 11, layout=later)
+    ref, _ = synth.render_table(Board(), style, 11, layout=layout, frame=1)
+    obs, _ = read_grid(img, TileReader(letters), reference=ref)
+    assert obs.cells[moved].state is CellState.HIDDEN
+    _check_hidden(obs.cells, board)
+
+
+class _Teachable(_Scripted):
+    """A scripted reader that, once taught, gives ``after`` for the cells it names."""
+
+    def __init__(self, answers: dict[int, LetterReading], crops: Sequence[np.ndarray],
+                 after: dict[int, LetterReading]) -> None:
+        super().__init__(answers, crops)
+        self.after = after
+        self.examples: list[tuple[np.ndarray, str]] = []
+
+    def taught(self, examples: list[tuple[np.ndarray, str]]) -> _Scripted:
+        self.examples.extend(examples)
+        again = _Scripted({**self.answers, **self.after}, [])
+        again.ids = self.ids
+        return again
+
+
+def test_the_frames_sure_letters_teach_its_doubtful_ones() -> None:
+    style = synth.styles("train")[0]
+    back = FaceModel.learn(_faces(style, ["back"] * 6))
+    crops = [synth.tile_face("E", 64, style, 90), synth.tile_face("E", 64, style, 180)]
+    crops += _faces(style, ["back", "back"])
+    sure = LetterReading("E", 90, 0.97, (("E", 0.97),))
+    doubt = LetterReading(None, 180, 0.35, (("E", 0.35),))
+    learnt = LetterReading("E", 180, 0.93, (("E", 0.93),))
+    reader = _Teachable({0: sure, 1: doubt}, crops, after={1: learnt})
+    got = TileReader(reader, back=back, second_opinion=None).read(crops)  # type: ignore[arg-type]
+    assert [c.char for c in got] == ["E", "E", ".", "."]
+    assert got[1].rotation == 180
+    assert [label for _, label in reader.examples] == ["E@90"]  # only the sure one teaches
+    # without a sure letter nothing is taught and the doubtful cell stays unsure
+    alone = _Teachable({1: doubt}, crops, after={1: learnt})
+    got = TileReader(alone, back=back, second_opinion=None).read(crops)  # type: ignore[arg-type]
+    assert got[1].state is CellState.UNSURE and not alone.examples
+
+
+@pytest.mark.parametrize("seen, state", [(0.62, CellState.VICTIM), (0.92, CellState.UNSURE)])
+def test_a_weak_second_opinion_does_not_block_the_victim(seen: float, state: CellState) -> None:
+    style = synth.styles("train")[1]
+    back = FaceModel.learn(_faces(style, ["back"] * 6))
+    crops = _faces(style, ["X", "back", "back"])
+
+    def tesseract(crop: np.ndarray, alphabet: str) -> LetterReading:
+        return LetterReading("E", 0, seen)  # Tesseract finds an E in many pictures
+
+    got = TileReader(_Scripted({}, crops), back=back, second_opinion=tesseract).read(crops)  # type: ignore[arg-type]
+    assert got[0].state is state
+    assert [c.state for c in got[1:]] == [CellState.HIDDEN] * 2
+
+
+def test_a_light_picture_is_not_a_glared_back(letters: LetterReader) -> None:
+    """Glare lightens a back towards grey but adds no dark lines: a light face with a drawn
+    picture (the dagger, on a table with a dark checker back, no reference) is not taken for
+    a glared back. The board is one the train-style bench got wrong that way."""
+    rng = np.random.default_rng(20261123)
+    board = [synth.random_board(rng) for _ in range(40)][39]
+    style = synth.styles("train")[39]
+    img, _ = synth.render_table(board, style, 20261162)
+    victim = board.cells.index(Tile.VICTIM)
+    obs, _ = read_grid(img, TileReader(letters))
+    assert obs.cells[victim].state is not CellState.HIDDEN
+    _check_hidden(obs.cells, board)
+
+
+def _off_place(face: np.ndarray, dx: int, dy: int, angle: float) -> np.ndarray:
+    """A 64 px crop of a face that lies a few px off and turned a little (a lattice crop)."""
+    big = cv2.copyMakeBorder(face, 8, 8, 8, 8, cv2.BORDER_REPLICATE)
+    m = cv2.getRotationMatrix2D((40.0, 40.0), angle, 1.0)
+    turned = cv2.warpAffine(big, m, (80, 80), borderMode=cv2.BORDER_REPLICATE)
+    return np.ascontiguousarray(turned[8 + dy : 72 + dy, 8 + dx : 72 + dx])
+
+
+def test_without_reference_backs_off_their_places_are_still_the_back() -> None:
+    style = synth.styles("train")[7]  # a fine checker back: a few px off decorrelates it
+    rng = np.random.default_rng(7)
+    back = synth.tile_face("back", 64, style)
+    backs = [_off_place(back, int(rng.integers(-5, 6)), int(rng.integers(-5, 6)),
+                        float(rng.uniform(-6, 6))) for _ in range(4)]
+    kinds = [k for k in "MÖRDE" for _ in range(6)][:32]
+    faces = [synth.tile_face(k, 64, style, 90 * (i % 4)) for i, k in enumerate(kinds)]
+    crops = backs + faces
+    answers = {4 + i: LetterReading(k, 90 * (i % 4), 0.97, ((k, 0.97),))
+               for i, k in enumerate(kinds)}
+    got = TileReader(_Scripted(answers, crops), second_opinion=None).read(crops)  # type: ignore[arg-type]
+    assert [c.state for c in got[:4]] == [CellState.HIDDEN] * 4
+    assert all(c.state is CellState.LETTER for c in got[4:])

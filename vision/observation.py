@@ -30,7 +30,8 @@ from vision import VisionError
 from vision.grid import Grid, GridNotFound, crop_tile, locate, rectify
 from vision.letters import LetterReader
 from vision.stable import Change, Stillness, compare
-from vision.tiles import CellReading, CellState, FaceModel, TileError, TileReader
+from vision.tiles import (BACK_SURE, CellReading, CellState, FaceModel, TileError, TileReader,
+                          look)
 
 _log = logging.getLogger(__name__)
 
@@ -171,20 +172,33 @@ def learn_back(reference: np.ndarray, tiles: TileReader, fallback: Grid | None =
 
     Face-down tiles alone are the hardest grid to find (no face-up tile stands out); when it
     is not found, ``fallback`` (the grid of a frame of the same table) is used. When both are
-    found in the same place (the camera did not move), the reference is cropped with
-    ``fallback`` too: the same cell then covers the same pixels in both frames, which is
+    found in the same place (the camera did not move), or ``fallback`` cuts the reference
+    into 36 alike backs (locating the reference alone went astray), the reference is cropped
+    with ``fallback``: the same cell then covers the same pixels in both frames, which is
     what the cell-by-cell comparison needs.
     """
+    g: Grid | None = None
     try:
         g = locate(reference)
     except GridNotFound:
         if fallback is None:
             raise
+    if fallback is not None and (g is None or same_view(g, fallback)
+                                 or _all_alike(crops_of(reference, fallback))):
         g = fallback
-    if fallback is not None and same_view(g, fallback):
-        g = fallback
+    assert g is not None
     tiles.learn_reference(crops_of(reference, g))
     return g
+
+
+def _all_alike(crops: list[np.ndarray]) -> bool:
+    """Do these crops all show one face (a face-down grid, cropped where it lies)? Then the
+    frame's grid fits the reference although locating the reference alone went astray."""
+    try:
+        model = FaceModel.learn(crops)
+    except TileError:
+        return False
+    return sum(model.distance(look(c)) < BACK_SURE for c in crops) >= len(crops) - 1
 
 
 def same_view(a: Grid, b: Grid, tolerance: float = 0.15) -> bool:
