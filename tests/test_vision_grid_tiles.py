@@ -296,3 +296,43 @@ def test_without_reference_backs_off_their_places_are_still_the_back() -> None:
     got = TileReader(_Scripted(answers, crops), second_opinion=None).read(crops)  # type: ignore[arg-type]
     assert [c.state for c in got[:4]] == [CellState.HIDDEN] * 4
     assert all(c.state is CellState.LETTER for c in got[4:])
+
+
+def test_without_reference_a_back_that_reads_as_a_letter_is_the_back() -> None:
+    """A back pattern the letter reader takes for an E: twelve cells of exactly one look are
+    more than the set holds of any letter (seven), so they are the back."""
+    style = synth.styles("train")[1]
+    e = synth.tile_face("E", 64, style).astype(np.float32)
+    face, ink = np.array(style.face, np.float32), np.array(style.ink, np.float32)
+    t = np.clip(((e - ink) / (face - ink)).mean(axis=2, keepdims=True), 0, 1)
+    back = (t * np.array(style.back) + (1 - t) * np.array(style.back_ink)).astype(np.uint8)
+    rng = np.random.default_rng(5)
+    backs = [_off_place(back, int(rng.integers(-2, 3)), int(rng.integers(-2, 3)),
+                        float(rng.uniform(-3, 3))) for _ in range(12)]
+    kinds = [k for k in "MÖRDE" for _ in range(5)][:24]
+    faces = [synth.tile_face(k, 64, style, 90 * (i % 4)) for i, k in enumerate(kinds)]
+    crops = backs + faces
+    answers = {i: LetterReading("E", 0, 0.95, (("E", 0.95),)) for i in range(12)}
+    answers.update({12 + i: LetterReading(k, 90 * (i % 4), 0.97, ((k, 0.97),))
+                    for i, k in enumerate(kinds)})
+    got = TileReader(_Scripted(answers, crops), second_opinion=None).read(crops)  # type: ignore[arg-type]
+    assert [c.state for c in got[:12]] == [CellState.HIDDEN] * 12
+    assert [c.char for c in got[12:]] == kinds
+
+
+def test_without_reference_unread_letters_are_not_taken_for_the_back() -> None:
+    """Six Es the reader cannot read are alike and show no letter evidence, like a back; but
+    they are printed on the letters' face (the colour of the frame's sure letters), so the
+    four true backs, fewer but of their own colour, are the back."""
+    style = synth.styles("train")[3]
+    backs = _faces(style, ["back"] * 4)
+    es = [synth.tile_face("E", 64, style, 90 * (i % 4)) for i in range(6)]
+    kinds = [k for k in "MÖRD" for _ in range(5)]
+    faces = [synth.tile_face(k, 64, style, 90 * (i % 4)) for i, k in enumerate(kinds)]
+    crops = backs + es + faces
+    answers = {4 + i: LetterReading(None, 0, 0.05, (("E", 0.05),)) for i in range(6)}
+    answers.update({10 + i: LetterReading(k, 90 * (i % 4), 0.97, ((k, 0.97),))
+                    for i, k in enumerate(kinds)})
+    got = TileReader(_Scripted(answers, crops), second_opinion=None).read(crops)  # type: ignore[arg-type]
+    assert [c.state for c in got[:4]] == [CellState.HIDDEN] * 4
+    assert not any(c.state is CellState.HIDDEN for c in got[4:])

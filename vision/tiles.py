@@ -42,6 +42,9 @@ VICTIM_INK = 0.03  # a glared cell may still be the victim if this much of it is
 UNLIKE_LETTER = 0.78  # below this likeness to every sure letter a face-up cell may be the victim
 GLYPH = 20  # side of the likeness thumbnail
 SHIFT = 5  # px (of 40) two crops of the same face may be off each other
+SAME_FACE = 0.85  # shift-tolerant correlation of cells counted as one exact look: more than
+# seven such make a back of a group the letter reader reads (different letters of one frame
+# reach 0.81 at most on train renders, so eight at this level are no mix of letters)
 SHIFT_SAME = 0.4  # shift-tolerant correlation of two crops of one patterned face (same back
 # seen >= 0.42 between backs off their places, <= 0.31 between a face-up tile and the back)
 FLAT_TEXTURE = 2.0  # texture below which a face is plain (letters and pictures score 10+)
@@ -267,8 +270,10 @@ def infer_back(looks: Sequence[Look], candidates: Sequence[int], least: int = 3,
 
 def _back_group(looks: Sequence[Look], candidates: Sequence[int], least: int = 3,
                 sim_min: float = 0.6, accept: Callable[[list[int]], bool] | None = None,
-                ) -> tuple[FaceModel, list[int]] | None:
-    """:func:`infer_back` with the cells it learned from."""
+                ) -> tuple[FaceModel, list[int], bool] | None:
+    """:func:`infer_back` with the cells it learned from, and whether the letter reader sees
+    a letter in them (a back pattern like a letter: known to be the back only because more
+    cells look exactly alike than the set holds of any one letter)."""
     if len(candidates) < least:
         return None
     idx = list(candidates)
@@ -291,7 +296,16 @@ def _back_group(looks: Sequence[Look], candidates: Sequence[int], least: int = 3
         tried.add(key)
         if accept is None or accept(group):
             _log.debug("back inferred from %d alike cells", len(group))
-            return _model_from_looks([looks[i] for i in group]), group
+            return _model_from_looks([looks[i] for i in group]), group, False
+        if len(group) > PER_LETTER:
+            seed = idx[int(best)]
+            core = [j for j in group
+                    if j == seed or _shift_sim(looks[seed], looks[j]) >= SAME_FACE]
+            if len(core) > PER_LETTER:
+                # the set holds seven of a letter: eight or more cells of one exact look are
+                # the back, whatever the letter reader sees in its pattern
+                _log.debug("letter-like back inferred from %d identical cells", len(core))
+                return _model_from_looks([looks[i] for i in core]), core, True
         if len(tried) >= 3:
             break
     return None
@@ -479,6 +493,7 @@ class TileReader:
         back = self.back
         inferred = False
         group: list[int] = []
+        letterlike = False
         dist = [back.distance(lk) if back is not None else np.inf for lk in looks]
         # the letter reader only sees cells that are not plainly the back
         need = [i for i, d in enumerate(dist) if not (d < BACK_SURE or same[i] is True)]
@@ -489,8 +504,11 @@ class TileReader:
         if back is None:
             # the largest group of alike cells that is not a group of letters (the set holds
             # 7 of a letter: more alike cells than that can only be the back)
+            sure_faces = [looks[i] for i, r in readings.items() if r.confidence >= TEACH_SURE]
+
             def accept(g: list[int]) -> bool:
-                return self._not_letters(crops, g, readings)
+                return (self._not_letters(crops, g, readings)
+                        and not (len(g) <= PER_LETTER and _face_coloured(g, looks, sure_faces)))
 
             everyone = list(range(len(looks)))
             found = _back_group(looks, everyone, PER_LETTER + 1, 0.85, accept)
@@ -500,14 +518,15 @@ class TileReader:
                         if i not in readings or readings[i].confidence < VICTIM_MAX_LETTER]
                 found = _back_group(looks, pool, accept=accept)
             if found is not None:
-                back, group = found
+                back, group, letterlike = found
                 inferred = True
                 dist = [back.distance(lk) for lk in looks]
                 # refit on every letter-free cell near the first guess: a tight core group
                 # alone would make its own kind look far
                 for _ in range(2):  # twice: the refit may take in more of the backs
                     near = [i for i, d in enumerate(dist) if d < BACK_NOT and (
-                        i not in readings or readings[i].confidence < VICTIM_MAX_LETTER)]
+                        letterlike or i not in readings
+                        or readings[i].confidence < VICTIM_MAX_LETTER)]
                     if len(near) < 3:
                         break
                     back = _model_from_looks([looks[i] for i in near])
@@ -524,6 +543,9 @@ class TileReader:
             d = dist[i]
             if same[i] is True:
                 out[i] = CellReading(CellState.HIDDEN, confidence=0.97)
+            elif letterlike and (d < BACK_SURE or i in group) and same[i] is not False:
+                # the back's own pattern, read as a letter by the model
+                out[i] = CellReading(CellState.HIDDEN, confidence=max(_back_conf(d), 0.7))
             elif same[i] is False and d < BACK_SURE and not (letter and conf >= VICTIM_MAX_LETTER):
                 # changed since the reference but still the back: a face-down tile moved
                 out[i] = CellReading(CellState.HIDDEN, confidence=_back_conf(d) * 0.9)
@@ -737,6 +759,19 @@ def _within_the_set(cells: list[CellReading]) -> list[CellReading]:
                         out[i] = CellReading(CellState.UNSURE, c.letter, c.rotation,
                                              min(c.confidence, 0.5))
     return out
+
+
+def _face_coloured(group: list[int], looks: Sequence[Look], faces: Sequence[Look]) -> bool:
+    """Is a group of cells printed on the letters' face (the colour and lightness of the
+    frame's sure letters)? Then seven or fewer of them are more likely letters the reader
+    does not know than the back (which would have to share the faces' colour)."""
+    if len(faces) < 2:
+        return False
+    chroma = np.median([looks[i].chroma for i in group], axis=0)
+    light = float(np.median([looks[i].light for i in group]))
+    face_chroma = np.median([f.chroma for f in faces], axis=0)
+    face_light = float(np.median([f.light for f in faces]))
+    return bool(np.linalg.norm(chroma - face_chroma) < 6 and _ratio(light, face_light) < 1.25)
 
 
 def _glared(lk: Look, back: FaceModel) -> bool:
