@@ -51,6 +51,7 @@ FLAT_TEXTURE = 2.0  # texture below which a face is plain (letters and pictures 
 TEACH_SURE = 0.9  # letters this sure teach the frame's doubtful cells (through ``taught``)
 TEACH_PER_LETTER = 2  # examples of each letter taught (each costs four feature passes)
 MAX_SECOND = 3  # cells per read that may ask the second opinion (Tesseract is slow)
+AGREE_MIN = 0.1  # the model's own score for its best letter to count as agreeing with Tesseract
 SECOND_SURE = 0.85  # a second opinion this sure, against the model's guess, makes a cell unsure
 GLARE_MAX_LETTER = 0.15  # a glared back shows the letter reader next to nothing
 GLARED_BACK = 0.65  # confidence of a back recognised by its texture alone
@@ -65,6 +66,7 @@ REF_CHANGED = 0.45  # below which it surely changed
 REF_FLAT = 6.0  # fine contrast (gray levels) under which a reference cell is a plain face
 REF_COLOUR_SAME = 8.0  # Lab distance (lightness counted half) of an unchanged cell
 REF_COLOUR_CHANGED = 15.0  # beyond which the cell surely changed
+REF_BURNT = 0.3  # share of a reference cell burnt white above which "unchanged" means little
 
 
 class TileError(VisionError):
@@ -374,6 +376,7 @@ class CellRef:
     fine: np.ndarray  # (64, 64) gray minus its blur: the pattern without smooth light
     contrast: float  # std of ``fine`` in the middle of the cell
     lab: np.ndarray  # (3,) median Lab of the middle
+    burnt: float = 0.0  # share of the middle burnt white by glare
 
 
 def _fine(crop: np.ndarray) -> np.ndarray:
@@ -393,7 +396,10 @@ def _mid_lab(crop: np.ndarray) -> np.ndarray:
 def cell_ref(crop: np.ndarray) -> CellRef:
     f = _fine(crop)
     m = REF_SHIFT * 2
-    return CellRef(f, float(f[m:-m, m:-m].std()), _mid_lab(crop))
+    mid = cv2.cvtColor(cv2.resize(crop, (64, 64), interpolation=cv2.INTER_AREA)[m:-m, m:-m],
+                       cv2.COLOR_BGR2GRAY)
+    return CellRef(f, float(f[m:-m, m:-m].std()), _mid_lab(crop),
+                   float(np.mean(mid >= GLARE_LEVEL)))
 
 
 def against_reference(ref: CellRef, crop: np.ndarray) -> bool | None:
@@ -413,9 +419,9 @@ def against_reference(ref: CellRef, crop: np.ndarray) -> bool | None:
         same, changed = ncc >= REF_SAME, ncc < REF_CHANGED
     if colour > REF_COLOUR_CHANGED or changed:
         return False
-    if same and colour < REF_COLOUR_SAME:
+    if same and colour < REF_COLOUR_SAME and ref.burnt < REF_BURNT:
         return True
-    return None
+    return None  # a face burnt white in the reference hides a faint letter as well as the back
 
 
 # --------------------------------------------------------------------------------------------
@@ -608,8 +614,8 @@ class TileReader:
                 out[i] = CellReading(CellState.LETTER, letter, rot, float(min(0.95, sim)))
             elif (opinion := self._second(crops[i], r)) is not None:
                 out[i] = opinion
-            elif ((up[i] or (back_known and dist[i] > BACK_NOT
-                              and (looks[i].glare < 0.25 or looks[i].ink > VICTIM_INK)))
+            elif ((up[i] or (back_known and dist[i] > BACK_NOT))
+                  and (looks[i].glare < 0.25 or looks[i].ink > VICTIM_INK)
                   and (not sure or top < UNLIKE_LETTER or up[i] or i in self._reread)
                   and (r is None or r.confidence < VICTIM_MAX_LETTER)):
                 unlike_letters.append(i)
@@ -712,7 +718,8 @@ class TileReader:
         if t.letter is None or t.confidence < 0.6:
             return None
         top = r.candidates[0][0] if (r is not None and r.candidates) else None
-        if t.letter == top and r is not None:
+        if t.letter == top and r is not None and (r.confidence >= AGREE_MIN
+                                                  or t.confidence >= SECOND_SURE):
             return CellReading(CellState.LETTER, t.letter, t.rotation,
                                float(min(0.9, max(r.confidence, t.confidence) * 0.95)))
         if t.confidence < SECOND_SURE:
