@@ -530,9 +530,11 @@ class TileReader:
                 # refit on every letter-free cell near the first guess: a tight core group
                 # alone would make its own kind look far
                 for _ in range(2):  # twice: the refit may take in more of the backs
+                    # (only cells alike to most of the group: the model must not drift)
                     near = [i for i, d in enumerate(dist) if d < BACK_NOT and (
                         letterlike or i not in readings
-                        or readings[i].confidence < VICTIM_MAX_LETTER)]
+                        or readings[i].confidence < VICTIM_MAX_LETTER)
+                        and (i in group or _alike_to_most(looks[i], looks, group))]
                     if len(near) < 3:
                         break
                     back = _model_from_looks([looks[i] for i in near])
@@ -641,8 +643,7 @@ class TileReader:
             r = readings.get(i)
             if r is not None and r.confidence >= GLARE_MAX_LETTER:
                 continue
-            votes = sum(_alike(looks[i], looks[j], 0.6) for j in group)
-            if votes * 2 > len(group):
+            if _alike_to_most(looks[i], looks, group):
                 out[i] = CellReading(CellState.HIDDEN, confidence=0.8)
 
     def _self_taught(self, crops: Sequence[np.ndarray], readings: dict[int, LetterReading],
@@ -766,6 +767,11 @@ def _within_the_set(cells: list[CellReading]) -> list[CellReading]:
                         out[i] = CellReading(CellState.UNSURE, c.letter, c.rotation,
                                              min(c.confidence, 0.5))
     return out
+
+
+def _alike_to_most(lk: Look, looks: Sequence[Look], group: list[int]) -> bool:
+    """Is a cell alike (as the back's group was formed) to more than half of ``group``?"""
+    return 2 * sum(_alike(lk, looks[j], 0.6) for j in group) > len(group)
 
 
 def _face_coloured(group: list[int], looks: Sequence[Look], faces: Sequence[Look]) -> bool:
