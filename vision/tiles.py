@@ -157,6 +157,10 @@ def look(crop: np.ndarray) -> Look:
                 lines, fine)
 
 
+_SETTLED = Look(np.zeros(2), 0.0, 0.0, 0.0, np.zeros((4, PATTERN * PATTERN), np.float32), 0.0,
+                1.0, np.zeros((4, PATTERN * PATTERN), np.float32))  # stands in, never compared
+
+
 def _shift_sim(a: Look, b: Look) -> float:
     """Best correlation of two faces' fine structure over small shifts and the four turns:
     tolerates crops a few pixels off (a tile off its lattice place), which the thumbnail
@@ -173,13 +177,11 @@ def _shift_sim(a: Look, b: Look) -> float:
 
 def _four(thumb: np.ndarray) -> np.ndarray:
     """Zero-mean unit vectors of a thumbnail in its four clockwise turns."""
-    turns = []
-    for k in range(4):
-        t = np.rot90(thumb, -k).reshape(-1)
-        t = t - t.mean()
-        n = float(np.linalg.norm(t))
-        turns.append(t / n if n > 1e-3 else t)
-    return np.array(turns, np.float32)
+    t = np.stack([np.rot90(thumb, -k).reshape(-1) for k in range(4)]).astype(np.float32)
+    t -= t.mean(axis=1, keepdims=True)  # the same for every turn
+    n = np.sqrt(np.einsum("ij,ij->i", t, t))[:, None]
+    out: np.ndarray = np.where(n > 1e-3, t / np.maximum(n, 1e-3), t)
+    return out
 
 
 def _pattern_sim(a: Look, b: Look) -> float:
@@ -492,7 +494,6 @@ class TileReader:
         learned back, it is inferred from these crops (so pass all 36 of a frame then)."""
         self._asked = 0
         self._reread = set()
-        looks = [look(c) for c in crops]
         where = list(range(len(crops))) if cells is None else list(cells)
         if len(where) != len(crops):
             raise TileError(f"{len(crops)} crops for {len(where)} cells")
@@ -500,6 +501,9 @@ class TileReader:
         same: list[bool | None] = [
             against_reference(refs[w], c) if refs is not None and 0 <= w < len(refs) else None
             for w, c in zip(where, crops, strict=True)]
+        # a cell its reference settles as face down is never compared by look (saves time)
+        looks = [look(c) if s is not True or self.back is None else _SETTLED
+                 for c, s in zip(crops, same, strict=True)]
         back = self.back
         inferred = False
         group: list[int] = []
@@ -664,8 +668,11 @@ class TileReader:
             r = readings[i]
             if r.letter is not None and r.confidence >= TEACH_SURE:
                 sure.setdefault(r.letter, []).append(i)
-        doubtful = [i for i in faces if readings[i].letter is None
-                    or readings[i].confidence < SURE_LETTER]
+        doubtful = [i for i in faces if readings[i].letter is None]
+        # only letters the doubtful cells might be (their reader's two best guesses) are
+        # taught: each example costs four feature passes
+        wanted = {c for i in doubtful for c, _ in readings[i].candidates[:2]}
+        sure = {letter: idx for letter, idx in sure.items() if letter in wanted}
         if not sure or not doubtful:
             return
         examples = [(crops[i], f"{letter}@{readings[i].rotation}")
@@ -694,11 +701,15 @@ class TileReader:
         teach = getattr(self.letters, "taught", None)
         if not teachers or not doubtful or teach is None:
             return candidates
-        examples = []
-        for i in teachers[:2 * TEACH_PER_LETTER]:
+        wanted = {c for i in doubtful if i in readings for c, _ in readings[i].candidates[:2]}
+        examples: list[tuple[np.ndarray, str]] = []
+        for i in teachers:
             o = out[i]
             assert o is not None
-            examples.append((crops[i], f"{o.letter}@{o.rotation}"))
+            if o.letter in wanted and len(examples) < 2 * TEACH_PER_LETTER:
+                examples.append((crops[i], f"{o.letter}@{o.rotation}"))
+        if not examples:
+            return candidates
         again = teach(examples).read_many([crops[i] for i in doubtful], self.alphabet)
         for i, r in zip(doubtful, again, strict=True):
             if r.letter is not None and r.confidence >= max(readings[i].confidence, 0.6):
