@@ -407,19 +407,21 @@ def cell_ref(crop: np.ndarray) -> CellRef:
 def against_reference(ref: CellRef, crop: np.ndarray) -> bool | None:
     """True: the cell looks as in the reference (still face down); False: surely changed;
     None: cannot tell (the caller falls back to the model of the back)."""
+    d = ref.lab - _mid_lab(crop)
+    colour = float(np.hypot(np.hypot(d[1], d[2]), d[0] / 2))
+    if colour > REF_COLOUR_CHANGED:  # most face-up tiles: no need to compare the structure
+        return False
     f = _fine(crop)
     m = REF_SHIFT * 2
     mid = f[m:-m, m:-m]
     contrast = float(mid.std())
-    d = ref.lab - _mid_lab(crop)
-    colour = float(np.hypot(np.hypot(d[1], d[2]), d[0] / 2))
     if ref.contrast < REF_FLAT:  # a plain back: a face-up tile brings letter or picture lines
         same = contrast <= 2.0 * ref.contrast + 2.0
         changed = contrast > 3.0 * ref.contrast + 3.0
     else:
         ncc = float(cv2.matchTemplate(ref.fine, mid, cv2.TM_CCOEFF_NORMED).max())
         same, changed = ncc >= REF_SAME, ncc < REF_CHANGED
-    if colour > REF_COLOUR_CHANGED or changed:
+    if changed:
         return False
     if same and colour < REF_COLOUR_SAME and (
             ref.burnt < REF_BURNT or contrast <= 1.1 * ref.contrast + 0.3):
@@ -475,11 +477,14 @@ class TileReader:
         self.max_second = max_second
         self._asked = 0
         self._reread: set[int] = set()
+        self._taught: LetterReader | None = None  # the last reader taught a frame's letters
+        self._taught_key: tuple[tuple[int, str, int], ...] = ()
         self.refs: tuple[CellRef, ...] | None = None  # per cell, from a reference frame
 
     def learn_back(self, crops: Sequence[np.ndarray]) -> FaceModel:
         """Learn the back from crops of face-down tiles (any number of them)."""
         self.back = FaceModel.learn(crops)
+        self._taught = None  # a new game or set: what its letters taught is learned anew
         return self.back
 
     def learn_reference(self, crops: Sequence[np.ndarray]) -> FaceModel:
@@ -549,7 +554,7 @@ class TileReader:
                     dist = [back.distance(lk) for lk in looks]
         faces = [i for i in readings
                  if same[i] is False or (same[i] is None and dist[i] >= BACK_NOT)]
-        self._self_taught(crops, readings, faces)
+        self._self_taught(crops, readings, faces, where)
         out: list[CellReading | None] = [None] * len(crops)
         for i, lk in enumerate(looks):
             r = readings.get(i)
@@ -655,7 +660,7 @@ class TileReader:
                 out[i] = CellReading(CellState.HIDDEN, confidence=0.8)
 
     def _self_taught(self, crops: Sequence[np.ndarray], readings: dict[int, LetterReading],
-                     faces: list[int]) -> None:
+                     faces: list[int], where: Sequence[int]) -> None:
         """Read the doubtful face-up cells again with a reader taught the sure letters of this
         very frame: all tiles of a set share one print, so an E the model barely knows looks
         like the E it knew well two cells away. Only cells surely face up teach (a back
@@ -675,10 +680,15 @@ class TileReader:
         sure = {letter: idx for letter, idx in sure.items() if letter in wanted}
         if not sure or not doubtful:
             return
-        examples = [(crops[i], f"{letter}@{readings[i].rotation}")
-                    for letter, idx in sure.items()
-                    for i in sorted(idx, key=lambda j: -readings[j].confidence)[:TEACH_PER_LETTER]]
-        taught = teach(examples)
+        chosen = [(i, letter) for letter, idx in sure.items()
+                  for i in sorted(idx, key=lambda j: -readings[j].confidence)[:TEACH_PER_LETTER]]
+        # the same tiles teaching again (the next frame of a game): reuse what they taught
+        key = tuple((where[i], letter, readings[i].rotation) for i, letter in chosen)
+        if self._taught_key != key or self._taught is None:
+            self._taught = teach([(crops[i], f"{letter}@{readings[i].rotation}")
+                                  for i, letter in chosen])
+            self._taught_key = key
+        taught = self._taught
         again = taught.read_many([crops[i] for i in doubtful], self.alphabet)
         self._reread.update(doubtful)  # read with the frame's own letters in mind
         for i, r in zip(doubtful, again, strict=True):
