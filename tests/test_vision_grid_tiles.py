@@ -405,3 +405,21 @@ def test_a_faint_letter_under_glare_is_not_the_unchanged_back(amp: int) -> None:
     assert ref.burnt >= REF_BURNT
     assert against_reference(ref, glared("back")) is True
     assert against_reference(ref, glared("M")) is not True
+
+
+def test_without_reference_two_alike_faces_without_letters_are_the_back() -> None:
+    """Late in a game two tiles lie face down: alike, no letter in them, not on the letters'
+    face colour. The set holds one victim, so the pair is the back, and the picture is the
+    victim."""
+    style = synth.styles("train")[3]
+    rng = np.random.default_rng(3)
+    back = synth.tile_face("back", 64, style)
+    backs = [_off_place(back, int(rng.integers(-3, 4)), int(rng.integers(-3, 4)),
+                        float(rng.uniform(-4, 4))) for _ in range(2)]
+    kinds = [k for k in "MÖRDE" for _ in range(7)][:33]
+    faces = [synth.tile_face(k, 64, style, 90 * (i % 4)) for i, k in enumerate(kinds)]
+    crops = backs + faces + [synth.tile_face("X", 64, style)]
+    answers = {2 + i: LetterReading(k, 90 * (i % 4), 0.97, ((k, 0.97),))
+               for i, k in enumerate(kinds)}
+    got = TileReader(_Scripted(answers, crops), second_opinion=None).read(crops)  # type: ignore[arg-type]
+    assert [c.char for c in got] == [".", "."] + kinds + ["X"]

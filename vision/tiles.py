@@ -532,10 +532,11 @@ class TileReader:
             everyone = list(range(len(looks)))
             found = _back_group(looks, everyone, PER_LETTER + 1, 0.85, accept)
             if found is None:
-                # then only among cells without letter evidence
+                # then only among cells without letter evidence; two alike are enough (the set
+                # holds one victim, and unread letters are printed on the faces' colour)
                 pool = [i for i in everyone
                         if i not in readings or readings[i].confidence < VICTIM_MAX_LETTER]
-                found = _back_group(looks, pool, accept=accept)
+                found = _back_group(looks, pool, 2, accept=accept)
             if found is not None:
                 back, group, letterlike = found
                 inferred = True
