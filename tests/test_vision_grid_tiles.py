@@ -17,8 +17,8 @@ from vision import synth
 from vision.letters import LetterReader, LetterReading
 from vision.observation import Profile, crops_of, read_grid
 from vision.grid import locate
-from vision.tiles import (BACK_NOT, BACK_SURE, REF_BURNT, CellState, FaceModel, TileReader,
-                          against_reference, cell_ref, look)
+from vision.tiles import (BACK_NOT, BACK_SURE, REF_BURNT, CellReading, CellState, FaceModel,
+                          TileReader, against_reference, cell_ref, look, settle_set)
 
 
 @pytest.fixture(scope="module")
@@ -423,3 +423,36 @@ def test_without_reference_two_alike_faces_without_letters_are_the_back() -> Non
                for i, k in enumerate(kinds)}
     got = TileReader(_Scripted(answers, crops), second_opinion=None).read(crops)  # type: ignore[arg-type]
     assert [c.char for c in got] == [".", "."] + kinds + ["X"]
+
+
+def test_reread_cells_are_taught_by_sure_letters_elsewhere_in_the_frame() -> None:
+    """The runtime re-reads only the cell that changed; the frame's sure letters in other
+    cells (passed as teachers) still teach the reader, as when the whole frame is read."""
+    style = synth.styles("train")[0]
+    back = FaceModel.learn(_faces(style, ["back"] * 6))
+    turned = [synth.tile_face("E", 64, style, 180)]
+    elsewhere = synth.tile_face("E", 64, style, 90)
+    doubt = LetterReading(None, 180, 0.35, (("E", 0.35),))
+    learnt = LetterReading("E", 180, 0.93, (("E", 0.93),))
+    reader = _Teachable({0: doubt}, turned, after={0: learnt})
+    tiles = TileReader(reader, back=back, second_opinion=None)  # type: ignore[arg-type]
+    got = tiles.read(turned, [20], teachers=[(3, elsewhere, "E@90")])
+    assert got[0].char == "E" and got[0].rotation == 180
+    assert [label for _, label in reader.examples] == ["E@90"]
+    alone = _Teachable({0: doubt}, turned, after={0: learnt})
+    got = TileReader(alone, back=back, second_opinion=None).read(turned, [20])  # type: ignore[arg-type]
+    assert got[0].char != "E"
+
+
+def test_the_sets_limits_hold_over_the_whole_board_after_a_reread() -> None:
+    victim = CellReading(CellState.VICTIM, confidence=0.9)
+    e = CellReading(CellState.LETTER, "E", 0, 0.8)
+    hidden = CellReading(CellState.HIDDEN, confidence=0.97)
+    board = [victim] + [e] * 7 + [hidden] * 28
+    # a second victim or an eighth E read in a re-read cell is not trusted; the old stay
+    again = board.copy()
+    again[10], again[11] = victim, e
+    settled = settle_set(again, [10, 11])
+    assert settled[10].state is CellState.UNSURE and settled[11].state is CellState.UNSURE
+    assert settled[0] == victim and settled[1:8] == [e] * 7
+    assert settle_set(board, [5]) == board

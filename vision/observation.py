@@ -30,8 +30,8 @@ from vision import VisionError
 from vision.grid import Grid, GridNotFound, crop_tile, locate, rectify
 from vision.letters import LetterReader
 from vision.stable import Change, Stillness, compare
-from vision.tiles import (BACK_SURE, CellReading, CellState, FaceModel, TileError, TileReader,
-                          look)
+from vision.tiles import (BACK_SURE, TEACH_SURE, CellReading, CellState, FaceModel, TileError,
+                          TileReader, look, settle_set)
 
 _log = logging.getLogger(__name__)
 
@@ -325,11 +325,24 @@ class TableReader:
             full = self._read_all(frame, t0)
             return Observation(full.grid, full.cells, full.corners, full.ms, tuple(idx))
         crops = crops_of(frame, self.grid, idx)
-        got = self.tiles.read(crops, idx)
+        # the frame's sure letters elsewhere teach the re-read cells (one a letter), and the
+        # set's limits hold over the whole board, not only the cells read again
+        best: dict[str, int] = {}
+        for i, c in enumerate(self.last.cells):
+            if (i in idx or c.state is not CellState.LETTER or c.letter is None
+                    or c.confidence < TEACH_SURE):
+                continue
+            j = best.get(c.letter)
+            if j is None or c.confidence > self.last.cells[j].confidence:
+                best[c.letter] = i
+        where = sorted(best.values())
+        teachers = [(i, crop, f"{self.last.cells[i].letter}@{self.last.cells[i].rotation}")
+                    for i, crop in zip(where, crops_of(frame, self.grid, where), strict=True)]
+        got = self.tiles.read(crops, idx, teachers=teachers)
         cells = list(self.last.cells)
         for i, c in zip(idx, got, strict=True):
             cells[i] = c
-        t = tuple(cells)
+        t = tuple(settle_set(cells, idx))
         return Observation(notation(t), t, self.last.corners,
                            (time.perf_counter() - t0) * 1000, tuple(idx))
 

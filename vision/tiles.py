@@ -49,7 +49,7 @@ SHIFT_SAME = 0.4  # shift-tolerant correlation of two crops of one patterned fac
 # seen >= 0.42 between backs off their places, <= 0.31 between a face-up tile and the back)
 FLAT_TEXTURE = 2.0  # texture below which a face is plain (letters and pictures score 10+)
 TEACH_SURE = 0.9  # letters this sure teach the frame's doubtful cells (through ``taught``)
-TEACH_PER_LETTER = 2  # examples of each letter taught (each costs four feature passes)
+TEACH_PER_LETTER = 2  # second round: up to twice this many examples (four feature passes each)
 MAX_SECOND = 3  # cells per read that may ask the second opinion (Tesseract is slow)
 AGREE_MIN = 0.1  # the model's own score for its best letter to count as agreeing with Tesseract
 SECOND_SURE = 0.85  # a second opinion this sure, against the model's guess, makes a cell unsure
@@ -479,6 +479,7 @@ class TileReader:
         self._reread: set[int] = set()
         self._taught: LetterReader | None = None  # the last reader taught a frame's letters
         self._taught_key: tuple[tuple[int, str, int], ...] = ()
+        self._teachers: list[tuple[int, np.ndarray, str]] = []
         self.refs: tuple[CellRef, ...] | None = None  # per cell, from a reference frame
 
     def learn_back(self, crops: Sequence[np.ndarray]) -> FaceModel:
@@ -493,10 +494,14 @@ class TileReader:
         self.refs = tuple(cell_ref(c) for c in crops)
         return self.learn_back(crops)
 
-    def read(self, crops: Sequence[np.ndarray],
-             cells: Sequence[int] | None = None) -> list[CellReading]:
+    def read(self, crops: Sequence[np.ndarray], cells: Sequence[int] | None = None,
+             teachers: Sequence[tuple[int, np.ndarray, str]] = ()) -> list[CellReading]:
         """Readings for ``crops`` of the cells ``cells`` (default: 0, 1, ...); without a
-        learned back, it is inferred from these crops (so pass all 36 of a frame then)."""
+        learned back, it is inferred from these crops (so pass all 36 of a frame then).
+        ``teachers`` are sure letters of other cells of the same frame, as (cell, crop,
+        label like "E@90"): when only a few cells are re-read they teach like the frame's
+        own sure letters would."""
+        self._teachers = list(teachers)
         self._asked = 0
         self._reread = set()
         where = list(range(len(crops))) if cells is None else list(cells)
@@ -669,25 +674,26 @@ class TileReader:
         teach = getattr(self.letters, "taught", None)
         if teach is None:
             return
-        sure: dict[str, list[int]] = {}
-        for i in faces:
-            r = readings[i]
-            if r.letter is not None and r.confidence >= TEACH_SURE:
-                sure.setdefault(r.letter, []).append(i)
         doubtful = [i for i in faces if readings[i].letter is None]
         # only letters the doubtful cells might be (their reader's two best guesses) are
         # taught: each example costs four feature passes
         wanted = {c for i in doubtful for c, _ in readings[i].candidates[:2]}
-        sure = {letter: idx for letter, idx in sure.items() if letter in wanted}
-        if not sure or not doubtful:
+        # (cell, crop, letter, rotation, confidence) of every sure letter that may teach
+        sure = [(where[i], crops[i], r.letter, r.rotation, r.confidence)
+                for i in faces if (r := readings[i]).letter is not None
+                and r.confidence >= TEACH_SURE]
+        sure += [(cell, crop, label[0], int(label[2:] or 0), 1.0)
+                 for cell, crop, label in self._teachers]
+        chosen: dict[str, tuple[int, np.ndarray, str, int, float]] = {}
+        for t in sure:
+            if t[2] in wanted and (t[2] not in chosen or t[4] > chosen[t[2]][4]):
+                chosen[t[2]] = t  # one example a letter: the surest
+        if not chosen or not doubtful:
             return
-        chosen = [(i, letter) for letter, idx in sure.items()
-                  for i in sorted(idx, key=lambda j: -readings[j].confidence)[:TEACH_PER_LETTER]]
         # the same tiles teaching again (the next frame of a game): reuse what they taught
-        key = tuple((where[i], letter, readings[i].rotation) for i, letter in chosen)
+        key = tuple(sorted((t[0], t[2], t[3]) for t in chosen.values()))
         if self._taught_key != key or self._taught is None:
-            self._taught = teach([(crops[i], f"{letter}@{readings[i].rotation}")
-                                  for i, letter in chosen])
+            self._taught = teach([(t[1], f"{t[2]}@{t[3]}") for t in chosen.values()])
             self._taught_key = key
         taught = self._taught
         again = taught.read_many([crops[i] for i in doubtful], self.alphabet)
@@ -775,11 +781,14 @@ class TileReader:
                 out[i] = CellReading(CellState.UNSURE, confidence=0.3)
 
 
-def _within_the_set(cells: list[CellReading]) -> list[CellReading]:
+def _within_the_set(cells: list[CellReading],
+                    changed: Sequence[int] | None = None) -> list[CellReading]:
     """The set holds seven of each letter and one victim: when more are read, the readings of
     that kind are not to be trusted (a back pattern the model takes for a letter), so all but
-    the very sure ones become unsure."""
+    the very sure ones become unsure (only among ``changed`` cells when given: the others
+    were settled before)."""
     out = list(cells)
+    may = set(range(len(cells))) if changed is None else set(changed)
     for state, limit in ((CellState.LETTER, PER_LETTER), (CellState.VICTIM, 1)):
         kinds: dict[str | None, list[int]] = {}
         for i, c in enumerate(cells):
@@ -789,10 +798,18 @@ def _within_the_set(cells: list[CellReading]) -> list[CellReading]:
             if len(idx) > limit:
                 for i in idx:
                     c = cells[i]
-                    if c.confidence < LETTER_OVER_BACK or state is CellState.VICTIM:
+                    if i in may and (c.confidence < LETTER_OVER_BACK
+                                     or state is CellState.VICTIM):
                         out[i] = CellReading(CellState.UNSURE, c.letter, c.rotation,
                                              min(c.confidence, 0.5))
     return out
+
+
+def settle_set(cells: Sequence[CellReading], changed: Sequence[int]) -> list[CellReading]:
+    """A whole board after re-reading only ``changed`` cells: if it now holds more of a kind
+    than the set does (a second victim, an eighth E), the new readings of that kind become
+    unsure; the cells settled before stay."""
+    return _within_the_set(list(cells), changed)
 
 
 def _alike_to_most(lk: Look, looks: Sequence[Look], group: list[int]) -> bool:
@@ -850,4 +867,4 @@ def _back_conf(d: float) -> float:
 
 
 __all__ = ["ALPHABET", "CellReading", "CellRef", "CellState", "FaceModel", "Look", "TileError",
-           "TileReader", "against_reference", "cell_ref", "infer_back", "look"]
+           "TileReader", "against_reference", "cell_ref", "infer_back", "look", "settle_set"]
