@@ -30,8 +30,8 @@ from vision import VisionError
 from vision.grid import Grid, GridNotFound, crop_tile, locate, rectify
 from vision.letters import LetterReader
 from vision.stable import Change, Stillness, compare
-from vision.tiles import (BACK_SURE, TEACH_SURE, CellReading, CellState, FaceModel, TileError,
-                          TileReader, look, settle_set)
+from vision.tiles import (BACK_SURE, TEACH_PER_LETTER, TEACH_SURE, CellReading, CellState,
+                          FaceModel, TileError, TileReader, look, settle_set)
 
 _log = logging.getLogger(__name__)
 
@@ -325,17 +325,17 @@ class TableReader:
             full = self._read_all(frame, t0)
             return Observation(full.grid, full.cells, full.corners, full.ms, tuple(idx))
         crops = crops_of(frame, self.grid, idx)
-        # the frame's sure letters elsewhere teach the re-read cells (one a letter), and the
+        # the frame's sure letters elsewhere teach the re-read cells (two a letter), and the
         # set's limits hold over the whole board, not only the cells read again
-        best: dict[str, int] = {}
-        for i, c in enumerate(self.last.cells):
-            if (i in idx or c.state is not CellState.LETTER or c.letter is None
-                    or c.confidence < TEACH_SURE):
-                continue
-            j = best.get(c.letter)
-            if j is None or c.confidence > self.last.cells[j].confidence:
-                best[c.letter] = i
-        where = sorted(best.values())
+        last = self.last.cells
+        best: dict[str, list[int]] = {}
+        for i in sorted(range(CELLS), key=lambda i: -last[i].confidence):
+            c = last[i]
+            if (i not in idx and c.state is CellState.LETTER and c.letter is not None
+                    and c.confidence >= TEACH_SURE
+                    and len(best.setdefault(c.letter, [])) < TEACH_PER_LETTER):
+                best[c.letter].append(i)
+        where = sorted(i for v in best.values() for i in v)
         teachers = [(i, crop, f"{self.last.cells[i].letter}@{self.last.cells[i].rotation}")
                     for i, crop in zip(where, crops_of(frame, self.grid, where), strict=True)]
         got = self.tiles.read(crops, idx, teachers=teachers)

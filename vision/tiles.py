@@ -49,7 +49,7 @@ SHIFT_SAME = 0.4  # shift-tolerant correlation of two crops of one patterned fac
 # seen >= 0.42 between backs off their places, <= 0.31 between a face-up tile and the back)
 FLAT_TEXTURE = 2.0  # texture below which a face is plain (letters and pictures score 10+)
 TEACH_SURE = 0.9  # letters this sure teach the frame's doubtful cells (through ``taught``)
-TEACH_PER_LETTER = 2  # second round: up to twice this many examples (four feature passes each)
+TEACH_PER_LETTER = 2  # examples taught of each letter (four feature passes each)
 MAX_SECOND = 3  # cells per read that may ask the second opinion (Tesseract is slow)
 AGREE_MIN = 0.1  # the model's own score for its best letter to count as agreeing with Tesseract
 SECOND_SURE = 0.85  # a second opinion this sure, against the model's guess, makes a cell unsure
@@ -684,16 +684,17 @@ class TileReader:
                 and r.confidence >= TEACH_SURE]
         sure += [(cell, crop, label[0], int(label[2:] or 0), 1.0)
                  for cell, crop, label in self._teachers]
-        chosen: dict[str, tuple[int, np.ndarray, str, int, float]] = {}
-        for t in sure:
-            if t[2] in wanted and (t[2] not in chosen or t[4] > chosen[t[2]][4]):
-                chosen[t[2]] = t  # one example a letter: the surest
-        if not chosen or not doubtful:
+        chosen: dict[str, list[tuple[int, np.ndarray, str, int, float]]] = {}
+        for t in sorted(sure, key=lambda t: -t[4]):  # the surest examples of each letter
+            if t[2] in wanted and len(chosen.setdefault(t[2], [])) < TEACH_PER_LETTER:
+                chosen[t[2]].append(t)
+        examples = [t for ts in chosen.values() for t in ts]
+        if not examples or not doubtful:
             return
         # the same tiles teaching again (the next frame of a game): reuse what they taught
-        key = tuple(sorted((t[0], t[2], t[3]) for t in chosen.values()))
+        key = tuple(sorted((t[0], t[2], t[3]) for t in examples))
         if self._taught_key != key or self._taught is None:
-            self._taught = teach([(t[1], f"{t[2]}@{t[3]}") for t in chosen.values()])
+            self._taught = teach([(t[1], f"{t[2]}@{t[3]}") for t in examples])
             self._taught_key = key
         taught = self._taught
         again = taught.read_many([crops[i] for i in doubtful], self.alphabet)
