@@ -1,6 +1,12 @@
 """Benchmark the grid reader: accuracy on unseen-style renders, real trays, speed and memory.
 
     .venv/bin/python bench/vision_grid_bench.py [--boards N] [--seed S] [--quick]
+        [--styles bench|train] [--modes reference,none] [--only-renders] [--errors [DIR]]
+
+``--styles train`` measures on the train styles instead (the ones to diagnose and tune on);
+``--errors`` prints every wrong or unsure cell (style, wanted, got, confidence) and, with a
+directory, saves its crop there. Use ``--errors`` on the train styles only: the bench styles
+are the held-out measure, to be looked at in totals.
 
 * Accuracy on renders in the **bench** styles of ``vision.synth`` (fonts of the letter
   reader's *test* split, back patterns, colours and victim pictures never used for tuning),
@@ -45,6 +51,14 @@ def main() -> int:
     ap.add_argument("--boards", type=int, default=60, help="rendered boards per mode")
     ap.add_argument("--seed", type=int, default=20261123)
     ap.add_argument("--quick", action="store_true", help="a few boards, for a smoke run")
+    ap.add_argument("--styles", choices=("bench", "train"), default="bench",
+                    help="which split of synth styles to render (tune on train only)")
+    ap.add_argument("--modes", default="reference,none",
+                    help="comma list of: reference, none (reader modes to measure)")
+    ap.add_argument("--only-renders", action="store_true",
+                    help="skip the real photos and the speed runs")
+    ap.add_argument("--errors", nargs="?", const="", default=None, metavar="DIR",
+                    help="print each wrong/unsure cell; with DIR, save its crop there")
     args = ap.parse_args()
     n_boards = 6 if args.quick else args.boards
 
@@ -66,15 +80,22 @@ def main() -> int:
     print(f"memory: {loaded - base:.0f} MB RSS for numpy+OpenCV+vision and the letter model "
           f"({base:.0f} -> {loaded:.0f} MB)")
 
-    styles = synth.styles("bench")
-    print(f"bench styles ({len(styles)}, never used for tuning): "
+    styles = synth.styles(args.styles)
+    note = "never used for tuning" if args.styles == "bench" else "the tuning split"
+    print(f"{args.styles} styles ({len(styles)}, {note}): "
           + ", ".join(sorted({s.font.stem for s in styles})))
     print("  back patterns: " + ", ".join(sorted({s.pattern.value for s in styles}))
           + "; victims: " + ", ".join(sorted({s.victim.value for s in styles})))
 
     # ---- accuracy on renders -----------------------------------------------------------
     rng = np.random.default_rng(args.seed)
-    for mode in ("reference", "no reference"):
+    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    if not set(modes) <= {"reference", "none"}:
+        ap.error("--modes takes reference and/or none")
+    err_dir = Path(args.errors) if args.errors else None
+    if err_dir is not None:
+        err_dir.mkdir(parents=True, exist_ok=True)
+    for mode in ("reference" if m == "reference" else "no reference" for m in modes):
         cells = right = unsure = wrong = boards_ok = not_found = 0
         rot_total = rot_right = 0
         errors: Counter[str] = Counter()
@@ -89,16 +110,32 @@ def main() -> int:
             if mode == "reference":
                 ref, _ = synth.render_table(Board(), style, seed, layout=layout, frame=1)
             try:
-                obs, _ = read_grid(img, tiles, reference=ref)
+                obs, g = read_grid(img, tiles, reference=ref)
             except GridNotFound:
                 not_found += 1
                 cells += CELLS
                 continue
             ok = True
+            crops = None
             for i, (cell, tile) in enumerate(zip(obs.cells, board.cells, strict=True)):
                 cells += 1
                 want = "." if tile is None else tile.value
                 got = cell.char
+                bad = got != want or (tile is not None and tile.is_letter
+                                      and cell.rotation != truth.rotations[i])
+                if bad and args.errors is not None:
+                    print(f"  [{mode}] board {k} seed {seed} {style.name} ({style.pattern.value}/"
+                          f"{style.victim.value}) cell {i}: want {want}@{truth.rotations[i]} "
+                          f"got {got}@{cell.rotation} {cell.state.value} "
+                          f"conf {cell.confidence:.2f}", file=sys.stderr)
+                    if err_dir is not None:
+                        if crops is None:
+                            from vision.observation import crops_of
+
+                            crops = crops_of(img, g)
+                        tag = "ref" if mode == "reference" else "noref"
+                        cv2.imwrite(str(err_dir / f"{tag}-b{k}-c{i}-{want}-{got}.png"),
+                                    crops[i])
                 if got == "?":
                     unsure += 1
                     ok = False
@@ -131,6 +168,9 @@ def main() -> int:
                   f"{100 * right / (36 * located):.2f} % cells right, "
                   f"{100 * boards_ok / located:.1f} % boards all right")
         print("  most common errors: " + ", ".join(f"{e} {n}" for e, n in errors.most_common(8)))
+
+    if args.only_renders:
+        return 0
 
     # ---- real trays ------------------------------------------------------------------------
     photos = REPO.parent / "shared" / "data" / "boggle-photos"

@@ -3,19 +3,22 @@ unsure cells reported as unsure, and profiles that round-trip."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
-from companion.games.moerder.board import CELLS, Board
+from companion.games.moerder.board import CELLS, Board, Tile
 from vision import synth
 from vision.letters import LetterReader, LetterReading
 from vision.observation import Profile, crops_of, read_grid
 from vision.grid import locate
-from vision.tiles import BACK_NOT, BACK_SURE, CellState, FaceModel, TileReader, look
+from vision.tiles import (BACK_NOT, BACK_SURE, REF_BURNT, CellReading, CellState, FaceModel,
+                          TileReader, against_reference, cell_ref, look, settle_set)
 
 
 @pytest.fixture(scope="module")
@@ -159,3 +162,297 @@ def test_second_opinion_settles_a_letter_the_model_doubts() -> None:
     # without the second opinion the same cell would have been the lone victim candidate
     alone = TileReader(_Scripted({0: doubt}, crops), back=back, second_opinion=None)  # type: ignore[arg-type]
     assert alone.read(crops)[0].state is not CellState.LETTER
+
+
+# --- the reference frame, cell by cell (train styles: tuned on) ------------------------------
+
+
+def _glare_on(layout: synth.Layout, cell: int, strength: float = 0.9) -> synth.Layout:
+    """The layout with its glare spot right over ``cell``."""
+    c = layout.centres[cell].reshape(1, 1, 2)
+    x, y = cv2.perspectiveTransform(c, layout.homography)[0, 0]
+    return dataclasses.replace(layout, glare=(float(x), float(y), 0.05 * layout.size[0], strength))
+
+
+@pytest.mark.parametrize("which", [3, 4])  # a checker back and a plain back
+def test_each_cell_is_compared_with_its_own_reference(which: int, letters: LetterReader) -> None:
+    style = synth.styles("train")[which]
+    board = synth.random_board(np.random.default_rng(which), face_up=16)
+    hidden = [i for i, t in enumerate(board.cells) if t is None]
+    layout = _glare_on(synth.make_layout(style, 40 + which, (1280, 960)), hidden[0])
+    img, _ = synth.render_table(board, style, 40 + which, layout=layout)
+    ref, _ = synth.render_table(Board(), style, 40 + which, layout=layout, frame=1)
+    tiles = TileReader(letters)
+    obs, g = read_grid(img, tiles, reference=ref)
+    assert tiles.refs is not None and len(tiles.refs) == CELLS
+    crops = crops_of(img, g)
+    for i, tile in enumerate(board.cells):
+        verdict = against_reference(tiles.refs[i], crops[i])
+        assert verdict is (tile is None), f"cell {i} ({tile}): {verdict}"
+    assert tiles.refs[hidden[0]].burnt >= REF_BURNT  # the glare burnt that cell white
+    # the glared face-down cell too reads as face down, and no face-up cell does
+    _check_hidden(obs.cells, board)
+
+
+def test_a_face_down_tile_moved_since_the_reference_stays_face_down(letters: LetterReader,
+                                                                     ) -> None:
+    style = synth.styles("train")[1]
+    board = synth.random_board(np.random.default_rng(11), face_up=12)
+    moved = next(i for i, t in enumerate(board.cells) if t is None)
+    layout = synth.make_layout(style, 11, (1280, 960), glare=False)
+    centres = layout.centres.copy()
+    centres[moved] += 0.06 * layout.tile
+    angles = layout.angles.copy()
+    angles[moved] += 5.0
+    later = dataclasses.replace(layout, centres=centres, angles=angles)
+    img, _ = synth.render_table(board, style, 11, layout=later)
+    ref, _ = synth.render_table(Board(), style, 11, layout=layout, frame=1)
+    obs, _ = read_grid(img, TileReader(letters), reference=ref)
+    assert obs.cells[moved].state is CellState.HIDDEN
+    _check_hidden(obs.cells, board)
+
+
+class _Teachable(_Scripted):
+    """A scripted reader that, once taught, gives ``after`` for the cells it names."""
+
+    def __init__(self, answers: dict[int, LetterReading], crops: Sequence[np.ndarray],
+                 after: dict[int, LetterReading]) -> None:
+        super().__init__(answers, crops)
+        self.after = after
+        self.examples: list[tuple[np.ndarray, str]] = []
+
+    def taught(self, examples: list[tuple[np.ndarray, str]]) -> _Scripted:
+        self.examples.extend(examples)
+        again = _Scripted({**self.answers, **self.after}, [])
+        again.ids = self.ids
+        return again
+
+
+def test_the_frames_sure_letters_teach_its_doubtful_ones() -> None:
+    style = synth.styles("train")[0]
+    back = FaceModel.learn(_faces(style, ["back"] * 6))
+    crops = [synth.tile_face("E", 64, style, 90), synth.tile_face("E", 64, style, 180)]
+    crops += _faces(style, ["back", "back"])
+    sure = LetterReading("E", 90, 0.97, (("E", 0.97),))
+    doubt = LetterReading(None, 180, 0.35, (("E", 0.35),))
+    learnt = LetterReading("E", 180, 0.93, (("E", 0.93),))
+    reader = _Teachable({0: sure, 1: doubt}, crops, after={1: learnt})
+    got = TileReader(reader, back=back, second_opinion=None).read(crops)  # type: ignore[arg-type]
+    assert [c.char for c in got] == ["E", "E", ".", "."]
+    assert got[1].rotation == 180
+    assert [label for _, label in reader.examples] == ["E@90"]  # only the sure one teaches
+    # without a sure letter nothing is taught and the doubtful cell stays unsure
+    alone = _Teachable({1: doubt}, crops, after={1: learnt})
+    got = TileReader(alone, back=back, second_opinion=None).read(crops)  # type: ignore[arg-type]
+    assert got[1].state is CellState.UNSURE and not alone.examples
+
+
+@pytest.mark.parametrize("seen, state", [(0.62, CellState.VICTIM), (0.92, CellState.UNSURE)])
+def test_a_weak_second_opinion_does_not_block_the_victim(seen: float, state: CellState) -> None:
+    style = synth.styles("train")[1]
+    back = FaceModel.learn(_faces(style, ["back"] * 6))
+    crops = _faces(style, ["X", "back", "back"])
+
+    def tesseract(crop: np.ndarray, alphabet: str) -> LetterReading:
+        return LetterReading("E", 0, seen)  # Tesseract finds an E in many pictures
+
+    got = TileReader(_Scripted({}, crops), back=back, second_opinion=tesseract).read(crops)  # type: ignore[arg-type]
+    assert got[0].state is state
+    assert [c.state for c in got[1:]] == [CellState.HIDDEN] * 2
+
+
+def test_a_light_picture_is_not_a_glared_back(letters: LetterReader) -> None:
+    """Glare lightens a back towards grey but adds no dark lines: a light face with a drawn
+    picture (the dagger, on a table with a dark checker back, no reference) is not taken for
+    a glared back. The board is one the train-style bench got wrong that way."""
+    rng = np.random.default_rng(20261123)
+    board = [synth.random_board(rng) for _ in range(40)][39]
+    style = synth.styles("train")[39]
+    img, _ = synth.render_table(board, style, 20261162)
+    victim = board.cells.index(Tile.VICTIM)
+    obs, _ = read_grid(img, TileReader(letters))
+    assert obs.cells[victim].state is not CellState.HIDDEN
+    _check_hidden(obs.cells, board)
+
+
+def _off_place(face: np.ndarray, dx: int, dy: int, angle: float) -> np.ndarray:
+    """A 64 px crop of a face that lies a few px off and turned a little (a lattice crop)."""
+    big = cv2.copyMakeBorder(face, 8, 8, 8, 8, cv2.BORDER_REPLICATE)
+    m = cv2.getRotationMatrix2D((40.0, 40.0), angle, 1.0)
+    turned = cv2.warpAffine(big, m, (80, 80), borderMode=cv2.BORDER_REPLICATE)
+    return np.ascontiguousarray(turned[8 + dy : 72 + dy, 8 + dx : 72 + dx])
+
+
+def test_without_reference_backs_off_their_places_are_still_the_back() -> None:
+    style = synth.styles("train")[7]  # a fine checker back: a few px off decorrelates it
+    rng = np.random.default_rng(7)
+    back = synth.tile_face("back", 64, style)
+    backs = [_off_place(back, int(rng.integers(-5, 6)), int(rng.integers(-5, 6)),
+                        float(rng.uniform(-6, 6))) for _ in range(4)]
+    kinds = [k for k in "MÖRDE" for _ in range(6)][:32]
+    faces = [synth.tile_face(k, 64, style, 90 * (i % 4)) for i, k in enumerate(kinds)]
+    crops = backs + faces
+    answers = {4 + i: LetterReading(k, 90 * (i % 4), 0.97, ((k, 0.97),))
+               for i, k in enumerate(kinds)}
+    got = TileReader(_Scripted(answers, crops), second_opinion=None).read(crops)  # type: ignore[arg-type]
+    assert [c.state for c in got[:4]] == [CellState.HIDDEN] * 4
+    assert all(c.state is CellState.LETTER for c in got[4:])
+
+
+def test_without_reference_a_back_that_reads_as_a_letter_is_the_back() -> None:
+    """A back pattern the letter reader takes for an E: twelve cells of exactly one look are
+    more than the set holds of any letter (seven), so they are the back."""
+    style = synth.styles("train")[1]
+    e = synth.tile_face("E", 64, style).astype(np.float32)
+    face, ink = np.array(style.face, np.float32), np.array(style.ink, np.float32)
+    t = np.clip(((e - ink) / (face - ink)).mean(axis=2, keepdims=True), 0, 1)
+    back = (t * np.array(style.back) + (1 - t) * np.array(style.back_ink)).astype(np.uint8)
+    rng = np.random.default_rng(5)
+    backs = [_off_place(back, int(rng.integers(-2, 3)), int(rng.integers(-2, 3)),
+                        float(rng.uniform(-3, 3))) for _ in range(12)]
+    kinds = [k for k in "MÖRDE" for _ in range(5)][:24]
+    faces = [synth.tile_face(k, 64, style, 90 * (i % 4)) for i, k in enumerate(kinds)]
+    crops = backs + faces
+    answers = {i: LetterReading("E", 0, 0.95, (("E", 0.95),)) for i in range(12)}
+    answers.update({12 + i: LetterReading(k, 90 * (i % 4), 0.97, ((k, 0.97),))
+                    for i, k in enumerate(kinds)})
+    got = TileReader(_Scripted(answers, crops), second_opinion=None).read(crops)  # type: ignore[arg-type]
+    assert [c.state for c in got[:12]] == [CellState.HIDDEN] * 12
+    assert [c.char for c in got[12:]] == kinds
+
+
+def test_without_reference_unread_letters_are_not_taken_for_the_back() -> None:
+    """Six Es the reader cannot read are alike and show no letter evidence, like a back; but
+    they are printed on the letters' face (the colour of the frame's sure letters), so the
+    four true backs, fewer but of their own colour, are the back."""
+    style = synth.styles("train")[3]
+    backs = _faces(style, ["back"] * 4)
+    es = [synth.tile_face("E", 64, style, 90 * (i % 4)) for i in range(6)]
+    kinds = [k for k in "MÖRD" for _ in range(5)]
+    faces = [synth.tile_face(k, 64, style, 90 * (i % 4)) for i, k in enumerate(kinds)]
+    crops = backs + es + faces
+    answers = {4 + i: LetterReading(None, 0, 0.05, (("E", 0.05),)) for i in range(6)}
+    answers.update({10 + i: LetterReading(k, 90 * (i % 4), 0.97, ((k, 0.97),))
+                    for i, k in enumerate(kinds)})
+    got = TileReader(_Scripted(answers, crops), second_opinion=None).read(crops)  # type: ignore[arg-type]
+    assert [c.state for c in got[:4]] == [CellState.HIDDEN] * 4
+    assert not any(c.state is CellState.HIDDEN for c in got[4:])
+
+
+def test_tesseract_agreeing_with_a_meaningless_guess_makes_no_letter() -> None:
+    """Tesseract reads the dagger as an E (0.83) and the model's best guess is E too, but at
+    0.006 that guess means nothing: the picture stays the victim."""
+    style = synth.styles("train")[3]
+    back = FaceModel.learn(_faces(style, ["back"] * 6))
+    crops = _faces(style, ["X", "back", "back"])
+    guess = LetterReading(None, 90, 0.006, (("E", 0.006),))
+
+    def tesseract(crop: np.ndarray, alphabet: str) -> LetterReading:
+        return LetterReading("E", 90, 0.83)
+
+    got = TileReader(_Scripted({0: guess}, crops), back=back,  # type: ignore[arg-type]
+                     second_opinion=tesseract).read(crops)
+    assert got[0].state is CellState.VICTIM
+
+
+def test_a_face_up_cell_burnt_by_glare_is_not_the_victim() -> None:
+    """Face up for sure (it changed since the reference), but glare burnt most of it white
+    and no drawn line is left: a faint letter as likely as the picture, so it is unsure."""
+    style = synth.styles("train")[1]
+    backs = _faces(style, ["back"] * 3)
+    reader = TileReader(_Scripted({}, []), second_opinion=None)  # type: ignore[arg-type]
+    reader.learn_reference(backs)
+    m = synth.tile_face("M", 64, style).astype(np.float32)
+    yy, xx = np.mgrid[:64, :64]
+    m += 400 * np.exp(-((xx - 32) ** 2 + (yy - 32) ** 2) / 900.0)[:, :, None]
+    crops = [np.clip(m, 0, 255).astype(np.uint8)] + backs[1:]
+    reader.letters = _Scripted({}, crops)  # type: ignore[assignment]
+    assert look(crops[0]).glare > 0.25
+    got = reader.read(crops)
+    assert got[0].state is CellState.UNSURE
+    assert [c.state for c in got[1:]] == [CellState.HIDDEN] * 2
+
+
+def test_without_reference_the_back_model_does_not_drift_onto_faces(letters: LetterReader,
+                                                                    ) -> None:
+    """Refitting the inferred back on the cells near it takes in only cells alike to most of
+    its group: else the victim and doubtful letters widen it until letters read as the back
+    (a train-style board the bench got wrong that way, six backs)."""
+    rng = np.random.default_rng(999)
+    board = [synth.random_board(rng) for _ in range(6)][5]
+    style = synth.styles("train")[5]
+    img, _ = synth.render_table(board, style, 1004)
+    obs, _ = read_grid(img, TileReader(letters))
+    _check_hidden(obs.cells, board)
+    right = sum(c.char == (t.value if t else ".") for c, t in zip(obs.cells, board.cells))
+    assert right >= 30
+
+
+@pytest.mark.parametrize("amp", [260, 300])
+def test_a_faint_letter_under_glare_is_not_the_unchanged_back(amp: int) -> None:
+    """Where glare burns the reference cell white, the back under the same glare is still
+    unchanged, but a faint letter there is not taken for it (at best: cannot tell)."""
+    style = synth.styles("train")[1]
+    yy, xx = np.mgrid[:64, :64]
+    blob = amp * np.exp(-((xx - 32) ** 2 + (yy - 32) ** 2) / 1200.0)[:, :, None]
+    rng = np.random.default_rng(0)
+
+    def glared(kind: str) -> np.ndarray:
+        img = synth.tile_face(kind, 64, style).astype(np.float32) + blob
+        return np.clip(img + rng.normal(0, 2, (64, 64, 1)), 0, 255).astype(np.uint8)
+
+    ref = cell_ref(glared("back"))
+    assert ref.burnt >= REF_BURNT
+    assert against_reference(ref, glared("back")) is True
+    assert against_reference(ref, glared("M")) is not True
+
+
+def test_without_reference_two_alike_faces_without_letters_are_the_back() -> None:
+    """Late in a game two tiles lie face down: alike, no letter in them, not on the letters'
+    face colour. The set holds one victim, so the pair is the back, and the picture is the
+    victim."""
+    style = synth.styles("train")[3]
+    rng = np.random.default_rng(3)
+    back = synth.tile_face("back", 64, style)
+    backs = [_off_place(back, int(rng.integers(-3, 4)), int(rng.integers(-3, 4)),
+                        float(rng.uniform(-4, 4))) for _ in range(2)]
+    kinds = [k for k in "MÖRDE" for _ in range(7)][:33]
+    faces = [synth.tile_face(k, 64, style, 90 * (i % 4)) for i, k in enumerate(kinds)]
+    crops = backs + faces + [synth.tile_face("X", 64, style)]
+    answers = {2 + i: LetterReading(k, 90 * (i % 4), 0.97, ((k, 0.97),))
+               for i, k in enumerate(kinds)}
+    got = TileReader(_Scripted(answers, crops), second_opinion=None).read(crops)  # type: ignore[arg-type]
+    assert [c.char for c in got] == [".", "."] + kinds + ["X"]
+
+
+def test_reread_cells_are_taught_by_sure_letters_elsewhere_in_the_frame() -> None:
+    """The runtime re-reads only the cell that changed; the frame's sure letters in other
+    cells (passed as teachers) still teach the reader, as when the whole frame is read."""
+    style = synth.styles("train")[0]
+    back = FaceModel.learn(_faces(style, ["back"] * 6))
+    turned = [synth.tile_face("E", 64, style, 180)]
+    elsewhere = synth.tile_face("E", 64, style, 90)
+    doubt = LetterReading(None, 180, 0.35, (("E", 0.35),))
+    learnt = LetterReading("E", 180, 0.93, (("E", 0.93),))
+    reader = _Teachable({0: doubt}, turned, after={0: learnt})
+    tiles = TileReader(reader, back=back, second_opinion=None)  # type: ignore[arg-type]
+    got = tiles.read(turned, [20], teachers=[(3, elsewhere, "E@90")])
+    assert got[0].char == "E" and got[0].rotation == 180
+    assert [label for _, label in reader.examples] == ["E@90"]
+    alone = _Teachable({0: doubt}, turned, after={0: learnt})
+    got = TileReader(alone, back=back, second_opinion=None).read(turned, [20])  # type: ignore[arg-type]
+    assert got[0].char != "E"
+
+
+def test_the_sets_limits_hold_over_the_whole_board_after_a_reread() -> None:
+    victim = CellReading(CellState.VICTIM, confidence=0.9)
+    e = CellReading(CellState.LETTER, "E", 0, 0.8)
+    hidden = CellReading(CellState.HIDDEN, confidence=0.97)
+    board = [victim] + [e] * 7 + [hidden] * 28
+    # a second victim or an eighth E read in a re-read cell is not trusted; the old stay
+    again = board.copy()
+    again[10], again[11] = victim, e
+    settled = settle_set(again, [10, 11])
+    assert settled[10].state is CellState.UNSURE and settled[11].state is CellState.UNSURE
+    assert settled[0] == victim and settled[1:8] == [e] * 7
+    assert settle_set(board, [5]) == board

@@ -30,7 +30,8 @@ from vision import VisionError
 from vision.grid import Grid, GridNotFound, crop_tile, locate, rectify
 from vision.letters import LetterReader
 from vision.stable import Change, Stillness, compare
-from vision.tiles import CellReading, CellState, FaceModel, TileError, TileReader
+from vision.tiles import (BACK_SURE, TEACH_PER_LETTER, TEACH_SURE, CellReading, CellState,
+                          FaceModel, TileError, TileReader, look, settle_set)
 
 _log = logging.getLogger(__name__)
 
@@ -166,19 +167,44 @@ def read_grid(image: np.ndarray, tiles: TileReader, *, grid: Grid | None = None,
 
 
 def learn_back(reference: np.ndarray, tiles: TileReader, fallback: Grid | None = None) -> Grid:
-    """Teach ``tiles`` the back from a frame where all 36 tiles lie face down.
+    """Teach ``tiles`` the back, and each cell's own look, from a frame where all 36 tiles lie
+    face down.
 
     Face-down tiles alone are the hardest grid to find (no face-up tile stands out); when it
-    is not found, ``fallback`` (the grid of a frame of the same table) is used.
+    is not found, ``fallback`` (the grid of a frame of the same table) is used. When both are
+    found in the same place (the camera did not move), or ``fallback`` cuts the reference
+    into 36 alike backs (locating the reference alone went astray), the reference is cropped
+    with ``fallback``: the same cell then covers the same pixels in both frames, which is
+    what the cell-by-cell comparison needs.
     """
+    g: Grid | None = None
     try:
         g = locate(reference)
     except GridNotFound:
         if fallback is None:
             raise
+    if fallback is not None and (g is None or same_view(g, fallback)
+                                 or _all_alike(crops_of(reference, fallback))):
         g = fallback
-    tiles.learn_back(crops_of(reference, g))
+    assert g is not None
+    tiles.learn_reference(crops_of(reference, g))
     return g
+
+
+def _all_alike(crops: list[np.ndarray]) -> bool:
+    """Do these crops all show one face (a face-down grid, cropped where it lies)? Then the
+    frame's grid fits the reference although locating the reference alone went astray."""
+    try:
+        model = FaceModel.learn(crops)
+    except TileError:
+        return False
+    return sum(model.distance(look(c)) < BACK_SURE for c in crops) >= len(crops) - 1
+
+
+def same_view(a: Grid, b: Grid, tolerance: float = 0.15) -> bool:
+    """Do two located grids cover the same place (within ``tolerance`` of a cell pitch)?"""
+    pitch = float(np.linalg.norm(a.corners[1] - a.corners[0])) / SIZE
+    return float(np.abs(a.corners - b.corners).max()) < tolerance * pitch
 
 
 def _corners(g: Grid) -> tuple[tuple[float, float], ...]:
@@ -240,7 +266,7 @@ class TableReader:
                 self.status = "no-grid"
                 return None
         if self._pending is not None:
-            self.tiles.learn_back(crops_of(self._pending, self.grid))
+            self.tiles.learn_reference(crops_of(self._pending, self.grid))
             self._pending = None
         rect = rectify(frame, self.grid, RECT_PX, RECT_BORDER)
         change: Change | None = None
@@ -299,11 +325,24 @@ class TableReader:
             full = self._read_all(frame, t0)
             return Observation(full.grid, full.cells, full.corners, full.ms, tuple(idx))
         crops = crops_of(frame, self.grid, idx)
-        got = self.tiles.read(crops)
+        # the frame's sure letters elsewhere teach the re-read cells (two a letter), and the
+        # set's limits hold over the whole board, not only the cells read again
+        last = self.last.cells
+        best: dict[str, list[int]] = {}
+        for i in sorted(range(CELLS), key=lambda i: -last[i].confidence):
+            c = last[i]
+            if (i not in idx and c.state is CellState.LETTER and c.letter is not None
+                    and c.confidence >= TEACH_SURE
+                    and len(best.setdefault(c.letter, [])) < TEACH_PER_LETTER):
+                best[c.letter].append(i)
+        where = sorted(i for v in best.values() for i in v)
+        teachers = [(i, crop, f"{self.last.cells[i].letter}@{self.last.cells[i].rotation}")
+                    for i, crop in zip(where, crops_of(frame, self.grid, where), strict=True)]
+        got = self.tiles.read(crops, idx, teachers=teachers)
         cells = list(self.last.cells)
         for i, c in zip(idx, got, strict=True):
             cells[i] = c
-        t = tuple(cells)
+        t = tuple(settle_set(cells, idx))
         return Observation(notation(t), t, self.last.corners,
                            (time.perf_counter() - t0) * 1000, tuple(idx))
 
@@ -323,4 +362,4 @@ def load_image(path: str | Path) -> np.ndarray:
 
 
 __all__ = ["Observation", "Profile", "ProfileError", "TableReader", "crops_of", "learn_back",
-           "load_image", "notation", "read_grid"]
+           "load_image", "notation", "read_grid", "same_view"]
