@@ -152,18 +152,21 @@ def turned_classes(quarters: int) -> np.ndarray:
     return out
 
 
-def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int, width: int):  # type: ignore[no-untyped-def]
+def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int, width: int,  # type: ignore[no-untyped-def]
+          lr: float = 3e-3, init: Path | None = None):
     import torch
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     model = make_model(width)
+    if init is not None:  # go on from an earlier run's weights (its .pt beside the .npz)
+        model.load_state_dict(torch.load(init))
     eq = torch.from_numpy(equivalents())
     turned = [torch.from_numpy(turned_classes(k)) for k in range(4)]
     batch = 128
     steps = epochs * math.ceil(len(x) / batch)
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=5e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
     xt = torch.from_numpy(standardise(x))
     yt = torch.from_numpy(y)
     t0 = time.time()
@@ -253,9 +256,11 @@ def report(p: np.ndarray, y: np.ndarray, label: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--per-letter", type=int, default=48, help="renders per (font, letter)")
-    ap.add_argument("--epochs", type=int, default=6)
+    ap.add_argument("--epochs", type=int, default=4)
+    ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (one cycle)")
+    ap.add_argument("--init", type=Path, help="start from these weights (a run's .pt file)")
     ap.add_argument("--rounds", type=int, default=2, help="render the fit fonts this many times (new draws)")
-    ap.add_argument("--width", type=int, default=24, help="channels of the first convolution")
+    ap.add_argument("--width", type=int, default=16, help="channels of the first convolution")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
@@ -276,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
     y = np.concatenate([p[1] for p in parts])
     xc, yc = build(calib, max(4, args.per_letter // 4), args.seed + 1, args.workers, "calib", args.cache)
     xt, yt = build(test, 4, args.seed + 2, args.workers, "test", args.cache)
-    model = train(x, y, args.epochs, args.seed, args.width)
+    model = train(x, y, args.epochs, args.seed, args.width, args.lr, args.init)
     net = Net(export(model), 1.0)
     zc = net.run(standardise(xc))[1]
     net.temperature = fit_temperature(zc, yc)
@@ -284,6 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     report(softmax(zc / net.temperature), yc, "calibration fonts")
     report(softmax(net.run(standardise(xt))[1] / net.temperature), yt, "TEST fonts")
     LetterReader(net).save(args.out)
+    torch.save(model.state_dict(), args.out.with_suffix(".pt"))  # to start a longer run from
     print(f"saved {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)", file=sys.stderr)
     return 0
 
