@@ -3,7 +3,8 @@
 
 (a) Renders in the TEST font families (never used in training), every letter A–Z ÄÖÜ at each
     of the 4 rotations: clean tile faces (tilt up to ±5°) and camera-damaged crops.
-(b) Real photos: ../shared/data/boggle-photos (development split; nothing was fitted on it).
+(b) Real photos: ../shared/data/boggle-photos (never trained on; used only to compare whole
+    training runs and to see which kinds of faces the renderer lacked).
     Only single-letter cubes are scored (class a–z, and 'q' as Q). 'qu', the digraphs
     ('an', 'in', 'th', 'he', 'er') and 'wild' cubes are not single letters and are left out
     (counted and reported).

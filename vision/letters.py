@@ -1,8 +1,9 @@
 """Read one letter (A–Z, Ä, Ö, Ü) from a crop of a tile or cube face, in any of 4 rotations.
 
-The reader is a small multilayer perceptron over HOG and coarse-pixel features of a
-normalised crop, trained by ``scripts/train_letters.py`` on letters rendered from the
-*train* fonts (see ``vision.glyphs``) with camera-like damage. Each class is a
+The reader is a small convolutional network (ONNX, run by OpenCV's dnn module) over the crop
+squeezed to 32x32 gray, trained by ``scripts/train_letters.py`` on letters rendered from the
+*train* fonts (see ``vision.glyphs``): tile and cube faces at any angle, boxed as in a photo,
+with neighbours, blur, glare and JPEG. Each class is a
 (letter, rotation) pair, plus one class for "not a letter", so one pass gives the letter, how
 it is turned and how sure the model is. Scores are softmax probabilities with a temperature
 fitted on held-out renders, so ``confidence`` can be thresholded: below ``min_confidence``
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,7 +44,8 @@ UNSURE_BELOW = 0.6
 # the vote counts with weight TRUST (measured on renders with the shipped model: turns and
 # jitter of one taught tile mostly >= 0.9, other letters of that font <= 0.77)
 PROTO_FAR, PROTO_NEAR, PROTO_TRUST = 0.8, 0.9, 0.85
-NORM = 32  # side of the normalised crop
+NORM = 32  # side of the network's input
+HIDDEN = 128  # width of the network's last hidden layer (where taught prototypes live)
 
 FloatArray = np.ndarray
 
@@ -66,7 +69,7 @@ def class_index(letter: str, rotation: int) -> int:
     return LETTERS.index(letter) * 4 + ROTATIONS.index(rotation % 360)
 
 
-# --- features ------------------------------------------------------------------------------
+# --- the network ---------------------------------------------------------------------------
 
 def _gray(crop: np.ndarray) -> np.ndarray:
     if not isinstance(crop, np.ndarray) or crop.ndim not in (2, 3) or crop.size == 0:
@@ -83,146 +86,48 @@ def _gray(crop: np.ndarray) -> np.ndarray:
     return crop.astype(np.float32)
 
 
-def normalize(crop: np.ndarray) -> FloatArray:
-    """Ink map (NORM x NORM, 0..1): the letter bright on black, whatever its colours were.
+def prepare(crops: Sequence[np.ndarray]) -> FloatArray:
+    """The network's input (n, 1, NORM, NORM): each crop squeezed to a square, standardised.
 
-    The face colour is the median of the middle of the crop (letters cover less than half of
-    it); ink is whatever departs from it on the side of the longer tail, so dark-on-light and
-    light-on-dark tiles look alike to the model.
+    Squeezing (not padding) is deliberate: a box around a face is the face whatever its
+    aspect, and the network is trained on squeezed boxes. Standardising each crop takes out
+    light and exposure; which of ink and face is darker is left to the network.
     """
-    g = _gray(crop)
-    side = 40
-    interp = cv2.INTER_AREA if min(g.shape) > side else cv2.INTER_LINEAR
-    g = cv2.resize(g, (side, side), interpolation=interp)
-    mid = g[6:34, 6:34]
-    med = float(np.median(mid))
-    lo, hi = np.percentile(mid, (2, 98))
-    ink = (g - med) if (hi - med) > (med - lo) else (med - g)
-    top = float(np.percentile(ink[6:34, 6:34], 99))
-    ink = np.clip(ink / max(top, 12.0), 0.0, 1.0)
-    return cv2.resize(ink, (NORM, NORM), interpolation=cv2.INTER_AREA)
-
-
-def _hog(img: FloatArray, cell: int = 8, bins: int = 9) -> FloatArray:
-    """Histogram of oriented gradients (unsigned, 2x2-cell blocks, L2-Hys normalised).
-
-    Written here because OpenCV 5 moved HOGDescriptor (and cv2.ml) out of the main package.
-    """
-    gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=1)
-    gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=1)
-    mag = np.sqrt(gx * gx + gy * gy)
-    ang = (np.arctan2(gy, gx) % np.pi) * (bins / np.pi)
-    lo = np.floor(ang).astype(np.int64) % bins
-    frac = ang - np.floor(ang)
-    n = img.shape[0] // cell
-    hist = np.zeros((n, n, bins), np.float32)
-    cy, cx = np.divmod(np.arange(img.size), img.shape[1])
-    ci = (cy // cell).clip(0, n - 1) * n + (cx // cell).clip(0, n - 1)
-    flat = hist.reshape(n * n, bins)
-    m = mag.reshape(-1)
-    f = frac.reshape(-1)
-    b0 = lo.reshape(-1)
-    np.add.at(flat, (ci, b0), m * (1 - f))
-    np.add.at(flat, (ci, (b0 + 1) % bins), m * f)
-    blocks = np.concatenate(
-        [hist[:-1, :-1], hist[1:, :-1], hist[:-1, 1:], hist[1:, 1:]], axis=2
-    ).reshape((n - 1) * (n - 1), 4 * bins)
-    blocks = blocks / np.sqrt((blocks**2).sum(axis=1, keepdims=True) + 1e-6)
-    blocks = np.minimum(blocks, 0.2)
-    blocks = blocks / np.sqrt((blocks**2).sum(axis=1, keepdims=True) + 1e-6)
-    return blocks.reshape(-1)
-
-
-def features(ink: FloatArray) -> FloatArray:
-    """HOG (shape) plus a 16x16 thumbnail (where the ink is, e.g. Ö's dots)."""
-    hog = _hog(ink.astype(np.float32))
-    thumb = cv2.resize(ink, (16, 16), interpolation=cv2.INTER_AREA).reshape(-1)
-    return np.concatenate([hog, thumb]).astype(np.float32)
-
-
-def crop_features(crop: np.ndarray) -> FloatArray:
-    return features(normalize(crop))
-
-
-def batch_features(crops: Sequence[np.ndarray]) -> FloatArray:
-    """``crop_features`` for many crops at once (same numbers, a fraction of the time).
-
-    Only the first resize is per crop (crops differ in size); the rest works on the stack.
-    """
-    n = len(crops)
-    if n == 0:
-        return np.zeros((0, FEATURES), np.float32)
-    side = 40
-    g = np.empty((n, side, side), np.float32)
+    out = np.empty((len(crops), 1, NORM, NORM), np.float32)
     for i, crop in enumerate(crops):
-        gi = _gray(crop)
-        interp = cv2.INTER_AREA if min(gi.shape) > side else cv2.INTER_LINEAR
-        g[i] = cv2.resize(gi, (side, side), interpolation=interp)
-    mid = g[:, 6:34, 6:34].reshape(n, -1)
-    med = np.median(mid, axis=1)
-    lo, hi = np.percentile(mid, (2, 98), axis=1)
-    bright = (hi - med) > (med - lo)
-    diff = g - med[:, None, None]
-    ink = np.where(bright[:, None, None], diff, -diff)
-    top = np.percentile(ink[:, 6:34, 6:34].reshape(n, -1), 99, axis=1)
-    ink = np.clip(ink / np.maximum(top, 12.0)[:, None, None], 0.0, 1.0).astype(np.float32)
-    small = np.matmul(np.matmul(_AREA, ink), _AREA.T).astype(np.float32)
-    return np.concatenate([_hog_many(small), small.reshape(n, NORM // 2, 2, NORM // 2, 2).mean(axis=(2, 4)).reshape(n, -1)], axis=1)
+        g = _gray(crop)
+        interp = cv2.INTER_AREA if min(g.shape) > NORM else cv2.INTER_LINEAR
+        x = cv2.resize(g, (NORM, NORM), interpolation=interp)
+        out[i, 0] = (x - x.mean()) / max(float(x.std()), 1e-3)
+    return out
 
 
-def _hog_many(img: FloatArray, cell: int = 8, bins: int = 9) -> FloatArray:
-    """``_hog`` over a stack (n, h, w)."""
-    n, h, w = img.shape
-    pad = np.pad(img, ((0, 0), (1, 1), (1, 1)), mode="reflect")  # OpenCV's default border
-    gx = pad[:, 1:-1, 2:] - pad[:, 1:-1, :-2]
-    gy = pad[:, 2:, 1:-1] - pad[:, :-2, 1:-1]
-    mag = np.sqrt(gx * gx + gy * gy)
-    ang = (np.arctan2(gy, gx) % np.pi) * (bins / np.pi)
-    fl = np.floor(ang)
-    lo = fl.astype(np.int64) % bins
-    frac = ang - fl
-    contrib = np.zeros((n, h, w, bins), np.float32)
-    for b in range(bins):
-        contrib[..., b] = mag * ((1 - frac) * (lo == b) + frac * (lo == (b - 1) % bins))
-    c = h // cell
-    hist = contrib.reshape(n, c, cell, c, cell, bins).sum(axis=(2, 4))
-    blocks = np.concatenate(
-        [hist[:, :-1, :-1], hist[:, 1:, :-1], hist[:, :-1, 1:], hist[:, 1:, 1:]], axis=3
-    ).reshape(n, (c - 1) * (c - 1), 4 * bins)
-    blocks = blocks / np.sqrt((blocks**2).sum(axis=2, keepdims=True) + 1e-6)
-    blocks = np.minimum(blocks, 0.2)
-    blocks = blocks / np.sqrt((blocks**2).sum(axis=2, keepdims=True) + 1e-6)
-    return blocks.reshape(n, -1).astype(np.float32)
+class Net:
+    """The CNN (ONNX bytes) run by OpenCV's dnn module; gives the hidden layer and logits.
 
+    cv2.dnn.Net is not safe to share between threads, so calls are serialised.
+    """
 
-FEATURES = 9 * 4 * 9 + (NORM // 2) ** 2
-# cv2.resize(INTER_AREA) from 40 to NORM is separable and linear: as a matrix, for stacks
-_AREA = cv2.resize(np.eye(40, dtype=np.float32), (40, NORM), interpolation=cv2.INTER_AREA)
+    def __init__(self, onnx: bytes, temperature: float = 1.0) -> None:
+        self.onnx = bytes(onnx)
+        self.temperature = temperature
+        try:
+            self._dnn = cv2.dnn.readNetFromONNX(np.frombuffer(self.onnx, np.uint8))
+        except cv2.error as exc:
+            raise LetterError(f"OpenCV cannot load the letter network: {exc}".splitlines()[0]) from exc
+        self._lock = threading.Lock()
 
+    def run(self, x: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """(hidden, logits) for prepared input ``x``."""
+        if len(x) == 0:
+            return np.zeros((0, HIDDEN), np.float32), np.zeros((0, N_CLASSES), np.float32)
+        with self._lock:
+            self._dnn.setInput(np.ascontiguousarray(x, np.float32))
+            hidden, logits = self._dnn.forward(["hidden", "logits"])
+        return np.asarray(hidden, np.float32), np.asarray(logits, np.float32)
 
-# --- the network ---------------------------------------------------------------------------
-
-@dataclass
-class Mlp:
-    """Weights of a ReLU MLP; ``layers`` is a list of (W, b)."""
-
-    mean: FloatArray
-    std: FloatArray
-    layers: list[tuple[FloatArray, FloatArray]]
-    temperature: float = 1.0
-
-    def hidden(self, x: FloatArray) -> FloatArray:
-        h = (x - self.mean) / self.std
-        for w, b in self.layers[:-1]:
-            h = np.maximum(h @ w + b, 0.0)
-        return h
-
-    def logits(self, x: FloatArray) -> FloatArray:
-        w, b = self.layers[-1]
-        return self.hidden(x) @ w + b
-
-    def probs(self, x: FloatArray) -> FloatArray:
-        return softmax(self.logits(x) / self.temperature)
+    def probs(self, logits: FloatArray) -> FloatArray:
+        return softmax(logits / self.temperature)
 
 
 def softmax(z: FloatArray) -> FloatArray:
@@ -248,7 +153,7 @@ class LetterReader:
 
     def __init__(
         self,
-        net: Mlp,
+        net: Net,
         prototypes: FloatArray | None = None,
         proto_labels: np.ndarray | None = None,
         min_confidence: float = UNSURE_BELOW,
@@ -269,35 +174,25 @@ class LetterReader:
         try:
             with np.load(p, allow_pickle=False) as z:
                 meta = json.loads(str(z["meta"]))
-                n = int(meta["layers"])
-                layers = [
-                    (z[f"w{i}"].astype(np.float32), z[f"b{i}"].astype(np.float32)) for i in range(n)
-                ]
-                net = Mlp(z["mean"].astype(np.float32), z["std"].astype(np.float32), layers,
-                          float(meta["temperature"]))
+                onnx = z["onnx"].tobytes()
                 protos = z["protos"].astype(np.float32) if "protos" in z else None
                 labels = z["proto_labels"].astype(np.int64) if "proto_labels" in z else None
-        except (OSError, KeyError, ValueError) as exc:
+        except (OSError, KeyError, ValueError, EOFError) as exc:
             raise LetterError(f"cannot load letter model {p}: {exc}") from exc
         if meta.get("letters") != LETTERS or int(meta.get("norm", -1)) != NORM:
-            raise LetterError(f"letter model {p} was made for other letters or features")
+            raise LetterError(f"letter model {p} was made for other letters or input size")
+        net = Net(onnx, float(meta["temperature"]))
         return cls(net, protos, labels, float(meta.get("min_confidence", UNSURE_BELOW)))
 
     def save(self, path: str | Path) -> None:
-        """Write the model (and any taught prototypes) as one .npz file."""
-        arrays: dict[str, np.ndarray] = {
-            "mean": self.net.mean.astype(np.float32),
-            "std": self.net.std.astype(np.float32),
-        }
-        for i, (w, b) in enumerate(self.net.layers):
-            arrays[f"w{i}"] = w.astype(np.float16)
-            arrays[f"b{i}"] = b.astype(np.float32)
+        """Write the network (ONNX inside) and any taught prototypes as one .npz file."""
+        arrays: dict[str, np.ndarray] = {"onnx": np.frombuffer(self.net.onnx, np.uint8)}
         if self.prototypes is not None and self.proto_labels is not None:
             arrays["protos"] = self.prototypes.astype(np.float16)
             arrays["proto_labels"] = self.proto_labels.astype(np.int16)
         meta = {
-            "letters": LETTERS, "norm": NORM, "layers": len(self.net.layers),
-            "temperature": self.net.temperature, "min_confidence": self.min_confidence,
+            "letters": LETTERS, "norm": NORM, "temperature": self.net.temperature,
+            "min_confidence": self.min_confidence,
         }
         arrays["meta"] = np.array(json.dumps(meta))
         p = Path(path)
@@ -323,10 +218,10 @@ class LetterReader:
         return self._probs(crops)
 
     def _probs(self, crops: Sequence[np.ndarray]) -> FloatArray:
-        x = batch_features(crops)
-        p = self.net.probs(x)
+        hidden, logits = self.net.run(prepare(crops))
+        p = self.net.probs(logits)
         if self.prototypes is not None and self.proto_labels is not None and len(self.prototypes):
-            vote, weight = self._proto_vote(self.net.hidden(x))
+            vote, weight = self._proto_vote(hidden)
             p = (1.0 - weight[:, None]) * p + weight[:, None] * vote
         return p
 
@@ -392,14 +287,14 @@ class LetterReader:
         """
         if not examples:
             raise LetterError("teaching needs at least one labelled crop")
-        feats: list[FloatArray] = []
+        views: list[np.ndarray] = []
         labels: list[int] = []
         for crop, label in examples:
             letter, rot = _parse_label(label)
             for extra, turned in _turns(crop):
-                feats.append(crop_features(turned))
+                views.append(turned)
                 labels.append(class_index(letter, (rot + extra) % 360))
-        h = self.net.hidden(np.stack(feats))
+        h = self.net.run(prepare(views))[0]
         if self.prototypes is not None and self.proto_labels is not None:
             h = np.concatenate([self.prototypes, h])
             lab = np.concatenate([self.proto_labels, np.asarray(labels)])
@@ -440,4 +335,4 @@ def _allowed(alphabet: str | None) -> np.ndarray | None:
     return np.array([c in letters for c in LETTERS])
 
 
-__all__ = ["LetterReading", "LetterReader", "LetterError", "LETTERS", "ROTATIONS", "normalize", "features"]
+__all__ = ["LetterReading", "LetterReader", "LetterError", "LETTERS", "ROTATIONS", "prepare"]
