@@ -88,12 +88,12 @@ def prepare_u8(crops: list[np.ndarray]) -> np.ndarray:
 
 def build(fonts: list[Path], per_letter: int, seed: int, workers: int, label: str,
           cache: Path | None) -> tuple[np.ndarray, np.ndarray]:
-    key = hashlib.sha1(repr(([str(f) for f in fonts], per_letter, seed, NORM, "v2")).encode()).hexdigest()[:12]
+    key = hashlib.sha1(repr(([str(f) for f in fonts], per_letter, seed, NORM, "v3")).encode()).hexdigest()[:12]
     path = cache / f"{label}-{key}.npz" if cache else None
     if path is not None and path.exists():
         with np.load(path) as z:
             return z["x"], z["y"]
-    n_reject = max(4, per_letter * len(LETTERS) // 10)  # pictures, symbols, blank faces, backs
+    n_reject = max(4, per_letter * len(LETTERS) // 6)  # pictures, symbols, blank faces, backs
     jobs = [(seed * 100003 + i, str(f), per_letter, n_reject) for i, f in enumerate(fonts)]
     xs, ys = [], []
     t0 = time.time()

@@ -243,7 +243,7 @@ def _dark_colour(rng: np.random.Generator) -> BGR:
 def _shape_mask(rng: np.random.Generator, size: int) -> np.ndarray:
     """A picture that is not a letter: blobs, strokes, a figure, a pattern (reject class)."""
     img: np.ndarray = np.zeros((size, size), np.uint8)
-    kind = rng.integers(0, 8)
+    kind = rng.integers(0, 11)
     c = size // 2
     th = int(rng.integers(1, max(2, size // 10)))
     if kind == 0:  # a little figure: head, body, limbs (like a victim tile)
@@ -288,6 +288,27 @@ def _shape_mask(rng: np.random.Generator, size: int) -> np.ndarray:
         for _ in range(int(rng.integers(1, 5))):
             p = rng.integers(size // 8, 7 * size // 8, 2)
             cv2.circle(img, (int(p[0]), int(p[1])), int(rng.integers(1, max(2, size // 16))), 255, -1)
+    elif kind == 8:  # the outline of a random closed shape (a chalk line, a frame, a drawing)
+        k = int(rng.integers(5, 12))
+        ang = np.sort(rng.uniform(0, 2 * np.pi, k))
+        rad = size * rng.uniform(0.15, 0.4, k)
+        pts = np.stack([c + rad * np.cos(ang), c + rad * np.sin(ang) * rng.uniform(0.6, 1.4)], axis=1)
+        cv2.polylines(img, [pts.astype(np.int32)], True, 255, th + int(rng.integers(0, 2)), cv2.LINE_AA)
+    elif kind == 9:  # a filled random polygon, sometimes with a hole
+        k = int(rng.integers(3, 9))
+        pts = rng.uniform(size * 0.15, size * 0.85, (k, 2))
+        cv2.fillPoly(img, [cv2.convexHull(pts.astype(np.int32))], 255)
+        if rng.random() < 0.5:
+            cv2.circle(img, (int(rng.integers(size // 3, 2 * size // 3)),) * 2, int(size * 0.08), 0, -1)
+    elif kind == 10:  # a few small marks: an icon of parts
+        for _ in range(int(rng.integers(2, 6))):
+            p = rng.integers(size // 5, 4 * size // 5, 2)
+            if rng.random() < 0.5:
+                cv2.circle(img, (int(p[0]), int(p[1])), int(rng.integers(2, max(3, size // 8))), 255,
+                           -1 if rng.random() < 0.5 else th)
+            else:
+                q = p + rng.integers(-size // 4, size // 4, 2)
+                cv2.rectangle(img, (int(p[0]), int(p[1])), (int(q[0]), int(q[1])), 255, -1 if rng.random() < 0.5 else th)
     if kind != 7 and rng.random() < 0.5:  # pictures come in any direction
         img = cv2.rotate(img, [cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_COUNTERCLOCKWISE][int(rng.integers(0, 3))])
     # kind 7: blank face
