@@ -292,12 +292,12 @@ def _shape_mask(rng: np.random.Generator, size: int) -> np.ndarray:
         k = int(rng.integers(5, 12))
         ang = np.sort(rng.uniform(0, 2 * np.pi, k))
         rad = size * rng.uniform(0.15, 0.4, k)
-        pts = np.stack([c + rad * np.cos(ang), c + rad * np.sin(ang) * rng.uniform(0.6, 1.4)], axis=1)
-        cv2.polylines(img, [pts.astype(np.int32)], True, 255, th + int(rng.integers(0, 2)), cv2.LINE_AA)
+        ring = np.stack([c + rad * np.cos(ang), c + rad * np.sin(ang) * rng.uniform(0.6, 1.4)], axis=1)
+        cv2.polylines(img, [ring.astype(np.int32)], True, 255, th + int(rng.integers(0, 2)), cv2.LINE_AA)
     elif kind == 9:  # a filled random polygon, sometimes with a hole
         k = int(rng.integers(3, 9))
-        pts = rng.uniform(size * 0.15, size * 0.85, (k, 2))
-        cv2.fillPoly(img, [cv2.convexHull(pts.astype(np.int32))], 255)
+        corners = rng.uniform(size * 0.15, size * 0.85, (k, 2))
+        cv2.fillPoly(img, [cv2.convexHull(corners.astype(np.int32))], 255)
         if rng.random() < 0.5:
             cv2.circle(img, (int(rng.integers(size // 3, 2 * size // 3)),) * 2, int(size * 0.08), 0, -1)
     elif kind == 10:  # a few small marks: an icon of parts
