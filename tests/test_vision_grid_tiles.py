@@ -283,17 +283,26 @@ def _off_place(face: np.ndarray, dx: int, dy: int, angle: float) -> np.ndarray:
     return np.ascontiguousarray(turned[8 + dy : 72 + dy, 8 + dx : 72 + dx])
 
 
+def _backs_then_letters(
+    style: synth.Style, rng: np.random.Generator, *, backs: int, shift: int, turn: float,
+    per_letter: int, letters: int,
+) -> tuple[list[np.ndarray], list[str], dict[int, LetterReading]]:
+    """Backs off their places, then letter faces in turns, and the reader's sure answers."""
+    back = synth.tile_face("back", 64, style)
+    crops = [_off_place(back, int(rng.integers(-shift, shift + 1)), int(rng.integers(-shift, shift + 1)),
+                        float(rng.uniform(-turn, turn))) for _ in range(backs)]
+    kinds = [k for k in "MÖRDE" for _ in range(per_letter)][:letters]
+    crops += [synth.tile_face(k, 64, style, 90 * (i % 4)) for i, k in enumerate(kinds)]
+    answers = {backs + i: LetterReading(k, 90 * (i % 4), 0.97, ((k, 0.97),))
+               for i, k in enumerate(kinds)}
+    return crops, kinds, answers
+
+
 def test_without_reference_backs_off_their_places_are_still_the_back() -> None:
     style = synth.styles("train")[7]  # a fine checker back: a few px off decorrelates it
     rng = np.random.default_rng(7)
-    back = synth.tile_face("back", 64, style)
-    backs = [_off_place(back, int(rng.integers(-5, 6)), int(rng.integers(-5, 6)),
-                        float(rng.uniform(-6, 6))) for _ in range(4)]
-    kinds = [k for k in "MÖRDE" for _ in range(6)][:32]
-    faces = [synth.tile_face(k, 64, style, 90 * (i % 4)) for i, k in enumerate(kinds)]
-    crops = backs + faces
-    answers = {4 + i: LetterReading(k, 90 * (i % 4), 0.97, ((k, 0.97),))
-               for i, k in enumerate(kinds)}
+    crops, kinds, answers = _backs_then_letters(style, rng, backs=4, shift=5, turn=6.0,
+                                                per_letter=6, letters=32)
     got = TileReader(_Scripted(answers, crops), second_opinion=None).read(crops)  # type: ignore[arg-type]
     assert [c.state for c in got[:4]] == [CellState.HIDDEN] * 4
     assert all(c.state is CellState.LETTER for c in got[4:])
@@ -413,14 +422,9 @@ def test_without_reference_two_alike_faces_without_letters_are_the_back() -> Non
     victim."""
     style = synth.styles("train")[3]
     rng = np.random.default_rng(3)
-    back = synth.tile_face("back", 64, style)
-    backs = [_off_place(back, int(rng.integers(-3, 4)), int(rng.integers(-3, 4)),
-                        float(rng.uniform(-4, 4))) for _ in range(2)]
-    kinds = [k for k in "MÖRDE" for _ in range(7)][:33]
-    faces = [synth.tile_face(k, 64, style, 90 * (i % 4)) for i, k in enumerate(kinds)]
-    crops = backs + faces + [synth.tile_face("X", 64, style)]
-    answers = {2 + i: LetterReading(k, 90 * (i % 4), 0.97, ((k, 0.97),))
-               for i, k in enumerate(kinds)}
+    crops, kinds, answers = _backs_then_letters(style, rng, backs=2, shift=3, turn=4.0,
+                                                per_letter=7, letters=33)
+    crops.append(synth.tile_face("X", 64, style))
     got = TileReader(_Scripted(answers, crops), second_opinion=None).read(crops)  # type: ignore[arg-type]
     assert [c.char for c in got] == [".", "."] + kinds + ["X"]
 
