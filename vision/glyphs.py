@@ -396,12 +396,7 @@ def camera_crop(
     src = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32)
     h = cv2.getPerspectiveTransform(src, dst)
     warped = cv2.warpPerspective(face, h, (out_size, out_size), flags=cv2.INTER_LINEAR)
-    alpha_src = np.zeros((size, size), np.float32)
-    rad = int(rng.uniform(0, 0.18) * size)
-    cv2.rectangle(alpha_src, (rad, 0), (size - 1 - rad, size - 1), 1.0, -1)
-    cv2.rectangle(alpha_src, (0, rad), (size - 1, size - 1 - rad), 1.0, -1)
-    for px, py in ((rad, rad), (size - 1 - rad, rad), (rad, size - 1 - rad), (size - 1 - rad, size - 1 - rad)):
-        cv2.circle(alpha_src, (px, py), rad, 1.0, -1)
+    alpha_src = _rounded_square(size, int(rng.uniform(0, 0.18) * size))
     alpha = cv2.warpPerspective(alpha_src, h, (out_size, out_size), flags=cv2.INTER_LINEAR)[..., None]
     img: np.ndarray = table * (1 - alpha) + warped * alpha
 
