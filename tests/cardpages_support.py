@@ -144,3 +144,13 @@ def start_site(tmp: Path) -> Iterator[Site]:
         app = web.create_app(table, table.config.section("web"))
         with web.Server(app, host="127.0.0.1", port=0) as server:
             yield Site(f"http://127.0.0.1:{server.port}/", PIN, table)
+
+
+@contextlib.contextmanager
+def start_game_site(tmp: Path, game: str, players: list[str]) -> Iterator[Site]:
+    """A served table on which ``game`` has been started for ``players`` (through the API)."""
+    with start_site(tmp) as site:
+        status, body = post(site.url, site.pin, {"action": "new_game", "game": game,
+                                                 "setup": {"players": players}})
+        assert status == 200, body
+        yield site

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.base import Effect, Timeline
-from companion.games.serialkiller import GAME, Draw, EndTurn, SKState
+from companion.games.serialkiller import GAME, Draw, EndTurn, Inform, SKState
 from companion.games.serialkiller.cards import Card, Rank, sorted_cards
 
 
@@ -46,4 +46,10 @@ def fail_turn(tl: Timeline[SKState], end: bool = True) -> tuple[Timeline[SKState
     return tl, said
 
 
-__all__ = ["Card", "fail_turn", "kinds", "numbers", "run", "start"]
+def inform_on_bob_four_times(tl: Timeline[SKState]) -> tuple[Timeline[SKState], list[Effect]]:
+    """Ann's turn: a King, then four Aces each informing on Bob, a number card, end of turn."""
+    return run(tl, "KH", "AS", Inform("Bob"), "AH", Inform("Bob"), "AD", Inform("Bob"),
+               "AC", Inform("Bob"), "2S", EndTurn())
+
+
+__all__ = ["Card", "fail_turn", "inform_on_bob_four_times", "kinds", "numbers", "run", "start"]

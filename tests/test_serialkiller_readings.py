@@ -4,7 +4,7 @@ the package docstring of ``companion.games.serialkiller``)."""
 from __future__ import annotations
 
 import pytest
-from serialkiller_support import fail_turn, kinds, numbers, run, start
+from serialkiller_support import fail_turn, inform_on_bob_four_times, kinds, numbers, run, start
 
 import companion.games.serialkiller as serialkiller
 from companion.games.base import Refused
@@ -95,20 +95,7 @@ def test_reading_6_jack_no_kill_two_victims_one_kill() -> None:
 
 def test_reading_6_arrested_by_the_turns_clue_plays_nothing_more() -> None:
     tl = start()
-    tl, _ = run(
-        tl,
-        "KH",
-        "AS",
-        Inform("Bob"),
-        "AH",
-        Inform("Bob"),
-        "AD",
-        Inform("Bob"),
-        "AC",
-        Inform("Bob"),
-        "2S",
-        EndTurn(),
-    )
+    tl, _ = inform_on_bob_four_times(tl)
     tl, _ = fail_turn(tl)  # Bob 1
     tl, _ = fail_turn(tl)  # Ann 5
     assert tl.state.clues == (5, 1)

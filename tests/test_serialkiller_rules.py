@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from serialkiller_support import fail_turn, kinds, numbers, run, start
+from serialkiller_support import fail_turn, inform_on_bob_four_times, kinds, numbers, run, start
 
 from companion.games import find_game
 from companion.games.base import EventError, Refused, Timeline
@@ -209,20 +209,7 @@ def test_no_counters_left_arrested_and_out() -> None:
 def test_last_player_with_clues_wins() -> None:
     # RULE: "The last player with clues left is still “on the loose”, and wins the game."
     # RULE: "The winner is the last serial killer on the loose!"
-    tl, _ = run(
-        start(),
-        "KH",
-        "AS",
-        Inform("Bob"),
-        "AH",
-        Inform("Bob"),
-        "AD",
-        Inform("Bob"),
-        "AC",
-        Inform("Bob"),
-        "2S",
-        EndTurn(),
-    )
+    tl, _ = inform_on_bob_four_times(start())
     tl, _ = fail_turn(tl)
     tl, _ = fail_turn(tl)
     assert tl.state.clues == (5, 1)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from cardpages_support import Site, get, login, phone_page, post, shot, start_site, wait_until
+from cardpages_support import Site, get, login, phone_page, post, shot, start_game_site, wait_until
 from web_support import launch
 from companion.games.base import Refused
 from companion.games.murdero import GAME
@@ -28,10 +28,7 @@ PLAYERS = ["Ana", "Ben", "Cem"]
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    with start_site(tmp_path_factory.mktemp("murdero")) as s:
-        status, body = post(s.url, s.pin, {"action": "new_game", "game": "murdero",
-                                           "setup": {"players": PLAYERS}})
-        assert status == 200, body
+    with start_game_site(tmp_path_factory.mktemp("murdero"), "murdero", PLAYERS) as s:
         yield s
 
 

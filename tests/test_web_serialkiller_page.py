@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from cardpages_support import Site, get, login, phone_page, post, shot, start_site, wait_until
+from cardpages_support import Site, get, login, phone_page, post, shot, start_game_site, wait_until
 from web_support import launch
 from companion.games.base import Refused, fold
 from companion.games.serialkiller import GAME
@@ -29,10 +29,7 @@ EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "serial
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    with start_site(tmp_path_factory.mktemp("serialkiller")) as s:
-        status, body = post(s.url, s.pin, {"action": "new_game", "game": "serialkiller",
-                                           "setup": {"players": PLAYERS}})
-        assert status == 200, body
+    with start_game_site(tmp_path_factory.mktemp("serialkiller"), "serialkiller", PLAYERS) as s:
         yield s
 
 
