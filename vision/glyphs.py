@@ -561,8 +561,7 @@ def face_crop(
                 continue
             fcol, icol = _face_colours(rng)
             other = LETTERS[int(rng.integers(0, len(LETTERS)))] if rng.random() < 0.8 else None
-            font2 = font if font is not None else None
-            mask = _face_mask(rng, other, font2, w) if font2 is not None else np.zeros((w, w), np.float32)
+            mask = _face_mask(rng, other, font, w) if font is not None else np.zeros((w, w), np.float32)
             face = _composite(mask, icol, fcol).astype(np.float32)
             cx = c0 + di * ux - dj * uy + rng.normal(0, 0.05 * w)
             cy = c0 + di * uy + dj * ux + rng.normal(0, 0.05 * w)
