@@ -252,6 +252,7 @@
           ? { type: "hand_corrected", number: d.correcting, hand: handJSON(d) }
           : { type: "hand_entered", hand: handJSON(d) };
         var number = d.correcting || (view.hands || []).length + 1;
+        d.error = null;  // a new try: the last refusal's reason must not outlive it on screen
         C.act({ action: "event", event: event }).then(function () {
           state.draft = null;
           state.rerender();
