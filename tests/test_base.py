@@ -16,6 +16,7 @@ from companion.games.base import (
     GameRules,
     Outcome,
     Refused,
+    TableView,
     Timeline,
     Undo,
     fold,
@@ -52,6 +53,7 @@ COUNTER = GameRules[int](
     decode=codec.decode,
     encode=codec.encode,
     view=lambda state: {"value": state},
+    table=lambda state: TableView(players=("Ana", "Ben"), on_turn=state % 2),
 )
 
 

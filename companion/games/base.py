@@ -14,7 +14,7 @@ import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from companion.errors import CompanionError
 
@@ -44,11 +44,24 @@ class EventError(RuleError):
     """An event (or set-up) that cannot be decoded: wrong type, missing or malformed field."""
 
 
+class Cue(enum.Enum):
+    """The sounds a game may ask the table for; the table's panel owns the tunes."""
+
+    TURN = "turn"
+    VALID = "valid"
+    INVALID = "invalid"
+    REMINDER = "reminder"
+    ALARM = "alarm"
+    END = "end"
+
+
 @dataclass(frozen=True)
 class Effect:
-    """Something the table should show or sound: a turn change, a valid claim, a winner.
+    """A game's own moment for the phones (a victim turned, a hand scored, a card drawn).
 
-    ``kind`` is a short word the edges understand; ``data`` is JSON-ready detail.
+    ``kind`` is a short word the pages understand; ``data`` is JSON-ready detail. The table
+    shows nothing of it on the panel: what should light or sound is one of the typed effects
+    below, so a game never relies on the table knowing its words.
     """
 
     kind: str
@@ -56,11 +69,178 @@ class Effect:
 
 
 @dataclass(frozen=True)
+class TurnMoved:
+    """The turn passed to ``seat``: its LED lights and the turn tune plays."""
+
+    seat: int
+    kind: ClassVar[str] = "turn"
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return {"player": self.seat}
+
+
+@dataclass(frozen=True)
+class Winners:
+    """The game ended; ``seats`` won together (a pair, a team), or nobody when empty."""
+
+    seats: tuple[int, ...]
+    kind: ClassVar[str] = "winner"
+
+    @property
+    def data(self) -> dict[str, Any]:
+        one = self.seats[0] if len(self.seats) == 1 else None
+        return {"player": one, "players": list(self.seats)}
+
+
+@dataclass(frozen=True)
+class Signal:
+    """A game's moment the panel should show: a ``cue`` to sound and, with ``blink``, the
+    seat's LED flashing (an arrest, a hand won, a claim judged)."""
+
+    cue: Cue
+    seat: int | None = None
+    blink: bool = False
+    kind: ClassVar[str] = "signal"
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return {"tune": self.cue.value, "seat": self.seat, "blink": self.blink}
+
+
+@dataclass(frozen=True)
+class TimerStarted:
+    """The table started the timer a game asked for (emitted by the table, not by games)."""
+
+    key: str
+    seconds: float
+    seat: int | None
+    kind: ClassVar[str] = "timer_started"
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return {"key": self.key, "seconds": self.seconds, "seat": self.seat}
+
+
+@dataclass(frozen=True)
+class TimerWarned:
+    """The timer's last seconds began: the seat's LED blinks faster, the buzzer warns."""
+
+    key: str
+    left_s: float
+    seat: int | None
+    kind: ClassVar[str] = "timer_warning"
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return {"key": self.key, "left_s": self.left_s, "seat": self.seat}
+
+
+@dataclass(frozen=True)
+class TimerExpired:
+    """The timer ran out; its expiry event follows through the rules like any other."""
+
+    key: str
+    seat: int | None
+    kind: ClassVar[str] = "timer_expired"
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return {"key": self.key, "seat": self.seat}
+
+
+AnyEffect = Effect | TurnMoved | Winners | Signal | TimerStarted | TimerWarned | TimerExpired
+
+
+def effect_json(effect: AnyEffect) -> dict[str, Any]:
+    """An effect as the phones receive it: ``{"kind": ..., "data": {...}}``."""
+    return {"kind": effect.kind, "data": _to_json(dict(effect.data))}
+
+
+@dataclass(frozen=True)
+class TimerRequest:
+    """A timer a game wants running now, named in its :class:`TableView`.
+
+    The game declares it rather than starting it, so undo, a restart and a new game need no
+    special case: the table runs whatever the current state asks for. ``key`` names this run
+    (a new key is a fresh timer; the same key carries on); ``expiry`` is the event (as JSON for
+    ``decode``) the table applies when it runs out; the last ``warn_s`` seconds are announced.
+    """
+
+    key: str
+    seconds: float
+    seat: int | None
+    expiry: Mapping[str, Any]
+    warn_s: float = 10.0
+
+
+@dataclass(frozen=True)
+class TableView:
+    """What the table needs from any state of any game, so it never reads a game's JSON.
+
+    ``on_turn``: the seat whose LED is lit (None: nobody, e.g. between hands or at the end);
+    ``over`` and ``winners``: the game has ended and these seats won (empty: nobody);
+    ``out``: seats no longer playing (quit, arrested); ``question``: a stable code for what the
+    table must do before play goes on (the victim's neighbours to turn), or None; ``timer``: the
+    timer the state wants running; ``reason``: why the game ended, for the history.
+    """
+
+    players: tuple[str, ...]
+    on_turn: int | None
+    over: bool = False
+    winners: tuple[int, ...] = ()
+    out: tuple[int, ...] = ()
+    question: str | None = None
+    timer: TimerRequest | None = None
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A question the camera puts to the table (unsure tiles, a reading the rules refuse).
+
+    ``details`` are the game's JSON-ready particulars (the cells, what was seen there).
+    """
+
+    kind: str
+    code: str
+    message: str
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "code": self.code, "message": self.message,
+                **_to_json(dict(self.details))}
+
+
+@dataclass(frozen=True)
+class Observed:
+    """What a game makes of one still camera reading: events to apply in order (each one
+    already checked against the rules), a question when it cannot decide, and ``memo``, the
+    game's own memory between readings, handed back with the next reading."""
+
+    events: tuple[Any, ...] = ()
+    prompt: Prompt | None = None
+    memo: Any = None
+
+
+@dataclass(frozen=True)
+class Advisor(Generic[S]):
+    """Figures worth computing off the table's thread (the Mörder odds).
+
+    ``key(state)`` says when the figures change (None: nothing to advise); ``advise(state)``
+    computes them, pure and deterministic, so the same state always shows the same figures.
+    """
+
+    key: Callable[[S], str | None]
+    advise: Callable[[S], Mapping[str, Any]]
+
+
+@dataclass(frozen=True)
 class Outcome(Generic[S]):
     """What ``apply`` returns: the next state and the effects of getting there."""
 
     state: S
-    effects: tuple[Effect, ...] = ()
+    effects: tuple[AnyEffect, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -70,26 +250,28 @@ class Undo:
 
 @dataclass(frozen=True)
 class GameRules(Generic[S]):
-    """One game's pure functions, registered by name.
+    """One game's pure functions, registered by name; the table treats every game alike.
 
     - ``new(setup)``: the initial state from a JSON-like set-up (players, first player…);
       raises :class:`EventError` for a bad set-up.
     - ``apply(state, event)``: the :class:`Outcome`, or raises :class:`Refused`.
     - ``decode(obj)`` / ``encode(event)``: events to and from JSON-ready dicts with a ``type``.
-    - ``view(state)``: the JSON-ready picture of the state the web and the CLI show.
+    - ``view(state)``: the JSON-ready picture of the state the phones and the CLI show.
+    - ``table(state)``: the :class:`TableView`: seat on turn, the end, winners, a question, a
+      timer. The only thing the table reads of a state: lights, tunes and timers follow it.
     - ``press(state, seat, gesture)``: what a player's hardware button means now, as an
       event JSON for ``decode`` (``gesture`` is ``next``, ``claim`` or ``quit``: short, long
       and double press), or ``None`` when the press means nothing now. ``None`` for the
       whole hook: the game has no button actions.
+    - ``act(state, word, fields)``: a phone's own words for this game (Mörder's ``claim``,
+      ``resolve``…) as event JSONs applied all or nothing; raises :class:`EventError` for a
+      word it does not know. The table's own words (``event``, ``undo``…) never reach it.
+    - ``observe(state, reading, memo)``: a still camera reading as :class:`Observed` events
+      and questions; ``None`` for a game the camera does not read.
+    - ``advisor``: figures worth computing off the table's thread, or ``None``.
 
-    Effects the runtime shows on the panel for every game (a game may add its own kinds;
-    the phone gets all of them):
-
-    - ``turn`` {``player``}: that seat's LED lights, the turn tune plays.
-    - ``winner`` {``player`` (int or None)} or {``players``: [int…]}: the winner pattern.
-    - ``claim_valid`` / ``claim_invalid`` {``player``}: the claim patterns and tunes.
-    - ``signal`` {``seat`` (int or None), ``tune``: ``valid`` | ``invalid`` | ``reminder`` |
-      ``alarm``, ``blink``: bool}: a game's own moment (an arrest, a hand won).
+    What a game wants shown on the panel it says with typed effects (:class:`TurnMoved`,
+    :class:`Winners`, :class:`Signal`); :class:`Effect` is for the phones only.
     """
 
     name: str
@@ -99,7 +281,31 @@ class GameRules(Generic[S]):
     decode: Callable[[Mapping[str, Any]], Any]
     encode: Callable[[Any], dict[str, Any]]
     view: Callable[[S], dict[str, Any]]
+    table: Callable[[S], TableView]
     press: Callable[[S, int, str], Mapping[str, Any] | None] | None = None
+    act: Callable[[S, str, Mapping[str, Any]], Sequence[Mapping[str, Any]]] | None = None
+    observe: Callable[[S, Any, Any], Observed] | None = None
+    advisor: Advisor[S] | None = None
+
+
+def parse_players(setup: Mapping[str, Any], low: int, high: int) -> tuple[str, ...]:
+    """The set-up's ``players``: ``low`` to ``high`` distinct, non-empty names.
+
+    One parser for every game, so every game refuses the same mistakes in the same words.
+    """
+    if not isinstance(setup, Mapping):
+        raise EventError("the set-up must be a JSON object")
+    names = setup.get("players")
+    if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
+        raise EventError("players: a list of names")
+    cleaned = tuple(n.strip() for n in names)
+    if not low <= len(cleaned) <= high:
+        raise EventError(f"players: {low} to {high} players, not {len(cleaned)}")
+    if any(not n for n in cleaned):
+        raise EventError("players: a name may not be empty")
+    if len(set(n.casefold() for n in cleaned)) != len(cleaned):
+        raise EventError("players: every name must be different")
+    return cleaned
 
 
 @dataclass(frozen=True)

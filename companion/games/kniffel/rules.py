@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.games.base import Effect, EventCodec, EventError, GameRules, Outcome, Refused
+from companion.games.base import Effect, EventCodec, EventError, GameRules, Outcome, Refused, TableView, TimerRequest
 from companion.games.kniffel.dice import DEFAULT_DICE, DiceError, DiceSet, Roll
 from companion.games.kniffel.lexicon import Lexicon
 from companion.games.kniffel.pad import KNIFFEL, Box, Pad
@@ -158,6 +158,7 @@ def build_rules(lexicon: Lexicon | None = None) -> GameRules[KniffelState]:
         decode=codec.decode,
         encode=codec.encode,
         view=view,
+        table=table_view,
     )
 
 
@@ -257,6 +258,26 @@ def _finish_turn(
         effects.append(Effect("turn", {"player": nxt.players[nxt.current], "turn": nxt.turn,
                                        "round": nxt.round, "hourglass_s": nxt.hourglass_s}))
     return Outcome(nxt, tuple(effects))
+
+
+def table_view(state: KniffelState) -> TableView:
+    """The player on turn; the hourglass runs from a turn's first throw until time is up."""
+    over = state.finished
+    timer = None
+    if not over and state.rolls > 0 and not state.time_up:
+        timer = TimerRequest(
+            key=f"hourglass/{state.turn}", seconds=float(state.hourglass_s), seat=state.current,
+            expiry={"type": "time_up", "turn": state.turn},
+        )
+    best = max(p.total for p in state.pads)
+    return TableView(
+        players=state.players,
+        on_turn=None if over else state.current,
+        over=over,
+        winners=tuple(i for i, p in enumerate(state.pads) if p.total == best) if over else (),
+        timer=timer,
+        reason="most_points" if over else None,
+    )
 
 
 def view(state: KniffelState) -> dict[str, Any]:

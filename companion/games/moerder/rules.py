@@ -108,7 +108,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.games.base import Effect, EventCodec, EventError, GameRules, Outcome, Refused
+from companion.games.base import Effect, EventCodec, EventError, GameRules, Outcome, Refused, TableView
 from companion.games.moerder.board import (
     CELLS,
     SET_COUNTS,
@@ -639,6 +639,20 @@ def view(state: MoerderState) -> dict[str, Any]:
     }
 
 
+def table_view(state: MoerderState) -> TableView:
+    """The seat on turn (or looking), the quitter out, the victim's neighbours as a question."""
+    over = state.phase is Phase.OVER
+    return TableView(
+        players=state.players,
+        on_turn=None if over else state.turn,
+        over=over,
+        winners=() if state.winner is None else (state.winner,),
+        out=() if state.quitter is None else (state.quitter,),
+        question="victim_neighbours" if state.pending and not over else None,
+        reason=None if state.win_reason is None else state.win_reason.value,
+    )
+
+
 def press(state: MoerderState, seat: int, gesture: str) -> dict[str, Any] | None:
     """What a seat's button means now (the table's buttons, ``GameRules.press``).
 
@@ -666,6 +680,7 @@ GAME: GameRules[MoerderState] = GameRules(
     decode=codec.decode,
     encode=codec.encode,
     view=view,
+    table=table_view,
     press=press,
 )
 

@@ -30,6 +30,7 @@ from companion.games.base import (
     GameRules,
     Outcome,
     Refused,
+    TableView,
 )
 from companion.games.murdero import cards
 from companion.games.murdero.hand import HandEnd, HandError, PlayerHand, seats_of_pairs
@@ -398,6 +399,17 @@ def view(state: MurderoState) -> dict[str, Any]:
     }
 
 
+def table_view(state: MurderoState) -> TableView:
+    """The seat on turn (lights only: Murdero's turns are not refereed); the winning side."""
+    return TableView(
+        players=state.players,
+        on_turn=None if state.over else state.turn,
+        over=state.over,
+        winners=tuple(state.seats_of(state.game_winners)),
+        reason="target_reached" if state.over else None,
+    )
+
+
 def press(state: MurderoState, seat: int, gesture: str) -> dict[str, Any] | None:
     """A short press by the player on turn passes the turn; every other press means nothing
     (hands are entered on the phone)."""
@@ -414,5 +426,6 @@ GAME = GameRules[MurderoState](
     decode=_codec.decode,
     encode=_codec.encode,
     view=view,
+    table=table_view,
     press=press,
 )

@@ -57,6 +57,7 @@ from companion.games.search.rules import (
     Start,
     apply,
     new,
+    table_view,
     view,
 )
 
@@ -68,6 +69,7 @@ GAME: GameRules[SearchState] = GameRules(
     decode=CODEC.decode,
     encode=CODEC.encode,
     view=view,
+    table=table_view,
     press=press,
 )
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.games.base import Effect, EventCodec, EventError, Outcome, Refused
+from companion.games.base import Effect, EventCodec, EventError, Outcome, Refused, TableView
 from companion.games.search.house import House, HouseError, Room, deck
 
 _log = logging.getLogger(__name__)
@@ -497,6 +497,19 @@ def replay(state: SearchState, moves: Sequence[str]) -> Iterator[tuple[SearchSta
 
 
 # --- view -----------------------------------------------------------------------------------
+
+
+def table_view(state: SearchState) -> TableView:
+    """The player on turn; at the end the whole team wins, or nobody (cooperative)."""
+    over = state.phase is Phase.OVER
+    won = over and team_score(state.tracks) > 0
+    return TableView(
+        players=tuple(p.name for p in state.players),
+        on_turn=None if over else state.turn,
+        over=over,
+        winners=tuple(range(len(state.players))) if won else (),
+        reason=("team_won" if won else "team_lost") if over else None,
+    )
 
 
 def view(state: SearchState) -> dict[str, Any]:

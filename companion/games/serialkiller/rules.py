@@ -33,6 +33,7 @@ from companion.games.base import (
     GameRules,
     Outcome,
     Refused,
+    TableView,
 )
 from companion.games.serialkiller.cards import (
     FULL_DECK,
@@ -591,6 +592,20 @@ def legal(state: SKState) -> tuple[str, ...]:
     return ()
 
 
+def table_view(state: SKState) -> TableView:
+    """The player drawing or deciding; arrested players out; the last free player wins."""
+    over = state.phase is Phase.OVER
+    playing = state.phase not in (Phase.CHOOSING, Phase.OVER)
+    return TableView(
+        players=state.players,
+        on_turn=state.current if playing else None,
+        over=over,
+        winners=(state.players.index(state.winner),) if state.winner is not None else (),
+        out=tuple(i for i in range(len(state.players)) if not state.active(i)),
+        reason="last_free" if over else None,
+    )
+
+
 def view(state: SKState) -> dict[str, Any]:
     playing = state.phase not in (Phase.CHOOSING, Phase.OVER)
     winner = state.players.index(state.winner) if state.winner is not None else None
@@ -675,5 +690,6 @@ GAME = GameRules[SKState](
     decode=_codec.decode,
     encode=_codec.encode,
     view=view,
+    table=table_view,
     press=press,
 )
