@@ -1,4 +1,4 @@
-"""Runtime figures: reading-to-phone latency, the demo's memory, durable events per second.
+"""Table figures: reading-to-phone latency, the demo's memory, durable events per second.
 
 Run: ``.venv/bin/python bench/runtime_bench.py [--quick]``. Prints one line per figure and a
 JSON object at the end. Figures depend on the machine's load; say what else ran.
@@ -52,7 +52,8 @@ def latency(speed: float = 1.0) -> dict[str, Any]:
 
     from companion import config as config_mod
     from companion import demo
-    from companion.runtime import Runtime, VisionReader
+    from companion.table import GridReader
+    from companion.table import Table
     from companion.store import Store
 
     script = demo.choose_script(7)
@@ -64,7 +65,7 @@ def latency(speed: float = 1.0) -> dict[str, Any]:
         cfg = cfg.replace("table", database=f"{tmp}/l.sqlite", players=list(script.players),
                           advisor=True, reminder_s=0.0)
         cfg = cfg.replace("hardware", pin_factory="mock")
-        vision = VisionReader(cfg.section("vision"))
+        vision = GridReader(cfg.section("vision"))
         reads: list[float] = []
 
         def reader(image: Any) -> Any:  # the vision reader, timed
@@ -75,7 +76,7 @@ def latency(speed: float = 1.0) -> dict[str, Any]:
                 reads.append((time.perf_counter() - t0) * 1000)
 
         factory = MockFactory(pin_class=MockPWMPin)
-        with Store(cfg.section("table")["database"]) as store, Runtime(
+        with Store(cfg.section("table")["database"]) as store, Table(
             cfg, store, pin_factory=factory
         ) as rt, rt.subscribe() as sub:
             director = demo.Director(rt, script, folder, reader, factory, speed=speed,

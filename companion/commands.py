@@ -108,7 +108,7 @@ def _logging(verbose: bool) -> None:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from companion import config as config_mod
-    from companion.runtime import Runtime
+    from companion.table import Table
     from companion.store import new_pin
     from vision.sources import open_source
 
@@ -127,7 +127,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                   flush=True)
         source = open_source(cfg.section("camera"))
         reader = vision_reader(cfg.section("vision")) if source is not None else None
-        with Runtime(cfg, store, source=source, reader=reader) as runtime:
+        with Table(cfg, store, source=source, reader=reader) as runtime:
             import web
 
             app = web.create_app(runtime, web_cfg)
@@ -144,8 +144,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def vision_reader(settings: dict[str, Any]) -> Any:
-    """The vision pipeline as the runtime's reader (frames to :class:`TableReading`)."""
-    from companion.runtime import vision_reader as make
+    """The vision pipeline as the table's reader (frames to a grid reading)."""
+    from companion.table import GridReader as make
 
     return make(settings)
 
@@ -160,7 +160,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from companion import config as config_mod
     from companion import demo
     from companion.progress import progress
-    from companion.runtime import Runtime
+    from companion.table import Table
     from companion.store import Store, new_pin
 
     if args.speed <= 0:
@@ -203,7 +203,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
             pin = new_pin()
             store.set_pin(pin)
             reader = vision_reader(cfg.section("vision"))
-            with Runtime(cfg, store, pin_factory=factory, echo=echo) as runtime:
+            with Table(cfg, store, pin_factory=factory, echo=echo) as runtime:
                 import web
 
                 web_cfg = cfg.section("web")

@@ -256,8 +256,8 @@ class Director:
             self.say("demo: a phone started a game; the players sit back")
         acted: tuple[int, int, Any] | None = None
         ended_at: float | None = None
-        asked_at: float | None = None
-        refusals = 0
+        self._asked_at: float | None = None
+        self._refusals = 0
         truth = "".join(HIDDEN if t is None else t.value for t in self.script.boards[-1].cells)
         patience = 0.8 / max(self.speed, 0.1)  # people look at the phone after a moment
         while not self.stop.is_set():
@@ -286,39 +286,9 @@ class Director:
             # players turn the next tile only once the table has moved on to their turn
             camera.hold(first_frame(int(view.get("turn_number", 0)) + 1))
             board = str(view.get("board", "")).replace("/", "")
-            prompt = snap["prompt"]
-            # the people at the table read the dashboard and put the camera right
             wrong = [i for i, ch in enumerate(board) if ch != HIDDEN and ch != truth[i]]
-            if prompt is not None:
-                asked_at = asked_at or time.monotonic()
-                if time.monotonic() - asked_at >= patience:
-                    # people tell the phone what lies on the table now: the prompt's cells and
-                    # any tile of this turn the game does not have yet (the camera missed it)
-                    turn = min(int(view.get("turn_number", 1)), len(self.script.boards) - 1)
-                    now = self.script.boards[turn].cells
-                    cells = {r * 6 + c for r, c in prompt["cells"]}
-                    cells |= {i for i, t in enumerate(now) if t is not None and board[i] == HIDDEN}
-                    answer = {f"{i // 6},{i % 6}": None if now[i] is None else now[i].value
-                              for i in sorted(cells)}
-                    _log.debug("prompt %s at turn %s on %s", prompt, view.get("turn_number"),
-                               view.get("board"))
-                    if not self._phone("answers the camera's question",
-                                       {"action": "resolve", "cells": answer}, answer):
-                        refusals += 1
-                        if refusals >= 3:  # the game and the table drifted apart: start over
-                            self.say("demo: the table and the game disagree; starting over")
-                            return True
-                    asked_at = None
-            elif wrong:
-                asked_at = asked_at or time.monotonic()
-                if time.monotonic() - asked_at >= patience:
-                    i = wrong[0]
-                    body = {"action": "correct", "cell": list(divmod(i, 6)), "tile": _tile(truth[i])}
-                    self._phone(f"sees {board[i]} on the phone and corrects it", body,
-                                {f"{i // 6},{i % 6}": truth[i]})
-                    asked_at = None
-            else:
-                asked_at = None
+            if not self._put_right(snap, view, board, wrong, truth, patience):
+                return True  # the game and the table drifted apart: start over
             if view.get("phase") in ("playing", "final_look") and not wrong:
                 key = (int(view.get("turn_number", 0)), int(view.get("turn", 0)), view.get("phase"))
                 ready = view.get("tile_turned_this_turn") and not view.get("pending")
@@ -328,6 +298,42 @@ class Director:
                     acted = key
                     self._press(int(view["turn"]), self._chain_on(view.get("board")))
             self.stop.wait(0.1)
+        return True
+
+    def _put_right(self, snap: dict[str, Any], view: dict[str, Any], board: str,
+                   wrong: list[int], truth: str, patience: float) -> bool:
+        """The people at the table read the dashboard and put the camera right, after a
+        moment: they answer its question, or correct a tile the phone shows wrong. False when
+        the table refused them three times (the game and the table drifted apart)."""
+        prompt = snap["prompt"]
+        if prompt is None and not wrong:
+            self._asked_at = None
+            return True
+        self._asked_at = self._asked_at or time.monotonic()
+        if time.monotonic() - self._asked_at < patience:
+            return True
+        self._asked_at = None
+        if prompt is None:
+            i = wrong[0]
+            body = {"action": "correct", "cell": list(divmod(i, 6)), "tile": _tile(truth[i])}
+            self._phone(f"sees {board[i]} on the phone and corrects it", body,
+                        {f"{i // 6},{i % 6}": truth[i]})
+            return True
+        # they tell the phone what lies on the table now: the question's cells and any tile
+        # of this turn the game does not have yet (the camera missed it)
+        turn = min(int(view.get("turn_number", 1)), len(self.script.boards) - 1)
+        now = self.script.boards[turn].cells
+        cells = {r * 6 + c for r, c in prompt["cells"]}
+        cells |= {i for i, t in enumerate(now) if t is not None and board[i] == HIDDEN}
+        answer = {f"{i // 6},{i % 6}": None if now[i] is None else now[i].value
+                  for i in sorted(cells)}
+        _log.debug("prompt %s at turn %s on %s", prompt, view.get("turn_number"), view.get("board"))
+        if not self._phone("answers the camera's question", {"action": "resolve", "cells": answer},
+                           answer):
+            self._refusals += 1
+            if self._refusals >= 3:
+                self.say("demo: the table and the game disagree; starting over")
+                return False
         return True
 
     def _phone(self, what: str, body: dict[str, Any], cells: dict[str, Any]) -> bool:

@@ -127,7 +127,7 @@ def buzzer(rt: Any) -> int:
 
 
 class Site:
-    """The dashboard served on a free port over a real Runtime (temp SQLite, MockFactory)."""
+    """The dashboard served on a free port over a real Table (temp SQLite, MockFactory)."""
 
     def __init__(self, url: str, pin: str, table: Any) -> None:
         self.url = url

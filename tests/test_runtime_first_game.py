@@ -12,7 +12,7 @@ from companion import config as config_mod
 from companion.config import ConfigError
 from companion.games import game_names
 from companion.games.base import Refused
-from companion.runtime import Runtime
+from companion.table import Table
 from companion.store import Store
 
 NAMES = ["Ana", "Ben", "Cem"]
@@ -27,13 +27,13 @@ SETUPS: dict[str, dict[str, Any]] = {
 }
 
 
-def start(tmp_path: Path, factory: MockFactory, game: str, setup: dict[str, Any]) -> Runtime:
+def start(tmp_path: Path, factory: MockFactory, game: str, setup: dict[str, Any]) -> Table:
     cfg = config_mod.defaults().replace("table", database=str(tmp_path / "log.sqlite"),
                                         game=game, players=NAMES, setup=setup, advisor=False,
                                         reminder_s=0.0)
     store = Store(cfg.section("table")["database"])
     try:
-        return Runtime(cfg, store, pin_factory=factory).start()
+        return Table(cfg, store, pin_factory=factory).start()
     except BaseException:
         store.close()
         raise

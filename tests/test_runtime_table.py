@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import cv2
@@ -15,7 +15,8 @@ from gpiozero.pins.mock import MockFactory
 from companion import config as config_mod
 from companion.errors import InputError
 from companion.games.base import Refused
-from companion.runtime import Busy, Runtime, TableReading
+from companion.games.readings import GridReading
+from companion.table import Busy, Table
 from companion.store import Store
 from vision.sources import ReplaySource
 
@@ -43,23 +44,23 @@ def make_config(tmp_path: Path, **camera: object) -> config_mod.Config:
 
 
 @pytest.fixture
-def table(tmp_path: Path, factory: MockFactory) -> Iterator[Runtime]:
+def table(tmp_path: Path, factory: MockFactory) -> Iterator[Table]:
     cfg = make_config(tmp_path)
-    with Store(cfg.section("table")["database"]) as store, Runtime(cfg, store, pin_factory=factory) as rt:
+    with Store(cfg.section("table")["database"]) as store, Table(cfg, store, pin_factory=factory) as rt:
         yield rt
 
 
-def see(rt: Runtime, reading: str, times: int = 2) -> dict[str, object]:
+def see(rt: Table, reading: str, times: int = 2) -> dict[str, object]:
     for _ in range(times):
-        rt.post_reading(TableReading(reading))
+        rt.post_reading(GridReading(reading))
     rt.drain()
     return rt.snapshot()
 
 
-def test_a_stable_reading_becomes_an_event_and_the_log_keeps_it(table: Runtime, factory: MockFactory) -> None:
+def test_a_stable_reading_becomes_an_event_and_the_log_keeps_it(table: Table, factory: MockFactory) -> None:
     snap = table.snapshot()
     assert snap["game"] == "moerder" and [p["name"] for p in snap["players"]] == ["Ana", "Ben", "Cem"]
-    table.post_reading(TableReading(cells(c0_0="M")))  # seen once: not believed yet
+    table.post_reading(GridReading(cells(c0_0="M")))  # seen once: not believed yet
     table.drain()
     assert table.snapshot()["view"]["cells"][0][0] is None
     snap = see(table, cells(c0_0="M"), times=1)
@@ -70,15 +71,15 @@ def test_a_stable_reading_becomes_an_event_and_the_log_keeps_it(table: Runtime, 
     assert table.store.events(snap["game_id"])[0].source == "camera"
 
 
-def test_a_hand_over_the_table_is_not_read(table: Runtime) -> None:
-    table.post_reading(TableReading(cells(c0_0="M")))
-    table.post_reading(TableReading(cells(c0_0="R"), still=False))
-    table.post_reading(TableReading(cells(c0_0="M")))
+def test_a_hand_over_the_table_is_not_read(table: Table) -> None:
+    table.post_reading(GridReading(cells(c0_0="M")))
+    table.post_reading(GridReading(cells(c0_0="R"), still=False))
+    table.post_reading(GridReading(cells(c0_0="M")))
     table.drain()
     assert table.snapshot()["view"]["cells"][0][0] is None
 
 
-def test_buttons_drive_the_turn_and_leds_follow(table: Runtime, factory: MockFactory) -> None:
+def test_buttons_drive_the_turn_and_leds_follow(table: Table, factory: MockFactory) -> None:
     see(table, cells(c1_1="E"))
     leds = [factory.pin(p) for p in table.pins.leds]
     assert [led.state for led in leds[:3]] == [True, False, False]
@@ -95,7 +96,7 @@ def test_buttons_drive_the_turn_and_leds_follow(table: Runtime, factory: MockFac
     assert table.store.events(snap["game_id"])[-1].source == "button"
 
 
-def test_unsure_cells_ask_the_table_instead_of_guessing(table: Runtime, factory: MockFactory) -> None:
+def test_unsure_cells_ask_the_table_instead_of_guessing(table: Table, factory: MockFactory) -> None:
     buzzer = factory.pin(table.pins.buzzer)
     snap = see(table, cells(c2_3="?"))
     prompt = snap["prompt"]
@@ -114,7 +115,7 @@ def test_unsure_cells_ask_the_table_instead_of_guessing(table: Runtime, factory:
     assert see(table, cells(c2_3="?", c4_4="?"))["prompt"]["cells"] == [[4, 4]]
 
 
-def test_a_confident_misread_corrected_on_the_phone_stays_corrected(table: Runtime) -> None:
+def test_a_confident_misread_corrected_on_the_phone_stays_corrected(table: Table) -> None:
     snap = see(table, cells(c2_2="X"))  # an E the camera takes for the victim
     assert snap["view"]["pending"]
     snap = table.submit({"action": "correct", "cell": [2, 2], "tile": "E"})
@@ -127,13 +128,13 @@ def test_a_confident_misread_corrected_on_the_phone_stays_corrected(table: Runti
     assert snap["prompt"]["code"] == "reading_differs"
 
 
-def test_a_clearer_reading_settles_the_prompt(table: Runtime) -> None:
+def test_a_clearer_reading_settles_the_prompt(table: Table) -> None:
     assert see(table, cells(c2_3="?"))["prompt"] is not None
     snap = see(table, cells(c2_3="R"))
     assert snap["prompt"] is None and snap["view"]["cells"][2][3] == "R"
 
 
-def test_an_impossible_reading_is_asked_about_not_applied(table: Runtime) -> None:
+def test_an_impossible_reading_is_asked_about_not_applied(table: Table) -> None:
     # seven Ms over seven turns, then an eighth is seen
     board = list(BLANK)
     for i in range(7):
@@ -151,7 +152,7 @@ def test_an_impossible_reading_is_asked_about_not_applied(table: Runtime) -> Non
     assert see(table, "".join(board))["prompt"] is None
 
 
-def test_a_reading_against_the_board_is_asked_about(table: Runtime) -> None:
+def test_a_reading_against_the_board_is_asked_about(table: Table) -> None:
     see(table, cells(c0_0="M"))
     snap = see(table, cells(c0_0="R"))
     assert snap["prompt"]["code"] == "reading_differs" and snap["prompt"]["cells"] == [[0, 0]]
@@ -159,7 +160,7 @@ def test_a_reading_against_the_board_is_asked_about(table: Runtime) -> None:
     assert snap["view"]["cells"][0][0] == "R"
 
 
-def test_phone_actions_errors_and_undo(table: Runtime) -> None:
+def test_phone_actions_errors_and_undo(table: Table) -> None:
     with pytest.raises(InputError, match="unknown action"):
         table.submit({"action": "dance"})
     with pytest.raises(InputError):
@@ -174,7 +175,7 @@ def test_phone_actions_errors_and_undo(table: Runtime) -> None:
     assert [e.body["type"] for e in table.store.events(snap["game_id"])] == ["turn_tile", "undo"]
 
 
-def test_new_game_ends_the_old_one_in_the_history(table: Runtime) -> None:
+def test_new_game_ends_the_old_one_in_the_history(table: Table) -> None:
     old = table.snapshot()["game_id"]
     snap = table.submit({"action": "new_game", "game": "moerder",
                          "setup": {"players": ["Ana", "Ben"], "first": 1}})
@@ -190,19 +191,19 @@ def test_new_game_ends_the_old_one_in_the_history(table: Runtime) -> None:
 def test_a_restart_folds_the_game_back(tmp_path: Path, factory: MockFactory) -> None:
     cfg = make_config(tmp_path)
     db = cfg.section("table")["database"]
-    with Store(db) as store, Runtime(cfg, store, pin_factory=factory) as rt:
+    with Store(db) as store, Table(cfg, store, pin_factory=factory) as rt:
         see(rt, cells(c0_0="M"))
         rt.submit({"action": "next"})
         see(rt, cells(c0_0="M", c5_5="E"))
         before = rt.snapshot()
     factory.reset()
-    with Store(db) as store, Runtime(cfg, store, pin_factory=factory) as rt:
+    with Store(db) as store, Table(cfg, store, pin_factory=factory) as rt:
         after = rt.snapshot()
     assert after["game_id"] == before["game_id"]
     assert after["view"] == before["view"]
 
 
-def test_live_streams_are_bounded(table: Runtime) -> None:
+def test_live_streams_are_bounded(table: Table) -> None:
     n = table.config.section("web")["max_streams"]
     with pytest.MonkeyPatch.context():
         subs = [table.subscribe() for _ in range(n)]
@@ -235,8 +236,8 @@ def test_camera_lost_keeps_the_table_running_and_reconnects(tmp_path: Path, fact
                       reconnect_min_s=0.05, reconnect_max_s=0.2)
     source = ReplaySource(folder, fps=50.0, loop=True)
 
-    def empty_table(image: np.ndarray) -> TableReading:
-        return TableReading(BLANK)  # every tile face down: what the first frames show
+    def empty_table(image: np.ndarray) -> GridReading:
+        return GridReading(BLANK)  # every tile face down: what the first frames show
 
     def wait_for(status: str) -> dict[str, object]:
         deadline = time.monotonic() + 10
@@ -247,7 +248,7 @@ def test_camera_lost_keeps_the_table_running_and_reconnects(tmp_path: Path, fact
             time.sleep(0.02)
         raise AssertionError(f"camera never became {status}: {rt.snapshot()['camera']}")
 
-    with Store(tmp_path / "log.sqlite") as store, Runtime(
+    with Store(tmp_path / "log.sqlite") as store, Table(
         cfg, store, source=source, reader=empty_table, pin_factory=factory
     ) as rt:
         wait_for("ok")
@@ -272,7 +273,7 @@ def _hold(factory: MockFactory, gpio: int, seconds: float) -> None:
     pin.drive_high()
 
 
-def _until(rt: Runtime, check: object, timeout: float = 5.0) -> dict[str, object]:
+def _until(rt: Table, check: object, timeout: float = 5.0) -> dict[str, object]:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         snap = rt.snapshot()
@@ -282,7 +283,7 @@ def _until(rt: Runtime, check: object, timeout: float = 5.0) -> dict[str, object
     raise AssertionError(f"condition not reached: {rt.snapshot()['view']}")
 
 
-def test_a_long_press_claim_wins_and_another_starts_the_next_game(table: Runtime, factory: MockFactory) -> None:
+def test_a_long_press_claim_wins_and_another_starts_the_next_game(table: Table, factory: MockFactory) -> None:
     word = "MÖRDER"
     seen = list(BLANK)
     for i, ch in enumerate(word):
@@ -304,7 +305,7 @@ def test_a_long_press_claim_wins_and_another_starts_the_next_game(table: Runtime
     assert snap["view"]["phase"] == "playing" and snap["view"]["turn"] == on_turn  # winner starts
 
 
-def test_a_claim_without_a_chain_is_refused_on_the_panel(table: Runtime, factory: MockFactory) -> None:
+def test_a_claim_without_a_chain_is_refused_on_the_panel(table: Table, factory: MockFactory) -> None:
     see(table, cells(c0_0="M"))
     buzzer = factory.pin(table.pins.buzzer)
     _hold(factory, table.pins.buttons[0], 0.35)
@@ -316,9 +317,9 @@ def test_a_claim_without_a_chain_is_refused_on_the_panel(table: Runtime, factory
 
 def test_the_advisor_fills_its_figures_off_the_table_thread(tmp_path: Path, factory: MockFactory) -> None:
     cfg = make_config(tmp_path).replace("table", advisor=True)
-    with Store(tmp_path / "log.sqlite") as store, Runtime(cfg, store, pin_factory=factory) as rt:
+    with Store(tmp_path / "log.sqlite") as store, Table(cfg, store, pin_factory=factory) as rt:
         see(rt, cells(c0_0="M", c0_1="Ö"))
-        snap = _until(rt, lambda s: s["advisor"]["p_end"] is not None, timeout=20)
+        snap = _until(rt, lambda s: s["advisor"].get("p_end") is not None, timeout=20)
         adv = snap["advisor"]
         assert adv["enabled"] and adv["possible"] is True and 0.0 < adv["p_end"] <= 1.0
         assert adv["p_end_se"] >= 0.0
@@ -333,9 +334,9 @@ def test_a_camera_gone_silent_is_signalled(tmp_path: Path, factory: MockFactory)
         w.add(np.zeros((48, 64, 3), np.uint8), 0.0)
         w.add(np.zeros((48, 64, 3), np.uint8), 60.0)
     cfg = make_config(tmp_path, read_timeout_s=0.3)
-    with Store(tmp_path / "log.sqlite") as store, Runtime(
+    with Store(tmp_path / "log.sqlite") as store, Table(
         cfg, store, source=ReplaySource(tmp_path / "slow"),
-        reader=lambda image: TableReading(BLANK), pin_factory=factory,
+        reader=lambda image: GridReading(BLANK), pin_factory=factory,
     ) as rt:
         snap = _until(rt, lambda s: s["camera"]["status"] == "lost")
         assert "no frame" in snap["camera"]["message"] and snap["panel"]["status"] == "camera_lost"
@@ -345,9 +346,9 @@ def test_frames_stream_jpegs_and_free_their_slot(tmp_path: Path, factory: MockFa
     folder = tmp_path / "cam"
     _frames(folder)
     cfg = make_config(tmp_path)
-    with Store(tmp_path / "log.sqlite") as store, Runtime(
+    with Store(tmp_path / "log.sqlite") as store, Table(
         cfg, store, source=ReplaySource(folder, fps=20.0, loop=True),
-        reader=lambda image: TableReading(BLANK, corners=((1, 1), (60, 1), (60, 40), (1, 40))),
+        reader=lambda image: GridReading(BLANK, corners=((1, 1), (60, 1), (60, 40), (1, 40))),
         pin_factory=factory,
     ) as rt:
         stream = rt.frames()
@@ -369,7 +370,7 @@ def test_frames_stream_jpegs_and_free_their_slot(tmp_path: Path, factory: MockFa
             h.__exit__(None, None, None)
 
 
-def test_answering_a_prompt_turns_the_victim_first_and_is_all_or_nothing(table: Runtime) -> None:
+def test_answering_a_prompt_turns_the_victim_first_and_is_all_or_nothing(table: Table) -> None:
     # the camera cannot read the victim nor two of its neighbours
     snap = see(table, cells(c3_3="?", c2_2="?", c4_4="?"))
     assert sorted(snap["prompt"]["cells"]) == [[2, 2], [3, 3], [4, 4]]
@@ -383,7 +384,7 @@ def test_answering_a_prompt_turns_the_victim_first_and_is_all_or_nothing(table: 
     assert len(table.store.events(snap["game_id"])) == events
 
 
-def test_a_short_press_off_turn_means_nothing(table: Runtime, factory: MockFactory) -> None:
+def test_a_short_press_off_turn_means_nothing(table: Table, factory: MockFactory) -> None:
     see(table, cells(c0_0="M"))
     before = table.snapshot()
     button = factory.pin(table.pins.buttons[2])  # Cem, not on turn
@@ -397,33 +398,41 @@ def test_a_short_press_off_turn_means_nothing(table: Runtime, factory: MockFacto
     assert len(table.store.events(after["game_id"])) == 1
 
 
-def test_the_shared_effect_vocabulary_reaches_the_panel(table: Runtime, factory: MockFactory) -> None:
-    from companion.games.base import Effect
+def test_the_typed_effects_and_the_table_view_reach_the_panel(table: Table, factory: MockFactory) -> None:
+    from companion.games.base import Cue, Signal, TableView, Winners
+    from companion.table import signals
 
-    # Wort-Kniffel's view says nothing of a game's end or its winner: the panel follows effects
     table.submit({"action": "new_game", "game": "kniffel",
                   "setup": {"players": ["Ana", "Ben", "Cem"]}})
     table.drain()  # the table thread is idle: show effects as it would
     buzzer = factory.pin(table.pins.buzzer)
     leds = [factory.pin(p) for p in table.pins.leds]
-    table._effects([Effect("signal", {"seat": 1, "tune": "alarm", "blink": True})])
+    signals.sound(table.panel, [Signal(Cue.ALARM, seat=1, blink=True)])
     assert table.panel.wait_idle()
     assert [s.state for s in leds[1].states].count(True) >= 3  # seat 2 blinked
     assert any(s.state for s in buzzer.states)
-    table._effects([Effect("winner", {"players": [0, 2]})])
-    time.sleep(0.6)
-    assert [s.state for s in leds[0].states].count(True) >= 1
-    assert [s.state for s in leds[2].states].count(True) >= 1
+    signals.sound(table.panel, [Winners((0, 2))])
+    signals.steady(table.panel, TableView(("Ana", "Ben", "Cem"), None, over=True, winners=(0, 2)),
+                   camera_lost=False, asking=False)
+    _until_pins(lambda: [s.state for s in leds[0].states].count(True) >= 1
+                and [s.state for s in leds[2].states].count(True) >= 1)
     assert leds[1].state is False
+
+
+def _until_pins(condition: Callable[[], bool], timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the pins never showed it"
+        time.sleep(0.01)
 
 
 def test_a_frames_stream_ends_when_the_camera_goes_away(tmp_path: Path, factory: MockFactory) -> None:
     folder = tmp_path / "cam"
     _frames(folder)
     cfg = make_config(tmp_path, read_timeout_s=0.5)
-    with Store(tmp_path / "log.sqlite") as store, Runtime(
+    with Store(tmp_path / "log.sqlite") as store, Table(
         cfg, store, source=ReplaySource(folder, fps=20.0, loop=True),
-        reader=lambda image: TableReading(cells(c0_0="?")), pin_factory=factory,
+        reader=lambda image: GridReading(cells(c0_0="?")), pin_factory=factory,
     ) as rt:
         stream = rt.frames()
         assert next(stream).startswith(b"\xff\xd8")

@@ -15,7 +15,8 @@ from gpiozero.pins.mock import MockFactory
 from companion import config as config_mod
 from companion import demo
 from companion.errors import InputError
-from companion.runtime import Runtime, TableReading
+from companion.games.readings import GridReading
+from companion.table import Table
 from companion.store import Store
 from vision.sources import Frame
 
@@ -23,12 +24,12 @@ TURNED = "M" + "." * 35  # the old game's table: one tile face up
 
 
 @pytest.fixture
-def table(tmp_path: Path, factory: MockFactory) -> Iterator[Runtime]:
+def table(tmp_path: Path, factory: MockFactory) -> Iterator[Table]:
     cfg = config_mod.defaults()
     cfg = cfg.replace("table", database=str(tmp_path / "log.sqlite"), players=["Ada", "Bruno"],
                       advisor=False, reminder_s=0.0)
     cfg = cfg.replace("vision", stable_frames=2)
-    with Store(cfg.section("table")["database"]) as store, Runtime(cfg, store, pin_factory=factory) as rt:
+    with Store(cfg.section("table")["database"]) as store, Table(cfg, store, pin_factory=factory) as rt:
         yield rt
 
 
@@ -63,17 +64,17 @@ class GatedReader:
         self.gate = threading.Event()
         self.inside = threading.Event()
 
-    def __call__(self, image: Any) -> TableReading:
+    def __call__(self, image: Any) -> GridReading:
         self.inside.set()
         self.gate.wait(10)
-        return TableReading(TURNED)
+        return GridReading(TURNED)
 
 
 PHONE_GAME = {"action": "new_game", "game": "moerder", "setup": {"players": ["Ana", "Ben", "Cem"],
                                                                   "first": 1}}
 
 
-def test_a_frame_of_the_old_game_never_turns_a_tile_in_a_phones_new_game(table: Runtime) -> None:
+def test_a_frame_of_the_old_game_never_turns_a_tile_in_a_phones_new_game(table: Table) -> None:
     old = table.snapshot()["game_id"]
     camera, reader = HeldCamera(), GatedReader()
     assert table.attach_camera(camera, reader, game_id=old)
@@ -90,7 +91,7 @@ def test_a_frame_of_the_old_game_never_turns_a_tile_in_a_phones_new_game(table: 
     assert table.store.events(snap["game_id"]) == []
 
 
-def test_a_camera_for_a_game_gone_already_is_not_attached(table: Runtime) -> None:
+def test_a_camera_for_a_game_gone_already_is_not_attached(table: Table) -> None:
     old = table.snapshot()["game_id"]
     table.submit(PHONE_GAME)
     camera = HeldCamera()
@@ -98,7 +99,7 @@ def test_a_camera_for_a_game_gone_already_is_not_attached(table: Runtime) -> Non
     assert camera.closed.is_set() and table.snapshot()["camera"]["status"] == "none"
 
 
-def test_a_new_game_over_a_game_no_longer_in_progress_is_refused(table: Runtime) -> None:
+def test_a_new_game_over_a_game_no_longer_in_progress_is_refused(table: Table) -> None:
     old = table.snapshot()["game_id"]
     phone = table.submit(PHONE_GAME)["game_id"]
     with pytest.raises(InputError, match=f"game {phone}"):
@@ -109,7 +110,7 @@ def test_a_new_game_over_a_game_no_longer_in_progress_is_refused(table: Runtime)
 
 
 def test_the_demos_next_round_leaves_a_phones_game_alone(
-    table: Runtime, factory: MockFactory, tmp_path: Path
+    table: Table, factory: MockFactory, tmp_path: Path
 ) -> None:
     """Between rounds (the director's game over) a phone starts a game: the players sit back."""
     script = demo.play_out(7, players=("Ada", "Bruno"))

@@ -207,11 +207,11 @@ def test_a_game_event_the_rules_cannot_decode_is_400(client: FlaskClient) -> Non
 
 
 def test_the_camera_asks_and_a_phone_answers(client: FlaskClient, table: Table) -> None:
-    from companion.runtime import TableReading
+    from companion.games.readings import GridReading
 
     unsure = "." * 7 + "?" + "." * 28  # the camera cannot read cell (1, 1)
     for _ in range(3):
-        table.post_reading(TableReading(unsure))
+        table.post_reading(GridReading(unsure))
     table.drain()
     prompt = client.get("/api/state").get_json()["prompt"]
     assert prompt["kind"] == "unsure" and prompt["cells"] == [[1, 1]]

@@ -1,5 +1,5 @@
 """Murdero at the table: the player buttons pass the turn, the LEDs follow, a hand won blinks
-the winner's LED and sounds the buzzer, the game's winner blinks on. Through the real Runtime
+the winner's LED and sounds the buzzer, the game's winner blinks on. Through the real Table
 on gpiozero's MockFactory pins with a temp SQLite log; plus the pure press hook."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from gpiozero.pins.mock import MockFactory
 from cardpages_support import buzzer, lit, marks, ons_since, panel_config, press, settle, until
 from companion.games.base import Timeline
 from companion.games.murdero import GAME
-from companion.runtime import Runtime
+from companion.table import Table
 from companion.store import Store
 
 PLAYERS = ("Ana", "Ben", "Cem")
@@ -95,15 +95,15 @@ def test_game_over_names_the_winners_seat_and_pairs_share_it() -> None:
 
 
 @pytest.fixture
-def table(tmp_path: Path, factory: MockFactory) -> Iterator[Runtime]:
+def table(tmp_path: Path, factory: MockFactory) -> Iterator[Table]:
     cfg = panel_config(tmp_path, PLAYERS)
-    with Store(cfg.section("table")["database"]) as store, Runtime(cfg, store, pin_factory=factory) as rt:
+    with Store(cfg.section("table")["database"]) as store, Table(cfg, store, pin_factory=factory) as rt:
         rt.submit({"action": "new_game", "game": "murdero",
                    "setup": {"players": list(PLAYERS), "first": 0}})
         yield rt
 
 
-def test_buttons_pass_the_turn_and_the_leds_follow(table: Runtime, factory: MockFactory) -> None:
+def test_buttons_pass_the_turn_and_the_leds_follow(table: Table, factory: MockFactory) -> None:
     snap = table.snapshot()
     assert snap["game"] == "murdero" and lit(factory, table, 3) == [True, False, False]
     game = snap["game_id"]
@@ -120,7 +120,7 @@ def test_buttons_pass_the_turn_and_the_leds_follow(table: Runtime, factory: Mock
     assert ons_since(factory, buzzer(table), mark[buzzer(table)]) > 0  # the turn tune
 
 
-def test_a_hand_won_blinks_the_winners_led_and_sounds(table: Runtime, factory: MockFactory) -> None:
+def test_a_hand_won_blinks_the_winners_led_and_sounds(table: Table, factory: MockFactory) -> None:
     mark = marks(factory, table)
     snap = table.submit({"action": "event", "event": {"type": "hand_entered", "hand": hand("Cem")}})
     assert snap["view"]["turn"] == 1  # the deal passed left: Ben begins the next hand
@@ -133,7 +133,7 @@ def test_a_hand_won_blinks_the_winners_led_and_sounds(table: Runtime, factory: M
     assert lit(factory, table, 3) == [False, True, False]  # then the turn shows again
 
 
-def test_the_game_won_blinks_on_and_the_history_names_the_winner(table: Runtime, factory: MockFactory) -> None:
+def test_the_game_won_blinks_on_and_the_history_names_the_winner(table: Table, factory: MockFactory) -> None:
     while not table.snapshot()["view"]["over"]:
         table.submit({"action": "event", "event": {"type": "hand_entered", "hand": big_win("Ben")}})
     mark = marks(factory, table)
@@ -151,7 +151,7 @@ def test_the_game_won_blinks_on_and_the_history_names_the_winner(table: Runtime,
     assert snap["game"] == "murdero" and snap["view"]["turn"] == 1  # the winner begins
 
 
-def test_a_pair_wins_together_on_the_panel_and_in_the_history(table: Runtime, factory: MockFactory) -> None:
+def test_a_pair_wins_together_on_the_panel_and_in_the_history(table: Table, factory: MockFactory) -> None:
     four = ("Ana", "Ben", "Cem", "Dee")
     table.submit({"action": "new_game", "game": "murdero", "setup": {"players": list(four), "pairs": True}})
     while not table.snapshot()["view"]["over"]:

@@ -13,20 +13,20 @@ from flask.testing import FlaskClient
 import web
 from companion.games.search.advice import hint_json, review_json, state_from_view
 from companion.games.search.house import House
-from companion.runtime import Runtime
+from companion.table import Table
 from web_support import PIN, make_table
 
 PINNED = {"X-Companion-Pin": PIN}
 
 
 @pytest.fixture()
-def table(tmp_path: Path) -> Iterator[Runtime]:
+def table(tmp_path: Path) -> Iterator[Table]:
     with make_table(tmp_path) as t:
         yield t
 
 
 @pytest.fixture()
-def client(table: Runtime) -> FlaskClient:
+def client(table: Table) -> FlaskClient:
     return web.create_app(table, {}).test_client()
 
 

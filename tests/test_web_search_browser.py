@@ -1,6 +1,6 @@
 """Search's phone page end to end, in real headless Chromium (Debian's) at phone size.
 
-A real Runtime (temp SQLite, MockFactory pins, no camera) served by waitress; the game is
+A real Table (temp SQLite, MockFactory pins, no camera) served by waitress; the game is
 started with ``new_game`` over the API, then the phone taps: the two start cards, a lit room
 (the track advances), a closed room (the engine's reason, in German), the hint button, and
 at the end the review of the score reached against the solver's best. The tests run in file

@@ -22,7 +22,7 @@ from companion.games.search.house import House
 from companion.games.search import GAME
 from companion.games.search.rules import Move, Phase, draw_starts, legal, team_score
 from companion.games.search.solver import line_names, solve
-from companion.runtime import Runtime
+from companion.table import Table
 from companion.store import Store
 
 LONG_S = 0.2
@@ -34,13 +34,13 @@ def said() -> list[str]:
 
 
 @pytest.fixture
-def table(tmp_path: Path, factory: MockFactory, said: list[str]) -> Iterator[Runtime]:
+def table(tmp_path: Path, factory: MockFactory, said: list[str]) -> Iterator[Table]:
     cfg = config_mod.defaults()
     cfg = cfg.replace("table", database=str(tmp_path / "log.sqlite"), players=["Ana", "Ben"],
                       advisor=False, reminder_s=0.0)
     cfg = cfg.replace("hardware", long_press_s=LONG_S, double_press_s=0.1, bounce_s=0.0)
     with Store(tmp_path / "log.sqlite") as store, \
-            Runtime(cfg, store, pin_factory=factory, echo=said.append) as rt:
+            Table(cfg, store, pin_factory=factory, echo=said.append) as rt:
         yield rt
 
 
@@ -51,7 +51,7 @@ def search_setup(seed: int = 4, rule: str = "match") -> dict[str, Any]:
             "dot_rule": rule}
 
 
-def start_search(rt: Runtime, setup: dict[str, Any] | None = None) -> dict[str, Any]:
+def start_search(rt: Table, setup: dict[str, Any] | None = None) -> dict[str, Any]:
     return rt.submit({"action": "new_game", "game": "search", "setup": setup or search_setup()})
 
 
@@ -90,14 +90,14 @@ def a_losing_game() -> tuple[dict[str, Any], list[str]]:
     raise AssertionError("no losing game found")
 
 
-def press(factory: MockFactory, rt: Runtime, seat: int, hold_s: float = 0.03) -> None:
+def press(factory: MockFactory, rt: Table, seat: int, hold_s: float = 0.03) -> None:
     pin = factory.pin(rt.pins.buttons[seat])
     pin.drive_low()
     time.sleep(hold_s)
     pin.drive_high()
 
 
-def wait_for(rt: Runtime, test: Callable[[dict[str, Any]], bool], timeout_s: float = 5.0) -> dict[str, Any]:
+def wait_for(rt: Table, test: Callable[[dict[str, Any]], bool], timeout_s: float = 5.0) -> dict[str, Any]:
     deadline = time.monotonic() + timeout_s
     while True:
         rt.drain()
@@ -109,12 +109,12 @@ def wait_for(rt: Runtime, test: Callable[[dict[str, Any]], bool], timeout_s: flo
         time.sleep(0.02)
 
 
-def leds(factory: MockFactory, rt: Runtime) -> list[bool]:
+def leds(factory: MockFactory, rt: Table) -> list[bool]:
     return [bool(factory.pin(p).state) for p in rt.pins.leds[:2]]
 
 
 def test_leds_show_whose_turn_and_a_short_press_takes_the_corridor(
-    table: Runtime, factory: MockFactory, said: list[str]
+    table: Table, factory: MockFactory, said: list[str]
 ) -> None:
     snap = start_search(table)
     view = snap["view"]
@@ -133,7 +133,7 @@ def test_leds_show_whose_turn_and_a_short_press_takes_the_corridor(
 
 
 def test_a_press_out_of_turn_is_refused_and_changes_nothing(
-    table: Runtime, factory: MockFactory
+    table: Table, factory: MockFactory
 ) -> None:
     snap = start_search(table)
     events = len(table.store.events(snap["game_id"]))
@@ -144,7 +144,7 @@ def test_a_press_out_of_turn_is_refused_and_changes_nothing(
     assert snap["view"]["turn"] == 0 and leds(factory, table)[0] is True
 
 
-def test_a_long_press_asks_for_a_hint(table: Runtime, factory: MockFactory,
+def test_a_long_press_asks_for_a_hint(table: Table, factory: MockFactory,
                                       said: list[str]) -> None:
     snap = start_search(table)
     press(factory, table, 1, hold_s=LONG_S + 0.15)
@@ -156,7 +156,7 @@ def test_a_long_press_asks_for_a_hint(table: Runtime, factory: MockFactory,
 
 
 @pytest.mark.parametrize("play", ["best", "losing"])
-def test_the_end_of_the_game_is_logged_and_shown(table: Runtime, factory: MockFactory,
+def test_the_end_of_the_game_is_logged_and_shown(table: Table, factory: MockFactory,
                                                  said: list[str], play: str) -> None:
     setup, line = a_winning_game() if play == "best" else a_losing_game()
     snap = start_search(table, setup)
@@ -176,7 +176,7 @@ def test_the_end_of_the_game_is_logged_and_shown(table: Runtime, factory: MockFa
 
 
 def test_a_long_press_after_the_end_plays_the_same_house_again(
-    table: Runtime, factory: MockFactory
+    table: Table, factory: MockFactory
 ) -> None:
     setup, line = a_losing_game()
     snap = start_search(table, setup)

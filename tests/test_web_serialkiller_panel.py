@@ -1,6 +1,6 @@
 """Serial Killer at the table: the player on turn's button ends the turn (a long press holds
 the Jack or Ace just drawn), LEDs show whose turn, an arrest blinks that player's LED with the
-alarm, the winner's LED blinks on. Through the real Runtime on gpiozero's MockFactory pins with
+alarm, the winner's LED blinks on. Through the real Table on gpiozero's MockFactory pins with
 a temp SQLite log; plus the pure press hook against the engine's legal moves."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from cardpages_support import buzzer, lit, marks, ons_since, panel_config, press
 from companion.games.base import Timeline
 from companion.games.serialkiller import GAME, SKState, legal
 from companion.games.serialkiller.rules import unseen
-from companion.runtime import Runtime
+from companion.table import Table
 from companion.store import Store
 
 PLAYERS = ("Ana", "Ben", "Cem")
@@ -94,20 +94,20 @@ def test_effects_name_seats_for_the_panel() -> None:
 
 
 @pytest.fixture
-def table(tmp_path: Path, factory: MockFactory) -> Iterator[Runtime]:
+def table(tmp_path: Path, factory: MockFactory) -> Iterator[Table]:
     cfg = panel_config(tmp_path, PLAYERS)
-    with Store(cfg.section("table")["database"]) as store, Runtime(cfg, store, pin_factory=factory) as rt:
+    with Store(cfg.section("table")["database"]) as store, Table(cfg, store, pin_factory=factory) as rt:
         yield rt
 
 
-def draw(rt: Runtime, *cards: str) -> dict[str, Any]:
+def draw(rt: Table, *cards: str) -> dict[str, Any]:
     snap: dict[str, Any] = {}
     for card in cards:
         snap = rt.submit({"action": "event", "event": {"type": "draw", "card": card}})
     return snap
 
 
-def test_the_player_on_turn_ends_the_turn_with_a_press(table: Runtime, factory: MockFactory) -> None:
+def test_the_player_on_turn_ends_the_turn_with_a_press(table: Table, factory: MockFactory) -> None:
     snap = table.submit({"action": "new_game", "game": "serialkiller",
                          "setup": {"players": list(PLAYERS), "first": 0}})
     game = snap["game_id"]
@@ -136,7 +136,7 @@ def test_the_player_on_turn_ends_the_turn_with_a_press(table: Runtime, factory: 
     assert table.store.events(game)[-1].body == {"type": "hold"}
 
 
-def test_an_arrest_blinks_and_sounds_the_winner_blinks_on(table: Runtime, factory: MockFactory) -> None:
+def test_an_arrest_blinks_and_sounds_the_winner_blinks_on(table: Table, factory: MockFactory) -> None:
     log = json.loads(EXAMPLE.read_text())
     snap = table.submit({"action": "new_game", "game": "serialkiller", "setup": log["setup"]})
     names = [p["name"] for p in snap["players"]]
@@ -176,7 +176,7 @@ def test_an_arrest_blinks_and_sounds_the_winner_blinks_on(table: Runtime, factor
 
 
 def test_the_tables_export_replays_on_the_command_line(
-    table: Runtime, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    table: Table, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from companion.cli import main
 

@@ -1,6 +1,6 @@
 """The tables the web tests run against: the real runtime, in process or as `companion demo`.
 
-:func:`make_table` builds ``companion.runtime.Runtime`` on real parts (a temp SQLite event log,
+:func:`make_table` builds ``companion.table.Table`` on real parts (a temp SQLite event log,
 gpiozero's MockFactory, no camera: readings are posted as the camera thread would).
 :func:`start_demo` runs ``companion demo`` as a subprocess, exactly as a newcomer would.
 """
@@ -24,20 +24,21 @@ from flask.testing import FlaskClient
 from gpiozero.pins.mock import MockFactory
 
 from companion import config as config_mod
-from companion.runtime import Runtime, TableReading
+from companion.games.readings import GridReading
+from companion.table import Table
 from companion.store import Store, hash_pin
 
 PIN = "482916"
-Table = Runtime
+Table = Table
 
 
-def _empty_table(image: Any) -> TableReading:
-    return TableReading("." * 36)  # every tile face down, whatever the frame shows
+def _empty_table(image: Any) -> GridReading:
+    return GridReading("." * 36)  # every tile face down, whatever the frame shows
 
 
 @contextlib.contextmanager
 def make_table(tmp: Path, players: tuple[str, ...] = ("Ana", "Ben"), camera: bool = False,
-               **web: Any) -> Iterator[Runtime]:
+               **web: Any) -> Iterator[Table]:
     """A running table; ``camera`` attaches a replay camera of a few plain frames (its reader
     sees every tile face down), so the MJPEG view has pictures to send."""
     tmp.mkdir(parents=True, exist_ok=True)
@@ -66,7 +67,7 @@ def make_table(tmp: Path, players: tuple[str, ...] = ("Ana", "Ben"), camera: boo
         with Store(tmp / "table.sqlite") as store:
             # A cheap hash keeps the tests quick; the runtime reads the rounds from the hash.
             store.set_setting("pin_hash", hash_pin(PIN, rounds=1000))
-            with Runtime(cfg, store, source=source, reader=_empty_table if camera else None,
+            with Table(cfg, store, source=source, reader=_empty_table if camera else None,
                          pin_factory=factory) as runtime:
                 yield runtime
     finally:
@@ -82,14 +83,14 @@ def turn_a_tile_for_the_player_on_turn(client: FlaskClient, headers: Mapping[str
     assert response.status_code == 200, response.get_json()
 
 
-def see_a_tile(runtime: Runtime) -> None:
+def see_a_tile(runtime: Table) -> None:
     """What the camera does: a face-down tile seen turned, stable over two readings."""
     cells = runtime.snapshot()["view"]["cells"]
     grid = "".join("." if t is None else t for row in cells for t in row)
     i = grid.index(".")
     grid = grid[:i] + "E" + grid[i + 1:]
     for _ in range(2):
-        runtime.post_reading(TableReading(grid))
+        runtime.post_reading(GridReading(grid))
     runtime.drain()
 
 

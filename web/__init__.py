@@ -1,7 +1,7 @@
 """The dashboard: the table runtime's HTTP face, on every phone on the LAN.
 
 ``create_app(runtime, config)`` builds a Flask app around any object keeping to
-:class:`web.protocol.TableAPI` (the real one is ``companion.runtime.Runtime``); ``config`` is
+:class:`web.protocol.TableAPI` (the real one is ``companion.table.Table``); ``config`` is
 the ``[web]`` section. Nothing lives in module globals: each app holds its own runtime,
 limiter and stream counts, so tests build one app each. Served by waitress with threads
 (:func:`serve`, :class:`Server`), never Flask's development server and never in debug mode,

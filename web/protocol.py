@@ -1,7 +1,7 @@
 """What the web edge needs from the table runtime, and nothing more.
 
 ``web.create_app(runtime, config)`` takes any object with these methods; the real one is
-``companion.runtime.Runtime``. Keeping the seam this small lets the web be tested against a
+``companion.table.Table``. Keeping the seam this small lets the web be tested against a
 real runtime with a replay camera and MockFactory pins, and keeps Flask out of the core.
 """
 
@@ -11,11 +11,10 @@ from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-from companion.errors import CompanionError
+from companion.table import publish as _publish
 
 
-class Busy(CompanionError, RuntimeError):
-    """Every live-stream slot is taken; the web answers 503 (``companion.runtime.Busy`` is this)."""
+Busy = _publish.Busy  # every live-stream slot is taken; the web answers 503
 
 
 class Subscription(Protocol):

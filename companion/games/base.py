@@ -199,13 +199,16 @@ class TableView:
 class Prompt:
     """A question the camera puts to the table (unsure tiles, a reading the rules refuse).
 
-    ``details`` are the game's JSON-ready particulars (the cells, what was seen there).
+    ``details`` are the game's JSON-ready particulars (the cells, what was seen there);
+    ``refused``: the rules refused what the camera saw (not merely unsure), so the phones also
+    show it as a refusal with the rules' code and reason.
     """
 
     kind: str
     code: str
     message: str
     details: Mapping[str, Any] = field(default_factory=dict)
+    refused: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "code": self.code, "message": self.message,
@@ -216,11 +219,13 @@ class Prompt:
 class Observed:
     """What a game makes of one still camera reading: events to apply in order (each one
     already checked against the rules), a question when it cannot decide, and ``memo``, the
-    game's own memory between readings, handed back with the next reading."""
+    game's own memory between readings, handed back with the next reading. ``shown`` is what
+    the phones may draw of the camera's view (how each letter lies), JSON-ready."""
 
     events: tuple[Any, ...] = ()
     prompt: Prompt | None = None
     memo: Any = None
+    shown: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -323,7 +328,7 @@ class Timeline(Generic[S]):
     def state(self) -> S:
         return self.states[-1]
 
-    def push(self, event: Any) -> tuple[Timeline[S], tuple[Effect, ...]]:
+    def push(self, event: Any) -> tuple[Timeline[S], tuple[AnyEffect, ...]]:
         """Apply ``event`` (or undo); raises :class:`Refused` and leaves ``self`` as it was."""
         if isinstance(event, Undo):
             if len(self.states) == 1:

@@ -35,3 +35,11 @@ __all__ = [
     "TurnTile",
     "WinReason",
 ]
+
+import dataclasses as _dc
+
+from companion.games.moerder.advice import ADVISOR as _ADVISOR
+from companion.games.moerder.observe import observe as _observe
+from companion.games.moerder import _tmp_act
+
+GAME = _dc.replace(GAME, observe=_observe, advisor=_ADVISOR, act=_tmp_act.act)

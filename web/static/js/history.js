@@ -75,7 +75,7 @@
     }
     function draw(i) {
       var step = data.steps[i];
-      var snap = { game: data.game.game, title: data.game.title, view: step.view, players: players(), rotations: null };
+      var snap = { game: data.game.game, title: data.game.title, view: step.view, players: players(), seen: null };
       var r = C.renderer(snap.game);
       var view = step.view || {};
       snap.players.forEach(function (p, k) { p.on_turn = view.turn === k && view.phase !== "over"; });

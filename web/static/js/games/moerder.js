@@ -116,7 +116,7 @@
       var view = snap.view || {};
       var parts = ensureBoard(root, ui);
       var cells = view.cells || [];
-      var rotations = snap.rotations || [];
+      var rotations = (snap.seen && snap.seen.rotations) || [];
       var pending = cellSet(view.pending);
       var prompt = cellSet(snap.prompt && snap.prompt.cells);
       var chainSet = cellSet(view.chain);

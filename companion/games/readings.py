@@ -1,0 +1,58 @@
+"""What the camera hands a game: frozen readings, one kind per thing the camera reads.
+
+A reading is what vision saw, with its doubts; a game's ``observe`` decides what it means.
+The table only needs ``still`` (no hand over the table) and ``key`` (two readings with the
+same key saw the same thing), so it can wait for a steady view of any kind of reading.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+UNSURE = "?"
+HIDDEN = "."
+
+
+class Reading(Protocol):
+    """The little the table reads of any reading."""
+
+    @property
+    def still(self) -> bool: ...
+
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def frame_at(self) -> float | None: ...
+
+
+@dataclass(frozen=True)
+class GridReading:
+    """A square grid of tiles as read from one frame, row by row from the top left.
+
+    ``cells`` holds one character per cell in the games' tile notation (a letter, ``X`` for a
+    picture tile, ``.`` face down) or ``?`` where the reader is not sure; ``candidates`` lists,
+    for unsure cells, what they might be (for the question put to the table). ``corners`` are
+    the grid's outer corners in the image (TL, TR, BR, BL) and ``rotations`` how far each
+    letter is turned clockwise, both for drawing. ``frame_at`` is ``time.perf_counter()`` when
+    the frame was read (the latency bench).
+    """
+
+    cells: str
+    still: bool = True
+    candidates: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    corners: tuple[tuple[float, float], ...] | None = None
+    rotations: tuple[int, ...] | None = None
+    frame_at: float | None = None
+    size: int = 6
+
+    def __post_init__(self) -> None:
+        if len(self.cells) != self.size * self.size:
+            raise ValueError(f"a {self.size}x{self.size} reading has {self.size ** 2} cells, "
+                             f"not {len(self.cells)}")
+
+    @property
+    def key(self) -> str:
+        return self.cells

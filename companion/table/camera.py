@@ -1,0 +1,354 @@
+"""The camera's side of the table: a thread that reads frames, hands them to the reader and
+posts the readings; reconnecting with doubling backoff when the camera is lost; the newest
+frame as JPEG for the phones' camera view; and the gate that waits for a steady view.
+
+Readings reach the game only through the table's inbox, so a frame of a camera that has been
+detached (``stop`` set) is dropped there and never reaches a game it did not watch.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from companion.games.readings import HIDDEN, UNSURE, GridReading, Reading
+from companion.table.publish import Publisher
+
+_log = logging.getLogger(__name__)
+
+
+class Reader(Protocol):
+    """Frames to readings; raises ``vision.VisionError`` when nothing can be read."""
+
+    def __call__(self, image: Any) -> Any: ...
+
+
+@dataclass(frozen=True)
+class CameraStatus:
+    """The camera is ``ok``, ``lost`` (retrying in ``retry_in`` s) or ``none``."""
+
+    status: str
+    message: str | None = None
+    retry_in: float | None = None
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A reading of the camera whose stop event is ``camera``."""
+
+    reading: Any
+    camera: threading.Event
+
+
+class Steady:
+    """Believe a reading when it is still and the same ``frames`` times in a row; once."""
+
+    def __init__(self, frames: int) -> None:
+        self.frames = max(1, frames)
+        self._key: str | None = None
+        self._count = 0
+
+    def reset(self) -> None:
+        self._key, self._count = None, 0
+
+    def see(self, reading: Reading) -> bool:
+        if not reading.still:
+            self.reset()
+            return False
+        if reading.key == self._key:
+            self._count += 1
+        else:
+            self._key, self._count = reading.key, 1
+        return self._count == self.frames
+
+
+class Frames:
+    """The newest camera frame as JPEG, drawn with what the reader found, for MJPEG viewers.
+
+    Frames are encoded only while someone watches: the CPU is the table's.
+    """
+
+    def __init__(self, publisher: Publisher, patience_s: float) -> None:
+        self._publisher = publisher
+        self._patience = max(patience_s, 1.0)
+        self._cond = threading.Condition()
+        self._jpeg: bytes | None = None
+        self._seq = 0
+        self.watchers = 0
+        self.closed = False
+
+    def put(self, image: Any, reading: Any) -> None:
+        if not self.watchers:
+            return
+        import cv2
+        import numpy as np
+
+        corners = getattr(reading, "corners", None)
+        if corners is not None:
+            image = image.copy()
+            pts = np.array(corners, np.int32).reshape(-1, 1, 2)
+            cv2.polylines(image, [pts], True, (0, 220, 0), 3)
+        scale = 800 / max(image.shape[1], 1)
+        if scale < 1:
+            image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 75])
+        if ok:
+            with self._cond:
+                self._jpeg = buf.tobytes()
+                self._seq += 1
+                self._cond.notify_all()
+
+    def close(self) -> None:
+        with self._cond:
+            self.closed = True
+            self._cond.notify_all()
+
+    def stream(self) -> Iterator[bytes]:
+        """JPEG frames until no new one comes for the patience (camera lost or detached):
+        a viewer holding on would only keep a phone's stream slot."""
+        self._publisher.take_slot()
+        self.watchers += 1
+        return self._iterate()
+
+    def _iterate(self) -> Iterator[bytes]:
+        seen = -1
+        last = time.monotonic()
+        try:
+            while not self.closed:
+                with self._cond:
+                    if self._seq == seen or self._jpeg is None:
+                        self._cond.wait(timeout=min(1.0, self._patience))
+                    jpeg = self._jpeg if self._seq != seen else None
+                    seen = self._seq
+                if jpeg is None:
+                    if time.monotonic() - last > self._patience:
+                        return
+                    continue
+                last = time.monotonic()
+                yield jpeg
+        finally:
+            self.watchers -= 1
+            self._publisher.give_slot()
+
+
+class Watch:
+    """One attached camera: its thread, its stop event, its frame rate and silence."""
+
+    def __init__(
+        self, source: Any, reader: Reader, settings: Mapping[str, Any],
+        post: Callable[[Any], None], frames: Frames, clock: Callable[[], float],
+    ) -> None:
+        self.source, self.reader = source, reader
+        self.stop = threading.Event()
+        self._settings = settings
+        self._post = post
+        self._frames = frames
+        self._clock = clock
+        self.fps: float | None = None
+        self.last_frame_at: float | None = None
+        self.reading_now = False  # inside the reader: a slow read is not a silent camera
+        self.lost = False
+        self._prev: float | None = None
+        self.thread = threading.Thread(target=self._run, name="camera", daemon=True)
+
+    def silent(self, now: float) -> float | None:
+        """Seconds without a frame, when that is longer than the setting allows."""
+        limit = float(self._settings["read_timeout_s"])
+        last = self.last_frame_at
+        if limit <= 0 or last is None or self.reading_now or now - last <= limit:
+            return None
+        return limit
+
+    def _run(self) -> None:
+        low = float(self._settings["reconnect_min_s"])
+        high = float(self._settings["reconnect_max_s"])
+        backoff = low
+        while not self.stop.is_set():
+            try:
+                self.source.open()
+                self._post(CameraStatus("ok"))
+                backoff = low
+                self._frames_loop()
+                return
+            except Exception as exc:
+                from vision.sources import CameraLost, CameraUnavailable, EndOfFrames
+
+                self.source.close()
+                if isinstance(exc, EndOfFrames):
+                    self._post(CameraStatus("none", "the recording has ended"))
+                    return
+                if isinstance(exc, (CameraLost, CameraUnavailable)):
+                    _log.warning("camera: %s (again in %.1f s)", exc, backoff)
+                    self._post(CameraStatus("lost", str(exc), backoff))
+                else:
+                    _log.exception("camera thread failed; reopening")
+                    self._post(CameraStatus("lost", "camera failure", backoff))
+                if self.stop.wait(backoff):
+                    return
+                backoff = min(backoff * 2, high)
+
+    def _frames_loop(self) -> None:
+        from vision import VisionError
+
+        period = 1.0 / max(float(self._settings["fps"]), 0.1)
+        last = 0.0
+        while not self.stop.is_set():
+            frame = self.source.read()
+            read_at = time.perf_counter()
+            now = self._clock()
+            if self.lost:  # frames again after a silence
+                self._post(CameraStatus("ok"))
+            if self._prev is not None and now > self._prev:
+                rate = 1.0 / (now - self._prev)
+                self.fps = rate if self.fps is None else 0.8 * self.fps + 0.2 * rate
+            self._prev = now
+            self.last_frame_at = now
+            self.reading_now = True
+            try:
+                reading = self.reader(frame.image)
+            except VisionError as exc:
+                _log.debug("frame %d: %s", frame.index, exc)
+                reading = None
+            finally:
+                self.reading_now = False
+                self.last_frame_at = self._clock()
+            if reading is not None:
+                self._post(Seen(replace(reading, frame_at=read_at), self.stop))
+            self._frames.put(frame.image, reading)
+            if self.source.live and now - last < period:
+                self.stop.wait(period - (now - last))
+            last = now
+
+
+class GridReader:
+    """The vision pipeline as a :class:`Reader` of a tile grid (``vision.observation``).
+
+    Vision gates on a still, uncovered table (a frame with a hand in it is reported not
+    still), keeps the grid and the tiles' back, and re-reads only the cells that changed. A
+    letter below ``min_confidence`` becomes ``?``: the game asks rather than guesses.
+    ``reference`` (a frame with every tile face down) teaches the back; ``profile`` (written by
+    ``companion vision teach``) a real tile set.
+    """
+
+    def __init__(self, settings: Mapping[str, Any]) -> None:
+        from vision.observation import TableReader as VisionTable
+        from vision.observation import load_image
+
+        profile = str(settings.get("profile", "")) or None
+        self._vision = VisionTable.create(profile=profile, still_frames=2)
+        self.min_confidence = float(settings.get("min_confidence", 0.6))
+        reference = str(settings.get("reference", ""))
+        if reference:
+            self._vision.learn_reference(load_image(reference))
+
+    @property
+    def status(self) -> str:
+        """Why the last frame gave no reading ("moving", "covered", "no-grid") or "read"."""
+        return str(self._vision.status)
+
+    def __call__(self, image: Any) -> GridReading:
+        obs = self._vision.read(image)
+        if obs is None:
+            return GridReading(HIDDEN * 36, still=False)  # ignored by the table
+        chars: list[str] = []
+        candidates: dict[int, tuple[str, ...]] = {}
+        for i, cell in enumerate(obs.cells):
+            ch = cell.char
+            if ch not in (HIDDEN, "X", UNSURE) and cell.confidence < self.min_confidence:
+                ch = UNSURE
+            if ch == UNSURE and cell.letter:
+                candidates[i] = (str(cell.letter),)
+            chars.append(ch)
+        return GridReading(
+            "".join(chars), still=True, candidates=candidates,
+            corners=tuple(obs.corners), rotations=tuple(int(c.rotation) for c in obs.cells),
+        )
+
+
+
+
+
+class Camera:
+    """The table's camera, if any: which one is attached, which game it watches, its status.
+
+    One lock makes attaching and the start of a new game one step each: a camera bound to one
+    game (the demo's recording of its round) is stopped before the next game exists.
+    """
+
+    def __init__(self, settings: Mapping[str, Any], post: Callable[[Any], None], frames: Frames,
+                 clock: Callable[[], float], source: Any = None) -> None:
+        self._settings, self._post, self._frames, self._clock = settings, post, frames, clock
+        self._lock = threading.RLock()
+        self.watch: Watch | None = None
+        self._bound: int | None = None  # the one game the attached camera watches
+        self.status: dict[str, Any] = {"status": "none", "source": getattr(source, "name", None),
+                                       "message": None, "retry_in": None}
+
+    def attach(self, source: Any, reader: Reader, game_id: int | None,
+               current: Callable[[], int | None]) -> bool:
+        self.detach(None, None)
+        with self._lock:
+            if game_id is not None and game_id != current():
+                source.close()
+                return False
+            self.watch = Watch(source, reader, self._settings, self._post, self._frames,
+                               self._clock)
+            self._bound = game_id
+            self.status["source"] = getattr(source, "name", None)
+            self.watch.thread.start()
+        return True
+
+    def detach(self, only: threading.Event | None, message: str | None) -> None:
+        """Detach the camera (``only``: if it is still the one with that stop event)."""
+        with self._lock:
+            watch = self.watch
+            if watch is None or (only is not None and watch.stop is not only):
+                return
+            self.watch, self._bound = None, None
+            watch.stop.set()  # its readings still queued are dropped from now on
+            self._post(CameraStatus("none", message))
+        if watch.thread is not threading.current_thread():
+            watch.thread.join(timeout=5.0)
+        watch.source.close()
+
+    def unbind(self, start_game: Callable[[], None]) -> threading.Event | None:
+        """Start a new game (``start_game``) in one step with stopping a camera bound to the
+        last one; returns that camera's stop event, for :meth:`detach` off this thread."""
+        with self._lock:
+            watch = self.watch
+            stop = watch.stop if watch is not None and self._bound is not None else None
+            if stop is not None:
+                stop.set()  # before the new game exists, so no old frame reaches it
+            start_game()
+        return stop
+
+    def update(self, item: CameraStatus) -> str:
+        """Take a status from the camera thread; returns the status it had before."""
+        was = str(self.status["status"])
+        self.status.update(status=item.status, message=item.message, retry_in=item.retry_in)
+        if self.watch is not None:
+            self.watch.lost = item.status == "lost"
+        return was
+
+    def silent(self) -> float | None:
+        watch = self.watch
+        if watch is None or self.status["status"] != "ok":
+            return None
+        return watch.silent(self._clock())
+
+    def view(self) -> dict[str, Any]:
+        watch = self.watch
+        ok = watch is not None and watch.fps is not None and self.status["status"] == "ok"
+        return {**self.status, "fps": round(watch.fps, 1) if ok and watch and watch.fps else None}
+
+    def close(self) -> None:
+        watch = self.watch
+        if watch is not None:
+            watch.stop.set()
+            watch.thread.join(timeout=5.0)
+
+__all__ = ["Camera", "CameraStatus", "Frames", "GridReader", "Reader", "Seen", "Steady", "Watch"]

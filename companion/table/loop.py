@@ -1,0 +1,486 @@
+"""The table: one thread owns the game; everything that could change it arrives on one inbox.
+
+A still camera reading, a button press, a phone's action, the timer and the clock's tick are
+handled in order, so the rules never see two things at once. An event is applied to a copy of
+the game (:class:`~companion.games.base.Timeline`, pure), committed to the
+:class:`~companion.store.Store`, and only then shown: a power cut can lose nothing a person saw
+acknowledged. What lights and sounds comes from the game's typed effects and its
+:class:`~companion.games.base.TableView`; this module names no game.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
+from contextlib import AbstractContextManager
+from types import TracebackType
+from typing import Any
+
+from companion.config import Config, ConfigError
+from companion.errors import CompanionError, InputError
+from companion.games import find_game
+from companion.games.base import (
+    AnyEffect,
+    EventError,
+    GameRules,
+    Refused,
+    TableView,
+)
+from companion.resources import table_rules
+from companion.store import Store
+from companion.table import actions, signals
+from companion.table.advisor import Advice, AdvisorThread
+from companion.table.inbox import STOP, Barrier, PhoneAction, Press
+from companion.table.camera import Camera, CameraStatus, Frames, Reader, Seen, Steady
+from companion.table.publish import PhoneView, Publisher
+from companion.table.state import Game
+from companion.table.timers import TableTimer
+
+_log = logging.getLogger(__name__)
+
+SUBMIT_TIMEOUT_S = 10.0
+TICK_S = 0.5
+
+
+class TableFault(CompanionError, RuntimeError):
+    """Root of the table's own errors."""
+
+
+class Table(PhoneView, AbstractContextManager["Table"]):
+    """One table: the game, its log, its panel, its camera, its timer and its phones.
+
+    ``start()`` (or ``with``) starts the threads; ``close()`` stops them, idempotently.
+    ``source`` and ``reader`` may be ``None`` (buttons and phones only); ``pin_factory``
+    ``None`` means the one the ``[hardware]`` settings name; ``echo`` receives the panel's
+    console lines (the demo); ``clock`` is monotonic seconds (tests move it by hand).
+    """
+
+    def __init__(
+        self, config: Config, store: Store, *, source: Any = None, reader: Reader | None = None,
+        pin_factory: Any = None, echo: Callable[[str], None] | None = None,
+        clock: Callable[[], float] = time.monotonic, on_tick: Callable[[], None] | None = None,
+    ) -> None:
+        from hardware.panel import Panel, PinMap, make_pin_factory
+
+        self.config, self.store = config, store
+        self._table = config.section("table")
+        self._camera_cfg = config.section("camera")
+        self._vision = config.section("vision")
+        hw = config.section("hardware")
+        self.source, self.reader = source, reader
+        self._clock, self._on_tick = clock, on_tick
+        self._inbox: queue.Queue[Any] = queue.Queue()
+        self._threads: list[threading.Thread] = []
+        self._started = self._closed = False
+        self.publisher = Publisher(int(config.section("web")["max_streams"]))
+        self._frames = Frames(self.publisher, float(self._camera_cfg["read_timeout_s"]))
+        self.camera = Camera(self._camera_cfg, self._inbox.put, self._frames, clock, source)
+        self._steady = Steady(int(self._vision["stable_frames"]))
+        self._advisor = AdvisorThread(self._inbox.put)
+        self._advising = bool(self._table["advisor"])
+        self._idle_since, self._reminded = clock(), False
+        self.game: Game | None = None
+        self.timer = TableTimer(store, clock)
+        factory = pin_factory if pin_factory is not None else make_pin_factory(hw["pin_factory"])
+        self.pins = PinMap.from_config(hw)
+        self.panel = Panel(self.pins, self._button, pin_factory=factory, echo=echo)
+        try:
+            self._resume()
+        except BaseException:
+            self.panel.close()
+            raise
+
+    # --- lifecycle ------------------------------------------------------------------------
+
+    def start(self) -> Table:
+        if self._started:
+            return self
+        self._started = True
+        self._spawn("table", self._loop)
+        if self.source is not None and self.reader is not None:
+            self.attach_camera(self.source, self.reader)
+        return self
+
+    def _spawn(self, name: str, target: Callable[..., None], *args: Any) -> threading.Thread:
+        t = threading.Thread(target=target, args=args, name=name, daemon=True)
+        self._threads = [x for x in self._threads if x.is_alive()] + [t]
+        t.start()
+        return t
+
+    def __enter__(self) -> Table:
+        return self.start()
+
+    def __exit__(self, t: type[BaseException] | None, e: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the threads, close the camera and release the pins (idempotent)."""
+        if self._closed:
+            return
+        self._closed = True
+        self._inbox.put(STOP)
+        self._frames.close()
+        self.camera.close()
+        for t in self._threads:
+            t.join(timeout=5.0)
+        self._advisor.close()
+        if self.source is not None:
+            self.source.close()
+        self.panel.close()
+        self.publisher.close()
+
+    @property
+    def alive(self) -> bool:
+        """True while the table thread runs (the service's watchdog pings only then)."""
+        return any(t.name == "table" and t.is_alive() for t in self._threads)
+
+    @property
+    def rules(self) -> GameRules[Any] | None:
+        return None if self.game is None else self.game.rules
+
+    @property
+    def game_id(self) -> int | None:
+        return None if self.game is None else self.game.id
+
+    # --- the game in progress -------------------------------------------------------------
+
+    def _resume(self) -> None:
+        """Fold the game in progress back from the log, or start the configured one."""
+        record = self.store.current()
+        if record is None:
+            self._first_game()
+        else:
+            self.game = Game.resume(self.store, record, table_rules(record.game))
+            self._follow_timer(resume=True)
+            self._show()
+        self._publish()
+
+    def _first_game(self) -> None:
+        """The configured game: ``table.setup`` over ``{"players": table.players}``."""
+        game = self._table["game"]
+        names = list(self._table["players"])[: len(self.pins.buttons)]
+        try:
+            find_game(game)
+        except InputError as exc:
+            raise ConfigError(f"table.game: {exc}") from None
+        try:
+            self._new_game(game, {"players": names, **self._table["setup"]}, announce=False)
+        except InputError as exc:
+            raise ConfigError(f"table.setup for {game}: {exc}") from None
+
+    def _new_game(self, name: str, setup: Mapping[str, Any], announce: bool = True) -> None:
+        game = Game.create(self.store, table_rules(name), setup, list(self._table["colours"]),
+                           len(self.pins.buttons), announce)
+        if self.game is not None:
+            self.game.abandon()
+
+        def start() -> None:
+            self.game = game
+
+        stop = self.camera.unbind(start)
+        if stop is not None:
+            self._spawn("camera-detach", self.camera.detach, stop,
+                        "the camera watched the last game")
+        self._steady.reset()
+        self.timer.drop()
+        self._follow_timer()
+        self._show()
+
+    def _view(self) -> TableView:
+        assert self.game is not None
+        return self.game.table_view()
+
+    def _commit(self, body: Mapping[str, Any], source: str) -> tuple[AnyEffect, ...]:
+        """Decode, apply, commit durably, then show. Raises Refused/EventError untouched."""
+        assert self.game is not None
+        effects = self.game.commit(body, source)
+        self._idle_since, self._reminded = self._clock(), False
+        signals.sound(self.panel, effects + self._follow_timer())
+        self._show()
+        return effects
+
+    # --- the timer the game asks for ------------------------------------------------------
+
+    def _follow_timer(self, resume: bool = False) -> tuple[AnyEffect, ...]:
+        if self.game is None:
+            return ()
+        effects = self.timer.follow(self.game.id, self._view().timer, resume)
+        if effects:
+            self.game.note_effects(effects, "timer")
+        return effects
+
+    def _run_timer(self) -> None:
+        if self.game is None:
+            return
+        effects, ended, ticked = self.timer.step(self.game.id)
+        if effects:
+            self.game.note_effects(effects, "timer")
+            signals.sound(self.panel, effects)
+        if ended is not None:
+            try:
+                self._commit(ended.expiry, "timer")
+            except (Refused, EventError) as exc:
+                _log.info("the timer's end no longer applies: %s", exc)
+        if effects or ticked:
+            self._changed()
+
+    # --- the inbox ------------------------------------------------------------------------
+
+    def _loop(self) -> None:
+        while True:
+            try:
+                item = self._inbox.get(timeout=self._wait())
+            except queue.Empty:
+                item = None
+            if item is STOP:
+                return
+            try:
+                self._handle(item)
+                self._tick()
+                if isinstance(item, Barrier):  # after the clock's work: drain() waits for it
+                    item.done.set()
+            except Exception:  # never let one bad message stop the table
+                _log.exception("table loop: handling %r failed", item)
+                if isinstance(item, PhoneAction) and not item.reply.done():
+                    item.reply.set_exception(TableFault("the table could not do that"))
+            if self._on_tick is not None:
+                self._on_tick()
+
+    def _wait(self) -> float:
+        due = self.timer.due()
+        return TICK_S if due is None else max(0.0, min(TICK_S, due))
+
+    def _handle(self, item: Any) -> None:
+        if isinstance(item, PhoneAction):
+            self._do_action(item)
+        elif isinstance(item, Press):
+            self._do_press(item)
+        elif isinstance(item, Seen):
+            if not item.camera.is_set():
+                self._do_reading(item.reading)
+        elif isinstance(item, CameraStatus):
+            self._do_camera(item)
+        elif isinstance(item, Advice):
+            self._do_advice(item)
+        elif item is not None and not isinstance(item, Barrier):
+            self._do_reading(item)  # a reading handed over directly (post_reading)
+
+    def _tick(self) -> None:
+        """Work the clock does: the timer, a camera gone silent, a player idle on their turn."""
+        self._run_timer()
+        silent = self.camera.silent()
+        if silent is not None:  # a read that hangs cannot be interrupted: say so meanwhile
+            self._do_camera(CameraStatus("lost", f"no frame for {silent:.0f} s"))
+        reminder = float(self._table["reminder_s"])
+        if reminder <= 0 or self._reminded or self.game is None or self._view().over:
+            return
+        if self._clock() - self._idle_since >= reminder:
+            self._reminded = True
+            self.panel.play(signals.IDLE)
+
+    def _changed(self) -> None:
+        self._show()
+        self._publish()
+        self._want_advice()
+
+    def _show(self) -> None:
+        if self.game is not None:
+            signals.steady(self.panel, self._view(), camera_lost=self.camera.status["status"] == "lost",
+                           asking=self.game.prompt is not None)
+
+    # --- phones ---------------------------------------------------------------------------
+
+    def submit(self, action: Mapping[str, Any], source: str = "web") -> dict[str, Any]:
+        """Carry out a phone's action; returns the snapshot once the event is on disk.
+
+        ``source`` names who acted in the log (``web``; the demo's director says ``demo``).
+        """
+        actions.parse(action)  # a malformed action is refused here, on the caller's thread
+        if not self._started or self._closed:
+            raise TableFault("the table is not running")
+        reply: Future[dict[str, Any]] = Future()
+        self._inbox.put(PhoneAction(copy.deepcopy(dict(action)), source, reply))
+        return reply.result(timeout=SUBMIT_TIMEOUT_S)
+
+    def _do_action(self, item: PhoneAction) -> None:
+        assert self.game is not None
+        try:
+            self._act(actions.parse(item.body), item.source)
+        except (Refused, EventError, InputError) as exc:
+            if isinstance(exc, Refused):
+                self._refused(exc, item.source, None)
+                self._publish()
+            item.reply.set_exception(exc)
+            return
+        if self.game.last is not None and self.game.last.get("source") == item.source:
+            self.game.last["action"] = item.body["action"]
+        self._changed()
+        item.reply.set_result(self.snapshot())
+
+    def _act(self, command: actions.Command, source: str) -> None:
+        assert self.game is not None
+        if isinstance(command, actions.ApplyEvent):
+            self._commit_all([command.body], source)
+        elif isinstance(command, actions.TakeBack):
+            self._commit({"type": "undo"}, source)
+        elif isinstance(command, actions.GameWords):
+            act = self.game.rules.act
+            if act is None:
+                known = ", ".join(actions.TABLE_WORDS)
+                raise InputError(f"unknown action {command.word!r}; known: {known}")
+            try:
+                bodies = act(self.game.state, command.word, command.fields)
+            except EventError as exc:  # a word or fields the game does not know: bad input
+                raise InputError(str(exc)) from None
+            self._commit_all(bodies, source)
+        elif isinstance(command, actions.NewGame):
+            if command.replaces is not None and command.replaces != self.game.id:
+                raise InputError(f"game {self.game.id} has taken the table, "
+                                 f"not game {command.replaces}")
+            self._new_game(command.game or self.game.rules.name, command.setup)
+        elif isinstance(command, actions.Settings):
+            self._advising = command.advisor
+            self._want_advice()
+        elif isinstance(command, actions.PauseTimer):
+            self.timer.pause(self.game.id, command.pause)
+
+    def _commit_all(self, bodies: Sequence[Mapping[str, Any]], source: str) -> None:
+        """Several events all or nothing: tried on a copy of the game before any is logged.
+        A person's event also answers the camera's question: look again with it in place."""
+        assert self.game is not None
+        self.game.trial(bodies)
+        for body in bodies:
+            self._commit(body, source)
+        if source != "camera" and self.game.prompt is not None:
+            self.game.prompt = None
+            self._steady.reset()
+
+    def _refused(self, exc: Refused, source: str, seat: int | None) -> None:
+        assert self.game is not None
+        self.game.refused(exc, source)
+        if seat is not None:
+            self.panel.flash_claim(seat, False)
+        if source != "camera":  # the camera's refusals become a question, with its own tune
+            self.panel.play(signals.REFUSED)
+
+    # --- buttons --------------------------------------------------------------------------
+
+    def _button(self, press: Any) -> None:
+        """Panel callback (gpiozero's thread): queue it for the table thread."""
+        self._inbox.put(Press(press.seat, press.press.value))
+
+    def _do_press(self, item: Press) -> None:
+        """A seat's gesture: the game says what it means (``GameRules.press``)."""
+        assert self.game is not None
+        view = self._view()
+        try:
+            if view.over:
+                if item.press == "claim":  # a long press after the end: the same table again
+                    self._new_game(self.game.rules.name, self.game.replay_setup(view))
+                    self._changed()
+                return
+            press = self.game.rules.press
+            if press is None or item.seat >= len(view.players):
+                return  # a game without button actions, or a button at an empty seat
+            body = press(self.game.state, item.seat, item.press)
+            if body is None:
+                _log.debug("seat %d %s means nothing now", item.seat, item.press)
+                return
+            self._commit(body, "button")
+        except Refused as exc:
+            self._refused(exc, "button", item.seat)
+            self._publish()
+            return
+        self._changed()
+
+    # --- the camera -----------------------------------------------------------------------
+
+    def attach_camera(self, source: Any, reader: Reader, game_id: int | None = None) -> bool:
+        """Watch the table through ``source`` (replacing any camera before it).
+
+        ``game_id``: the camera shows that one game only (the demo's recording of its round);
+        when another game starts it is detached at once and none of its readings, not even
+        those on the way, reach the new game. False (and no camera) when that game is gone.
+        """
+        self.source, self.reader = source, reader
+        return self.camera.attach(source, reader, game_id, lambda: self.game_id)
+
+    def detach_camera(self, message: str | None = None) -> None:
+        """Stop watching: the table runs on buttons and phones alone (status ``none``)."""
+        self.camera.detach(None, message)
+
+    def _do_reading(self, reading: Any) -> None:
+        if self.game is None or not self._steady.see(reading):
+            return
+        observe = self.game.rules.observe
+        if observe is None or self._view().over:
+            return  # nothing to referee: the table is being cleared
+        before = (self.game.prompt, self.game.timeline, self.game.shown)
+        asked = self.game.observe(observe, reading)
+        for event in asked.events:
+            self._commit(self.game.rules.encode(event), "camera")
+            if reading.frame_at is not None and self.game.last is not None:
+                self.game.last["frame_at"] = reading.frame_at  # the latency bench
+        if asked.prompt is not None and asked.prompt != before[0]:
+            if asked.prompt.refused:
+                self.game.refused(Refused(asked.prompt.code, asked.prompt.message), "camera")
+            self.panel.play(signals.ASKING)
+            _log.info("asking the table (%s)", asked.prompt.code)
+        if (self.game.prompt, self.game.timeline, self.game.shown) != before:
+            self._changed()
+
+    def _do_camera(self, item: CameraStatus) -> None:
+        was = self.camera.update(item)
+        if item.status == "lost" and was != "lost":
+            self.panel.play(signals.CAMERA_LOST)
+            self._steady.reset()
+        if item.status == "none" and self.game is not None:
+            self.game.prompt = None  # no camera any more: its questions can never be settled
+            self._steady.reset()
+        self._show()
+        self._publish()
+
+    # --- advice ---------------------------------------------------------------------------
+
+    def _want_advice(self) -> None:
+        if self._advising and self.game is not None:
+            self._advisor.want(self.game)
+
+    def _do_advice(self, item: Advice) -> None:
+        if self.game is not None and self._advisor.take(item, self.game):
+            self._publish()
+
+    # --- what the phones see --------------------------------------------------------------
+
+    def _publish(self) -> None:
+        assert self.game is not None
+        self.publisher.publish({
+            **self.game.snapshot(),
+            "camera": self.camera.view(),
+            "advisor": {"enabled": self._advising and self.game.rules.advisor is not None,
+                        **self.game.advice},
+            "timer": self.timer.view(),
+            "panel": {"status": self.panel.status.value},
+        })
+
+    # --- for tests and benches (public: the bench measures through them) ------------------
+
+    def post_reading(self, reading: Any) -> None:
+        """Hand the table a reading as the camera thread does."""
+        self._inbox.put(reading)
+
+    def drain(self, timeout: float = 5.0) -> None:
+        """Wait until every queued message has been handled (the clock's work included)."""
+        done = threading.Event()
+        self._inbox.put(Barrier(done))
+        if not done.wait(timeout):
+            raise TimeoutError("the table did not catch up")
+
+
+__all__ = ["Table", "TableFault"]
