@@ -229,6 +229,14 @@ class Observed:
 
 
 @dataclass(frozen=True)
+class Answered:
+    """Handed to ``observe`` in place of its memo once people answered the camera's question
+    (even by saying the game has it right): what the camera saw there is overruled."""
+
+    memo: Any
+
+
+@dataclass(frozen=True)
 class Advisor(Generic[S]):
     """Figures worth computing off the table's thread (the Mörder odds).
 

@@ -358,7 +358,7 @@ class Table(PhoneView, AbstractContextManager["Table"]):
         for body in bodies:
             self._commit(body, source)
         if source != "camera" and self.game.prompt is not None:
-            self.game.prompt = None
+            self.game.answered()
             self._steady.reset()
 
     def _refused(self, exc: Refused, source: str, seat: int | None) -> None:

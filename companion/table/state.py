@@ -11,6 +11,7 @@ from typing import Any
 
 from companion.games.base import (
     AnyEffect,
+    Answered,
     EventError,
     GameRules,
     Observed,
@@ -133,6 +134,11 @@ class Game:
         if asked.shown:
             self.shown = dict(asked.shown)
         return asked
+
+    def answered(self) -> None:
+        """People answered the camera's question: the game hears it with the next reading."""
+        self.prompt = None
+        self.memo = Answered(self.memo)
 
     def abandon(self) -> None:
         """Another game takes the table: this one ends as it stands (unless it already has)."""

@@ -12,7 +12,8 @@ rules first, so the table applies exactly what was checked here.
 - A reading the rules refuse (an eighth M, a tile beside a pending victim…) is asked about too,
   with the rules' own code and reason.
 - What people ruled is remembered (:class:`Memo`): when the game's board changed at a cell by
-  someone other than the camera (a correction, an answer, an undo) while the camera still sees
+  someone other than the camera (a correction, an answer, an undo), or people answered the
+  question about it (:class:`~companion.games.base.Answered`), while the camera still sees
   what it saw there, that sight is *overruled* and ignored at that cell until the camera sees
   what the game has (a face-up tile never changes, so the camera's doubts about it are noise).
 """
@@ -23,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion.games.base import Observed, Prompt, Refused
+from companion.games.base import Answered, Observed, Prompt, Refused
 from companion.games.moerder.board import SIZE, Tile
 from companion.games.moerder.rules import MoerderState, Phase, TurnTile, apply
 from companion.games.readings import HIDDEN, UNSURE, GridReading
@@ -37,6 +38,7 @@ class Memo:
     expected: str
     believed: str
     overruled: Mapping[int, frozenset[str]] = field(default_factory=dict)
+    asked: tuple[int, ...] = ()
 
 
 def board_chars(state: MoerderState) -> str:
@@ -51,7 +53,10 @@ def observe(state: MoerderState, reading: Any, memo: Any) -> Observed:
     if state.phase is Phase.OVER:
         return Observed(memo=memo)  # nothing left to referee: the table is being cleared
     board = board_chars(state)
-    overruled = _overruled(board, reading.cells, memo if isinstance(memo, Memo) else None)
+    answered = isinstance(memo, Answered)
+    last = memo.memo if isinstance(memo, Answered) else memo
+    overruled = _overruled(board, reading.cells, last if isinstance(last, Memo) else None,
+                           answered)
     seen = "".join(
         board[i] if i in overruled and (board[i] != HIDDEN or ch in overruled[i]) else ch
         for i, ch in enumerate(reading.cells)
@@ -69,11 +74,13 @@ def observe(state: MoerderState, reading: Any, memo: Any) -> Observed:
                     "The camera sees something else than the game remembers here: "
                     "please check these tiles.")
         )
-        return Observed((), prompt, Memo(board, reading.cells, overruled), shown)
+        asked = tuple(unsure or differs)
+        return Observed((), prompt, Memo(board, reading.cells, overruled, asked), shown)
     turned = sorted((i for i, ch in enumerate(seen) if board[i] == HIDDEN and ch != HIDDEN),
                     key=lambda i: seen[i] != Tile.VICTIM.value)
     events: list[TurnTile] = []
     question: Prompt | None = None
+    asked: tuple[int, ...] = ()
     for i in turned:
         event = TurnTile(cell=divmod(i, SIZE), tile=Tile(seen[i]))
         try:
@@ -81,18 +88,24 @@ def observe(state: MoerderState, reading: Any, memo: Any) -> Observed:
         except Refused as exc:
             kind = "impossible" if exc.code == "impossible_reading" else "unsure"
             question = replace(_prompt(kind, exc.code, [i], reading, exc.reason), refused=True)
+            asked = (i,)
             break
         events.append(event)
-    return Observed(tuple(events), question, Memo(board_chars(state), reading.cells, overruled),
-                    shown)
+    return Observed(tuple(events), question,
+                    Memo(board_chars(state), reading.cells, overruled, asked), shown)
 
 
-def _overruled(board: str, cells: str, memo: Memo | None) -> dict[int, frozenset[str]]:
-    """The overruled sights, updated for what people changed since the last reading."""
+def _overruled(board: str, cells: str, memo: Memo | None,
+               answered: bool) -> dict[int, frozenset[str]]:
+    """The overruled sights, updated for what people changed or answered since the last
+    reading (an answer may leave the board as it was: "yes, that is an M")."""
     out = dict(memo.overruled) if memo is not None else {}
     if memo is not None:
-        for i, (now, left) in enumerate(zip(board, memo.expected)):
-            if now != left and memo.believed[i] != now:
+        ruled = {i for i, (now, left) in enumerate(zip(board, memo.expected)) if now != left}
+        if answered:
+            ruled |= set(memo.asked)
+        for i in ruled:
+            if memo.believed[i] != board[i]:
                 out[i] = out.get(i, frozenset()) | {memo.believed[i]}
     for i in list(out):
         if cells[i] == board[i]:
