@@ -74,8 +74,8 @@ def observe(state: MoerderState, reading: Any, memo: Any) -> Observed:
                     "The camera sees something else than the game remembers here: "
                     "please check these tiles.")
         )
-        asked = tuple(unsure or differs)
-        return Observed((), prompt, Memo(board, reading.cells, overruled, asked), shown)
+        memo_now = Memo(board, reading.cells, overruled, tuple(unsure or differs))
+        return Observed((), prompt, memo_now, shown)
     turned = sorted((i for i, ch in enumerate(seen) if board[i] == HIDDEN and ch != HIDDEN),
                     key=lambda i: seen[i] != Tile.VICTIM.value)
     events: list[TurnTile] = []
