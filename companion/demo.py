@@ -211,10 +211,15 @@ class Director:
 
     def _run(self) -> None:
         try:
+            sitting_back = False
             while not self.stop.is_set() and (self.rounds == 0 or self.round < self.rounds):
                 if self._phone_plays():
+                    if not sitting_back:
+                        self.say("demo: a phone is playing; the players sit back until it ends")
+                    sitting_back = True
                     self.stop.wait(0.2)  # the players sit back until the phone's game is over
                     continue
+                sitting_back = False
                 self.round += 1
                 if self._play_round():
                     self.stop.wait(self.pause_s / max(self.speed, 0.1))
