@@ -1,7 +1,7 @@
 """A phone's action as a typed command; the table's own words only.
 
 ``{"action": WORD, ...fields}``: the words below belong to the table and mean the same in
-every game. Any other word is the game's own (Mörder's ``claim``, ``resolve``…) and goes to
+every game. Any other word is the game's own (a claim, an answer to the camera…) and goes to
 its ``act`` hook, so this file never learns a game's vocabulary.
 """
 

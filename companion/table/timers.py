@@ -1,4 +1,4 @@
-"""The one timer a game's state asks for (Wort-Kniffel's hourglass), run by the table.
+"""The one timer a game's state asks for (a sand timer, a turn's time limit), run by the table.
 
 A game never reads a clock: it names the timer it wants in its
 :class:`~companion.games.base.TableView` and the table runs it here. Because the request is a
@@ -8,7 +8,7 @@ asks for is what runs. A fresh ``key`` starts a fresh timer; the same key carrie
 :class:`Countdown` is a pure state machine driven by explicit times (like the panel's
 gestures), so tests move time by hand. Elapsed time is kept on the monotonic clock and
 checkpointed by the caller (:meth:`Countdown.checkpoint`) so that a restart carries on where
-the timer stood; the time the companion was off does not count, as a hourglass laid on its side.
+the timer stood; the time the companion was off does not count, like a sand timer laid on its side.
 """
 
 from __future__ import annotations
