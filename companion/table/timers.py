@@ -7,8 +7,8 @@ asks for is what runs. A fresh ``key`` starts a fresh timer; the same key carrie
 
 :class:`Countdown` is a pure state machine driven by explicit times (like the panel's
 gestures), so tests move time by hand. Elapsed time is kept on the monotonic clock and
-checkpointed by the caller (:meth:`Countdown.checkpoint`) so that a restart carries on where
-the timer stood; the time the companion was off does not count, like a sand timer laid on its side.
+checkpointed (:meth:`Countdown.checkpoint`) so that a restart carries on where the timer
+stood; the time the companion was off does not count, like a sand timer laid on its side.
 """
 
 from __future__ import annotations
