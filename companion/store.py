@@ -218,13 +218,24 @@ class Store:
                 raise
             return game_id
 
-    def append(self, game_id: int, body: Mapping[str, Any], source: str) -> EventRecord:
-        """Add one event to a game's log. Returns only after the commit is on disk."""
+    def append(
+        self, game_id: int, body: Mapping[str, Any], source: str, *,
+        reopen: bool = False, end: Mapping[str, Any] | None = None,
+    ) -> EventRecord:
+        """Add one event to a game's log. Returns only after the commit is on disk.
+
+        ``reopen``: the event undoes the game's end, so the log takes it; ``end``: the event
+        ends the game with this result. Either is written in the event's own transaction, so a
+        power cut never leaves a won game recorded as still running (or the other way round).
+        """
         text = json.dumps(dict(body), ensure_ascii=False)
         with self._lock:
             db = self._conn
             try:
                 db.execute("BEGIN IMMEDIATE")
+                if reopen:
+                    db.execute("UPDATE games SET ended = NULL, result = NULL WHERE id = ?",
+                               (game_id,))
                 row = db.execute(
                     "SELECT ended, (SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?)"
                     " FROM games WHERE id = ?",
@@ -240,6 +251,9 @@ class Store:
                     "INSERT INTO events (game_id, seq, at, source, body) VALUES (?, ?, ?, ?, ?)",
                     (game_id, seq, at, source, text),
                 )
+                if end is not None:
+                    db.execute("UPDATE games SET ended = ?, result = ? WHERE id = ?",
+                               (at, json.dumps(dict(end), ensure_ascii=False), game_id))
                 db.execute("COMMIT")
             except BaseException:
                 if db.in_transaction:
@@ -254,10 +268,6 @@ class Store:
         )
         if cur.rowcount == 0:
             self.game(game_id)  # raises KeyError for an unknown game; ending twice is harmless
-
-    def reopen_game(self, game_id: int) -> None:
-        """The end of a game was undone: its log takes events again."""
-        self._write("UPDATE games SET ended = NULL, result = NULL WHERE id = ?", (game_id,))
 
     def events(self, game_id: int) -> list[EventRecord]:
         with self._lock:

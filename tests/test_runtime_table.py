@@ -453,3 +453,24 @@ def test_a_frames_stream_ends_when_the_camera_goes_away(tmp_path: Path, factory:
         for sub in subs:
             sub.__enter__()
             sub.__exit__(None, None, None)
+
+
+def test_a_log_whose_last_event_won_is_resumed_as_a_finished_game(
+    tmp_path: Path, factory: MockFactory,
+) -> None:
+    """An older log, killed between the winning event and the end's record: the fold shows the
+    game won, and the table records it so (never as abandoned) before it starts the next."""
+    cfg = make_config(tmp_path)
+    with Store(tmp_path / "log.sqlite") as store:
+        gid = store.new_game("moerder", "Finde den Mörder", {"players": ["Ana", "Ben"]},
+                             [("Ana", "red"), ("Ben", "blue")])
+        for col, tile in enumerate("MÖRDER"):
+            store.append(gid, {"type": "turn_tile", "cell": [0, col], "tile": tile}, "camera")
+            if col < 5:
+                store.append(gid, {"type": "next"}, "button")
+        store.append(gid, {"type": "claim", "player": 1}, "button")  # no end recorded
+        assert store.game(gid).ended is None
+    with Store(tmp_path / "log.sqlite") as store, Table(cfg, store, pin_factory=factory) as rt:
+        game = store.game(gid)
+        assert game.ended is not None and game.result == {"winner": "Ben", "reason": "found"}
+        assert rt.snapshot()["game_id"] == gid and rt.snapshot()["table"]["over"]

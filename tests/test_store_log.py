@@ -55,6 +55,23 @@ def test_an_ended_game_is_no_longer_current_and_its_log_is_closed(tmp_path: Path
         assert s.games()[0].summary()["winner"] == "C"
 
 
+def test_the_winning_event_and_the_end_are_one_transaction(tmp_path: Path) -> None:
+    with Store(tmp_path / "log.sqlite") as s:
+        gid = s.new_game("moerder", "M", {}, [("A", "red"), ("B", "blue")])
+        s.append(gid, {"type": "claim", "player": 0}, "button", end={"winner": "A"})
+        rec = s.game(gid)
+        assert rec.ended is not None and rec.result == {"winner": "A"} and rec.events == 1
+        assert s.current() is None
+        # undoing the end reopens the log in the undo's own transaction
+        s.append(gid, {"type": "undo"}, "web", reopen=True)
+        rec = s.game(gid)
+        assert rec.ended is None and rec.result is None and rec.events == 2
+        # a failed write changes nothing: neither the event nor the end
+        with pytest.raises(KeyError):
+            s.append(gid + 1, {"type": "next"}, "web", end={"winner": "B"})
+        assert s.game(gid).ended is None
+
+
 def test_export_holds_setup_players_and_every_event(tmp_path: Path) -> None:
     with Store(tmp_path / "log.sqlite", clock=_clock()) as s:  # type: ignore[arg-type]
         gid = s.new_game("moerder", "Finde den Mörder", {"players": ["Ana", "Ben"], "first": 1},

@@ -105,14 +105,13 @@ class Game:
         was_over = self.table_view().over
         timeline, effects = self.timeline.push(event)
         encoded = {"type": "undo"} if isinstance(event, Undo) else self.rules.encode(event)
-        if was_over:
-            self.store.reopen_game(self.id)  # undoing the end of a game
-        self.store.append(self.id, encoded, source)  # durable before anyone sees it
+        ends = self.rules.table(timeline.state).over and not was_over
+        # durable before anyone sees it; a game's end (or its undoing) in the same transaction
+        self.store.append(self.id, encoded, source, reopen=was_over,
+                          end=_result(self.rules.table(timeline.state)) if ends else None)
         self.timeline = timeline
         self.last = {"kind": "effects", "source": source, "code": None, "reason": None,
                      "effects": [effect_json(e) for e in effects]}
-        if self.table_view().over and not was_over:
-            self.store.end_game(self.id, self.result())
         return effects
 
     def note_effects(self, effects: Sequence[AnyEffect], source: str) -> None:
@@ -147,10 +146,7 @@ class Game:
 
     def result(self) -> dict[str, Any]:
         """Who won and why, as the history shows it."""
-        view = self.table_view()
-        names = [n for i, n in enumerate(view.players) if i in view.winners]
-        return {"winner": " & ".join(names) if names else None,
-                "reason": view.reason if view.over else None}
+        return _result(self.table_view())
 
     def replay_setup(self, view: TableView) -> dict[str, Any]:
         """The same table again: the winner begins, in a game whose set-up takes a first seat."""
@@ -188,6 +184,12 @@ class Game:
             "prompt": None if self.prompt is None else self.prompt.to_json(),
             "last": copy.deepcopy(self.last),
         }
+
+
+def _result(view: TableView) -> dict[str, Any]:
+    names = [n for i, n in enumerate(view.players) if i in view.winners]
+    return {"winner": " & ".join(names) if names else None,
+            "reason": view.reason if view.over else None}
 
 
 def _players(view: Mapping[str, Any]) -> list[dict[str, Any]]:
