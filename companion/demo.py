@@ -239,9 +239,8 @@ class Director:
 
         rt = self.runtime
         snap = rt.snapshot()
-        fresh = self.game_id is None and snap["events"] == 0 and snap["game"] == "moerder" and [
-            p["name"] for p in snap["players"]] == list(self.script.players)
-        if not fresh:  # the first round plays the game the table started with
+        resumed = self.game_id is None and self._ours(snap)
+        if not resumed:  # the first round plays the game the table started (or was playing)
             try:  # only over the game looked at: a phone's game started meanwhile stays
                 snap = rt.submit({"action": "new_game", "game": "moerder", "replaces": snap["game_id"],
                                   "setup": {"players": list(self.script.players), "first": 0}},
@@ -254,7 +253,8 @@ class Director:
         self.say(f"demo: round {self.round} (game {game_id}): "
                  f"{', '.join(self.script.players)} sit down")
         camera = ReplaySource(self.session, speed=self.speed)
-        camera.hold(first_frame(1))
+        # a round carried on after a restart starts from the turn it had reached
+        camera.hold(first_frame(int(snap["view"].get("turn_number", 0)) + 1 if resumed else 1))
         # the camera watches this game only: the runtime takes it off when another one starts
         handed = not rt.attach_camera(camera, self.reader, game_id=game_id)
         if handed:
@@ -304,6 +304,19 @@ class Director:
                     self._press(int(view["turn"]), self._chain_on(view.get("board")))
             self.stop.wait(0.1)
         return True
+
+    def _ours(self, snap: dict[str, Any]) -> bool:
+        """The game in progress is this script's round: its game and players, not over, and
+        every face-up tile where the script has it. So a demo killed mid-round and started
+        again on the same log carries on with that round instead of abandoning it."""
+        view = snap.get("view") or {}
+        if snap.get("game") != "moerder" or view.get("phase") == "over":
+            return False
+        if [p["name"] for p in snap["players"]] != list(self.script.players):
+            return False
+        truth = "".join(HIDDEN if t is None else t.value for t in self.script.boards[-1].cells)
+        board = str(view.get("board", "")).replace("/", "")
+        return len(board) == len(truth) and all(ch in (HIDDEN, truth[i]) for i, ch in enumerate(board))
 
     def _put_right(self, snap: dict[str, Any], view: dict[str, Any], board: str,
                    wrong: list[int], truth: str, patience: float) -> bool:

@@ -130,3 +130,31 @@ def test_the_demos_next_round_leaves_a_phones_game_alone(
         assert snap["camera"]["status"] == "none" and director.round == 0
     finally:
         director.close()
+
+
+def test_a_demo_started_again_on_its_log_carries_on_with_its_round(
+    table: Table, factory: MockFactory, tmp_path: Path,
+) -> None:
+    """Killed mid-round and started again on the same log: the round goes on, not abandoned."""
+    script = demo.play_out(7, players=("Ada", "Bruno"))
+    first = script.boards[1]  # the script's first turn, as the table recorded it
+    for i, tile in enumerate(first.cells):
+        if tile is not None:
+            table.submit({"action": "turn", "cell": list(divmod(i, 6)), "tile": tile.value},
+                         source="demo")
+    table.submit({"action": "next"}, source="demo")
+    before = table.snapshot()
+    lines: list[str] = []
+    director = demo.Director(table, script, tmp_path / "no-session", reader=GatedReader(),
+                             factory=factory, speed=10.0, pause_s=0.0, rounds=1, say=lines.append)
+    director.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not any("sit down" in line for line in lines):
+            assert time.monotonic() < deadline, lines
+            time.sleep(0.01)
+        assert f"(game {before['game_id']})" in next(x for x in lines if "sit down" in x)
+        assert table.snapshot()["game_id"] == before["game_id"]
+        assert table.store.game(before["game_id"]).ended is None  # not abandoned
+    finally:
+        director.close()
