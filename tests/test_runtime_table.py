@@ -339,8 +339,21 @@ def test_a_camera_gone_silent_is_signalled(tmp_path: Path, factory: MockFactory)
         cfg, store, source=ReplaySource(tmp_path / "slow"),
         reader=lambda image: GridReading(BLANK), pin_factory=factory,
     ) as rt:
+        stream = rt.frames()  # someone watches: frames are encoded
+        assert next(stream).startswith(b"\xff\xd8")
         snap = _until(rt, lambda s: s["camera"]["status"] == "lost")
         assert "no frame" in snap["camera"]["message"] and snap["panel"]["status"] == "camera_lost"
+        # the last picture is stale now: nobody is shown it as the table as it is
+        with pytest.raises(StopIteration):
+            next(rt.frames())
+        stream.close()
+        import web
+        from companion.store import hash_pin
+        from web_support import PIN
+
+        store.set_setting("pin_hash", hash_pin(PIN, rounds=1000))
+        still = web.create_app(rt, {}).test_client().get("/api/camera.jpg", headers={"X-Companion-Pin": PIN})
+        assert still.status_code == 503 and still.get_json()["error"] == "camera_lost"
 
 
 def test_frames_stream_jpegs_and_free_their_slot(tmp_path: Path, factory: MockFactory) -> None:

@@ -219,6 +219,8 @@ def _frames_or_error() -> tuple[Iterator[bytes], bytes] | Response:
     camera = runtime.snapshot().get("camera") or {}
     if camera.get("status") == "none":
         return json_error(503, "camera_unavailable", camera.get("message") or "no camera attached")
+    if camera.get("status") == "lost":  # its last picture is stale: never shown as the table now
+        return json_error(503, "camera_lost", camera.get("message") or "the camera is lost")
     try:
         frames = runtime.frames()
         first = next(frames)

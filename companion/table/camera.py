@@ -107,6 +107,11 @@ class Frames:
             self.closed = True
             self._cond.notify_all()
 
+    def forget(self) -> None:
+        """The camera is lost: its last picture is stale and is never shown as the table now."""
+        with self._cond:
+            self._jpeg = None
+
     def stream(self) -> Iterator[bytes]:
         """JPEG frames until no new one comes for the patience (camera lost or detached):
         a viewer holding on would only keep a phone's stream slot."""

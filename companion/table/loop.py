@@ -437,6 +437,8 @@ class Table(PhoneView, AbstractContextManager["Table"]):
 
     def _do_camera(self, item: CameraStatus) -> None:
         was = self.camera.update(item)
+        if item.status != "ok":
+            self._frames.forget()
         if item.status == "lost" and was != "lost":
             self.panel.play(signals.CAMERA_LOST)
             self._steady.reset()
