@@ -120,10 +120,7 @@ def test_the_demos_next_round_leaves_a_phones_game_alone(
     phone = table.submit(PHONE_GAME)["game_id"]
     director.start()
     try:
-        deadline = time.monotonic() + 10
-        while not any("sit back" in line for line in lines):
-            assert time.monotonic() < deadline, lines
-            time.sleep(0.01)
+        _until_said(lines, "sit back")
         snap = table.snapshot()
         assert snap["game_id"] == phone, lines
         assert [p["name"] for p in snap["players"]] == ["Ana", "Ben", "Cem"]
@@ -149,12 +146,17 @@ def test_a_demo_started_again_on_its_log_carries_on_with_its_round(
                              factory=factory, speed=10.0, pause_s=0.0, rounds=1, say=lines.append)
     director.start()
     try:
-        deadline = time.monotonic() + 10
-        while not any("sit down" in line for line in lines):
-            assert time.monotonic() < deadline, lines
-            time.sleep(0.01)
+        _until_said(lines, "sit down")
         assert f"(game {before['game_id']})" in next(x for x in lines if "sit down" in x)
         assert table.snapshot()["game_id"] == before["game_id"]
         assert table.store.game(before["game_id"]).ended is None  # not abandoned
     finally:
         director.close()
+
+
+def _until_said(lines: list[str], words: str, timeout: float = 10.0) -> None:
+    """Wait until the director has said something with ``words`` in it."""
+    deadline = time.monotonic() + timeout
+    while not any(words in line for line in lines):
+        assert time.monotonic() < deadline, lines
+        time.sleep(0.01)
