@@ -487,3 +487,15 @@ def test_a_log_whose_last_event_won_is_resumed_as_a_finished_game(
         game = store.game(gid)
         assert game.ended is not None and game.result == {"winner": "Ben", "reason": "found"}
         assert rt.snapshot()["game_id"] == gid and rt.snapshot()["table"]["over"]
+
+
+def test_only_an_answer_settles_the_cameras_question(table: Table) -> None:
+    see(table, cells(c0_0="M"))
+    snap = see(table, cells(c0_0="M", c3_3="?"))
+    assert snap["prompt"] is not None and snap["prompt"]["cells"] == [[3, 3]]
+    snap = table.submit({"action": "next"})  # play goes on; the question is not answered
+    assert snap["prompt"] is not None
+    snap = see(table, cells(c0_0="M", c3_3="?"))
+    assert snap["prompt"] is not None and snap["prompt"]["cells"] == [[3, 3]]
+    snap = table.submit({"action": "resolve", "cells": {"3,3": "E"}})
+    assert snap["prompt"] is None and snap["view"]["cells"][3][3] == "E"

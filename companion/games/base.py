@@ -201,7 +201,8 @@ class Prompt:
 
     ``details`` are the game's JSON-ready particulars (the cells, what was seen there);
     ``refused``: the rules refused what the camera saw (not merely unsure), so the phones also
-    show it as a refusal with the rules' code and reason.
+    show it as a refusal with the rules' code and reason. ``answers``: the phone words (of the
+    game's ``act``) that answer it; any other action leaves the question standing.
     """
 
     kind: str
@@ -209,6 +210,7 @@ class Prompt:
     message: str
     details: Mapping[str, Any] = field(default_factory=dict)
     refused: bool = False
+    answers: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "code": self.code, "message": self.message,

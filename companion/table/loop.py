@@ -326,7 +326,7 @@ class Table(PhoneView, AbstractContextManager["Table"]):
     def _act(self, command: actions.Command, source: str) -> None:
         assert self.game is not None
         if isinstance(command, actions.ApplyEvent):
-            self._commit_all([command.body], source)
+            self._commit_all([command.body], source, answers=False)
         elif isinstance(command, actions.TakeBack):
             self._commit({"type": "undo"}, source)
         elif isinstance(command, actions.GameWords):
@@ -338,7 +338,8 @@ class Table(PhoneView, AbstractContextManager["Table"]):
                 bodies = act(self.game.state, command.word, command.fields)
             except EventError as exc:  # a word or fields the game does not know: bad input
                 raise InputError(str(exc)) from None
-            self._commit_all(bodies, source)
+            prompt = self.game.prompt
+            self._commit_all(bodies, source, prompt is not None and command.word in prompt.answers)
         elif isinstance(command, actions.NewGame):
             if command.replaces is not None and command.replaces != self.game.id:
                 raise InputError(f"game {self.game.id} has taken the table, "
@@ -350,14 +351,15 @@ class Table(PhoneView, AbstractContextManager["Table"]):
         elif isinstance(command, actions.PauseTimer):
             self.timer.pause(self.game.id, command.pause)
 
-    def _commit_all(self, bodies: Sequence[Mapping[str, Any]], source: str) -> None:
+    def _commit_all(self, bodies: Sequence[Mapping[str, Any]], source: str,
+                    answers: bool) -> None:
         """Several events all or nothing: tried on a copy of the game before any is logged.
-        A person's event also answers the camera's question: look again with it in place."""
+        ``answers``: they answer the camera's question (look again with the answer in place)."""
         assert self.game is not None
         self.game.trial(bodies)
         for body in bodies:
             self._commit(body, source)
-        if source != "camera" and self.game.prompt is not None:
+        if answers:
             self.game.answered()
             self._steady.reset()
 

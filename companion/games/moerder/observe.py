@@ -123,8 +123,9 @@ def _rotations(reading: GridReading) -> list[list[int]] | None:
 
 
 def _prompt(kind: str, code: str, cells: list[int], reading: GridReading, message: str) -> Prompt:
+    """A question about ``cells``, answered on the phone by ``resolve`` or ``correct``."""
     names = [f"{i // SIZE},{i % SIZE}" for i in cells]
-    return Prompt(kind, code, message, {
+    return Prompt(kind, code, message, answers=("resolve", "correct"), details={
         "cells": [list(divmod(i, SIZE)) for i in cells],
         "seen": {n: reading.cells[i] for n, i in zip(names, cells)},
         "candidates": {n: list(reading.candidates.get(i, ())) for n, i in zip(names, cells)},
