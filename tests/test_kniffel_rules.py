@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.games import find_game
-from companion.games.base import EventError, Refused, Timeline, Undo, fold
+from companion.games.base import EventError, Refused, Timeline, TurnMoved, Undo, Winners, fold
 from companion.games.kniffel import GAME, build_rules
 from companion.games.kniffel.lexicon import Lexicon
 from companion.games.kniffel.pad import BOXES, Box
@@ -64,7 +64,7 @@ def test_a_turn_enters_a_roll_and_passes_on() -> None:
     tl, effects = tl.push(Enter(Box.PAIR_OF_WORDS, ("TOR", "EI")))
     assert tl.state.pads[0][Box.PAIR_OF_WORDS] == 9
     assert [e.kind for e in effects] == ["entered", "turn"]
-    assert effects[-1].data == {"player": "Ben", "turn": 1, "round": 1, "hourglass_s": 90}
+    assert effects[-1] == TurnMoved(1, {"name": "Ben", "turn": 1, "round": 1, "hourglass_s": 90})
     assert tl.state.current == 1 and tl.state.roll is None and tl.state.rolls == 0
 
 
@@ -162,10 +162,10 @@ def test_a_full_game_ends_with_totals_and_winners() -> None:
             else:
                 tl, effects = tl.push(Zero(box))
     assert tl.state.finished
-    assert effects[-1].kind == "game_over"
+    assert effects[-2].kind == "game_over" and effects[-1] == Winners((0,))
     chance = 1 + 3 + 2 + 2 + 2 + 4 + 4
-    assert effects[-1].data["totals"] == {"Ann": 50 + chance, "Ben": chance, "Cid": chance}
-    assert effects[-1].data["winners"] == ["Ann"]
+    assert effects[-2].data["totals"] == {"Ann": 50 + chance, "Ben": chance, "Cid": chance}
+    assert effects[-2].data["winners"] == ["Ann"]
     with pytest.raises(Refused) as err:
         tl.push(Throw(KNIFFEL_ROLL))
     assert err.value.code == "game_over"

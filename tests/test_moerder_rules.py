@@ -20,7 +20,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games import find_game
-from companion.games.base import Effect, EventError, Refused, Timeline, Undo, fold
+from companion.games.base import (
+    AnyEffect,
+    Cue,
+    Effect,
+    EventError,
+    Refused,
+    Signal,
+    Timeline,
+    TurnMoved,
+    Undo,
+    Winners,
+    fold,
+)
 from companion.games.moerder import GAME, Board, Tile
 from companion.games.moerder.board import CELLS, SET_COUNTS, SIZE, index_cell
 from companion.games.moerder.chain import chain_fault, find_chains
@@ -51,8 +63,8 @@ def start(players: int = 2, first: int = 0) -> MoerderState:
     return new_game({"players": ["Ana", "Ben", "Cem", "Dora"][:players], "first": first})
 
 
-def run(state: MoerderState, *events: Any) -> tuple[MoerderState, list[Effect]]:
-    effects: list[Effect] = []
+def run(state: MoerderState, *events: Any) -> tuple[MoerderState, list[AnyEffect]]:
+    effects: list[AnyEffect] = []
     for event in events:
         outcome = apply(state, event)
         state = outcome.state
@@ -88,8 +100,9 @@ def refused(state: MoerderState, event: Any) -> Refused:
     return info.value
 
 
-def kinds(effects: Sequence[Effect]) -> list[str]:
-    return [e.kind for e in effects]
+def kinds(effects: Sequence[AnyEffect]) -> list[str]:
+    """What the phones are told; the panel's signals are checked on their own."""
+    return [e.kind for e in effects if not isinstance(e, Signal)]
 
 
 # --- set-up --------------------------------------------------------------------------------------
@@ -191,6 +204,7 @@ def test_after_a_letter_the_player_may_look_for_the_word() -> None:
     state, effects = run(state, Claim(state.turn))
     assert state.phase is Phase.OVER
     assert kinds(effects) == ["claim_valid", "winner"]
+    assert Signal(Cue.VALID, state.winner, blink=True) in effects  # the claimer's LED flickers
 
 
 def test_next_hands_the_turn_on_when_the_word_is_not_found() -> None:
@@ -212,7 +226,8 @@ def test_victim_neighbours_in_eight_directions_must_be_turned_before_next() -> N
     state, effects = run(start(), TurnTile((2, 2), Tile.VICTIM))
     expected = [(r, c) for r in (1, 2, 3) for c in (1, 2, 3) if (r, c) != (2, 2)]
     assert sorted(state.pending) == expected
-    assert effects[-1] == Effect("victim", {"cell": [2, 2], "pending": [list(c) for c in expected]})
+    assert Effect("victim", {"cell": [2, 2], "pending": [list(c) for c in expected]}) in effects
+    assert effects[-1] == Signal(Cue.REMINDER)  # the table is reminded: the neighbours now
     err = refused(state, Next())
     assert err.code == "victim_neighbours_pending"
     assert err.details["pending"] == [list(c) for c in expected]
@@ -274,7 +289,7 @@ def test_a_claimed_chain_in_the_right_order_wins() -> None:
     assert effects[0] == Effect(
         "claim_valid", {"player": player, "chain": [list(c) for c in cells]}
     )
-    assert effects[1].data == {"player": player, "reason": "found", "unclaimed_chain": None}
+    assert effects[2] == Winners((player,), {"reason": "found", "unclaimed_chain": None})
     assert view(state)["chain"] == [list(c) for c in cells]
 
 
@@ -447,7 +462,7 @@ def test_two_players_the_other_plays_alone_to_the_end() -> None:
     state, effects = run(state, TurnTile((5, 5), Tile.VICTIM), Next())
     assert state.phase is Phase.OVER
     assert state.winner == 1 and state.win_reason is WinReason.QUITTER
-    assert effects[-1].data == {"player": 1, "reason": "quitter", "unclaimed_chain": None}
+    assert effects[-1] == Winners((1,), {"reason": "quitter", "unclaimed_chain": None})
 
 
 # --- the end -------------------------------------------------------------------------------------
@@ -475,9 +490,7 @@ def test_no_winner_when_nobody_quit_and_nobody_found_it() -> None:
     state, effects = run(state, Next())
     assert state.phase is Phase.OVER
     assert state.winner is None and state.win_reason is WinReason.NO_WINNER
-    assert effects[-1] == Effect(
-        "winner", {"player": None, "reason": "no_winner", "unclaimed_chain": None}
-    )
+    assert effects[-1] == Winners((), {"reason": "no_winner", "unclaimed_chain": None})
 
 
 def test_the_quitter_loses_when_someone_finds_the_word() -> None:
@@ -505,7 +518,7 @@ def test_final_look_for_every_remaining_player_in_turn_order() -> None:
     expected = [p % 4 for p in range(taker + 1, taker + 4) if p % 4 != 0]
     assert len(expected) == 2
     assert state.phase is Phase.FINAL_LOOK and list(state.looks_left) == expected
-    assert effects[-1] == Effect("final_look", {"player": expected[0]})
+    assert effects[-2:] == [Effect("final_look", {"player": expected[0]}), Signal(Cue.TURN)]
     assert refused(state, TurnTile((0, 0), Tile.M)).code == "wrong_phase"
     assert refused(state, Quit(expected[0])).code == "wrong_phase"
     assert refused(state, Pass(expected[1])).code == "not_your_turn"
@@ -768,7 +781,7 @@ def test_any_event_stream_is_refused_or_applied_never_a_crash(
             continue
         state = tl.state
         state.board.check_counts()
-        assert all(isinstance(e, Effect) for e in effects)
+        assert all(isinstance(e, (Effect, Signal, TurnMoved, Winners)) for e in effects)
         if state.phase is not Phase.OVER:
             assert state.turn != state.quitter
         if state.phase is Phase.FINAL_LOOK:

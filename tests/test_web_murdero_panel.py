@@ -13,7 +13,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from cardpages_support import buzzer, lit, marks, ons_since, panel_config, press, settle, until
-from companion.games.base import Timeline
+from companion.games.base import Timeline, Winners
 from companion.games.murdero import GAME
 from companion.table import Table
 from companion.store import Store
@@ -79,7 +79,7 @@ def test_game_over_names_the_winners_seat_and_pairs_share_it() -> None:
     assert view["winner"] == 1 and view["winner_seats"] == [1] and view["turn"] is None
     assert GAME.press is not None and GAME.press(tl.state, 1, "next") is None
     assert view["phase"] == "over"
-    assert [dict(e.data) for e in effects if e.kind == "winner"] == [{"player": 1}]
+    assert [e for e in effects if e.kind == "winner"] == [Winners((1,))]
     # Partner Murdero: the pair (1st+3rd) wins together; no single seat
     four = ("Ana", "Ben", "Cem", "Dee")
     tl = Timeline.start(GAME, {"players": list(four), "pairs": True})
@@ -88,7 +88,7 @@ def test_game_over_names_the_winners_seat_and_pairs_share_it() -> None:
         tl, effects = tl.push(GAME.decode({"type": "hand_entered", "hand": entry}))
     view = GAME.view(tl.state)
     assert view["winner"] is None and view["winner_seats"] == [0, 2]
-    assert [dict(e.data) for e in effects if e.kind == "winner"] == [{"players": [0, 2]}]
+    assert [e for e in effects if e.kind == "winner"] == [Winners((0, 2))]
 
 
 # --- on the real runtime --------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.base import Refused
+from companion.games.base import Refused, Winners
 from companion.games.search import GAME
 from companion.games.search.advice import (
     hint_json,
@@ -149,10 +149,9 @@ def test_the_end_names_the_whole_table_winner_or_nobody() -> None:
             s, effects = out.state, out.effects
         kinds = [e.kind for e in effects]
         assert kinds[-2:] == ["winner", "game_over"]
-        winner = effects[-2].data
         win = team_score(s.tracks) > 0
         outcomes.add(win)
-        assert winner == ({"players": [0, 1]} if win else {"player": None})
+        assert effects[-2] == Winners((0, 1) if win else ())
         assert view(s)["winners"] == view(s)["winner_seats"] == ([0, 1] if win else [])
     assert outcomes == {True, False}
 

@@ -70,27 +70,31 @@ class Effect:
 
 @dataclass(frozen=True)
 class TurnMoved:
-    """The turn passed to ``seat``: its LED lights and the turn tune plays."""
+    """The turn passed to ``seat``: its LED lights and the turn tune plays. ``details`` are
+    for the phones (the round, the draws to come…)."""
 
     seat: int
+    details: Mapping[str, Any] = field(default_factory=dict)
     kind: ClassVar[str] = "turn"
 
     @property
     def data(self) -> dict[str, Any]:
-        return {"player": self.seat}
+        return {"player": self.seat, **self.details}
 
 
 @dataclass(frozen=True)
 class Winners:
-    """The game ended; ``seats`` won together (a pair, a team), or nobody when empty."""
+    """The game ended; ``seats`` won together (a pair, a team), or nobody when empty.
+    ``details`` are for the phones (why, the winner's name…)."""
 
     seats: tuple[int, ...]
+    details: Mapping[str, Any] = field(default_factory=dict)
     kind: ClassVar[str] = "winner"
 
     @property
     def data(self) -> dict[str, Any]:
         one = self.seats[0] if len(self.seats) == 1 else None
-        return {"player": one, "players": list(self.seats)}
+        return {"player": one, "players": list(self.seats), **self.details}
 
 
 @dataclass(frozen=True)

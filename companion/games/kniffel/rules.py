@@ -20,7 +20,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.games.base import Effect, EventCodec, EventError, GameRules, Outcome, Refused, TableView, TimerRequest
+from companion.games.base import (
+    AnyEffect,
+    Cue,
+    Effect,
+    EventCodec,
+    EventError,
+    GameRules,
+    Outcome,
+    Refused,
+    Signal,
+    TableView,
+    TimerRequest,
+    TurnMoved,
+    Winners,
+)
 from companion.games.kniffel.dice import DEFAULT_DICE, DiceError, DiceSet, Roll
 from companion.games.kniffel.lexicon import Lexicon
 from companion.games.kniffel.pad import KNIFFEL, Box, Pad
@@ -170,7 +184,8 @@ def _apply(state: KniffelState, event: Any, lexicon: Lexicon | None) -> Outcome[
             raise Refused("stale_timer", "that hourglass belongs to another turn", turn=event.turn)
         who = state.players[state.current]
         return Outcome(
-            replace(state, time_up=True), (Effect("time_up", {"player": who, "turn": state.turn}),)
+            replace(state, time_up=True),
+            (Effect("time_up", {"player": who, "turn": state.turn}), Signal(Cue.END, state.current)),
         )
     if isinstance(event, Zero):
         if state.roll is None and not state.time_up:
@@ -238,7 +253,7 @@ def _finish_turn(
 ) -> Outcome[KniffelState]:
     who = state.players[state.current]
     pads = tuple(pad if i == state.current else p for i, p in enumerate(state.pads))
-    effects = [Effect("entered", {"player": who, "box": box.value, "score": score,
+    effects: list[AnyEffect] = [Effect("entered", {"player": who, "box": box.value, "score": score,
                                   "words": list(words)})]
     if pad.bonus and not state.pad.bonus:
         effects.append(Effect("upper_bonus", {"player": who}))
@@ -254,9 +269,10 @@ def _finish_turn(
     if nxt.finished:
         totals = {n: p.total for n, p in zip(nxt.players, nxt.pads)}
         effects.append(Effect("game_over", {"totals": totals, "winners": list(nxt.winners())}))
+        effects.append(Winners(tuple(i for i, n in enumerate(nxt.players) if n in nxt.winners())))
     else:
-        effects.append(Effect("turn", {"player": nxt.players[nxt.current], "turn": nxt.turn,
-                                       "round": nxt.round, "hourglass_s": nxt.hourglass_s}))
+        effects.append(TurnMoved(nxt.current, {"name": nxt.players[nxt.current], "turn": nxt.turn,
+                                               "round": nxt.round, "hourglass_s": nxt.hourglass_s}))
     return Outcome(nxt, tuple(effects))
 
 

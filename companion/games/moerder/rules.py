@@ -108,7 +108,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.games.base import Effect, EventCodec, EventError, GameRules, Outcome, Refused, TableView
+from companion.games.base import (
+    AnyEffect,
+    Cue,
+    Effect,
+    EventCodec,
+    EventError,
+    GameRules,
+    Outcome,
+    Refused,
+    Signal,
+    TableView,
+    TurnMoved,
+    Winners,
+)
 from companion.games.moerder.board import (
     CELLS,
     SET_COUNTS,
@@ -323,9 +336,12 @@ def _turn_tile(state: MoerderState, event: TurnTile) -> Outcome[MoerderState]:
         own_tile=cell if not pending else state.own_tile,
     )
     new = _refresh_findable(new)
-    effects = [Effect("tile", {"cell": list(cell), "tile": tile.value, "player": state.turn})]
+    effects: list[AnyEffect] = [
+        Effect("tile", {"cell": list(cell), "tile": tile.value, "player": state.turn})
+    ]
     if tile is Tile.VICTIM:
         effects.append(Effect("victim", {"cell": list(cell), "pending": _cells_json(new.pending)}))
+        effects.append(Signal(Cue.REMINDER))  # the table is reminded: its neighbours now
     if board.is_full:
         effects.append(Effect("last_tile", {}))
     return Outcome(new, tuple(effects))
@@ -372,10 +388,8 @@ def _claim(state: MoerderState, event: Claim) -> Outcome[MoerderState]:
         new,
         (
             Effect("claim_valid", {"player": event.player, "chain": _cells_json(chain)}),
-            Effect(
-                "winner",
-                {"player": event.player, "reason": WinReason.FOUND.value, "unclaimed_chain": None},
-            ),
+            Signal(Cue.VALID, event.player, blink=True),
+            Winners((event.player,), {"reason": WinReason.FOUND.value, "unclaimed_chain": None}),
         ),
     )
 
@@ -398,7 +412,7 @@ def _quit(state: MoerderState, event: Quit) -> Outcome[MoerderState]:
         )
     new = replace(state, quitter=event.player)
     _log.info("%s quits: es gibt keinen Mörder", state.players[event.player])
-    return _end_turn(new, (Effect("quit", {"player": event.player}),))
+    return _end_turn(new, (Effect("quit", {"player": event.player}), Signal(Cue.END)))
 
 
 def _pass(state: MoerderState, event: Pass) -> Outcome[MoerderState]:
@@ -415,7 +429,7 @@ def _correct(state: MoerderState, event: Correct) -> Outcome[MoerderState]:
     board = state.board
     turned_in = list(state.turned_in)
     own_tile = state.own_tile
-    effects: list[Effect] = []
+    effects: list[AnyEffect] = []
     for cell, tile in fixes:
         old = board[cell]
         if old is None:
@@ -452,6 +466,7 @@ def _correct(state: MoerderState, event: Correct) -> Outcome[MoerderState]:
     new = _refresh_findable(new)
     if any(tile is Tile.VICTIM for _, tile in fixes) and new.pending:
         victim = next(cell for cell, tile in fixes if tile is Tile.VICTIM)
+        effects.append(Signal(Cue.REMINDER))
         effects.append(
             Effect("victim", {"cell": list(victim), "pending": _cells_json(new.pending)})
         )
@@ -500,7 +515,7 @@ def _left_of(state: MoerderState, player: int) -> int:
     raise AssertionError("a table always keeps a player who has not quit")  # pragma: no cover
 
 
-def _end_turn(state: MoerderState, effects: tuple[Effect, ...]) -> Outcome[MoerderState]:
+def _end_turn(state: MoerderState, effects: tuple[AnyEffect, ...]) -> Outcome[MoerderState]:
     """After Next or a quit: the next turn, or the final looks once every tile is face up."""
     if state.board.is_full:
         order: list[int] = []
@@ -512,23 +527,23 @@ def _end_turn(state: MoerderState, effects: tuple[Effect, ...]) -> Outcome[Moerd
         return _start_looks(replace(state, own_tile=None), tuple(order), effects)
     nxt = _left_of(state, state.turn)
     new = replace(state, turn=nxt, turn_number=state.turn_number + 1, own_tile=None)
-    return Outcome(new, (*effects, Effect("turn", {"player": nxt, "turn_number": new.turn_number})))
+    return Outcome(new, (*effects, TurnMoved(nxt, {"turn_number": new.turn_number})))
 
 
 def _start_looks(
-    state: MoerderState, order: tuple[int, ...], effects: tuple[Effect, ...]
+    state: MoerderState, order: tuple[int, ...], effects: tuple[AnyEffect, ...]
 ) -> Outcome[MoerderState]:
     if not order:
         return _finish(replace(state, looks_left=()), effects)
     new = replace(state, phase=Phase.FINAL_LOOK, looks_left=order, turn=order[0])
-    return Outcome(new, (*effects, Effect("final_look", {"player": order[0]})))
+    return Outcome(new, (*effects, Effect("final_look", {"player": order[0]}), Signal(Cue.TURN)))
 
 
 def _end_look(state: MoerderState) -> Outcome[MoerderState]:
     return _start_looks(state, state.looks_left[1:], ())
 
 
-def _finish(state: MoerderState, effects: tuple[Effect, ...]) -> Outcome[MoerderState]:
+def _finish(state: MoerderState, effects: tuple[AnyEffect, ...]) -> Outcome[MoerderState]:
     """Nobody claimed after the last tile: the quitter's bet is settled."""
     found = find_chains(state.board, limit=1)
     unclaimed = found[0] if found else None
@@ -546,10 +561,9 @@ def _finish(state: MoerderState, effects: tuple[Effect, ...]) -> Outcome[Moerder
         new,
         (
             *effects,
-            Effect(
-                "winner",
+            Winners(
+                () if winner is None else (winner,),
                 {
-                    "player": winner,
                     "reason": reason.value,
                     "unclaimed_chain": None if unclaimed is None else _cells_json(unclaimed),
                 },

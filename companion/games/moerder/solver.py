@@ -93,7 +93,7 @@ def _box(x: NDArray[np.uint64]) -> NDArray[np.uint64]:
     """
     h = x | (x << _U1)
     h |= x >> _U1
-    out = h | (h << _UROW)
+    out: NDArray[np.uint64] = h | (h << _UROW)
     out |= h >> _UROW
     return out
 

@@ -24,6 +24,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.games.base import (
+    AnyEffect,
+    Cue,
+    Signal,
+    TurnMoved,
+    Winners,
     Effect,
     EventCodec,
     EventError,
@@ -199,8 +204,8 @@ def _score(state: MurderoState, hand: HandEnd) -> ScoredHand:
         raise Refused("hand_invalid", str(exc)) from None
 
 
-def _hand_effects(state: MurderoState, scored: ScoredHand, number: int) -> list[Effect]:
-    effects = [
+def _hand_effects(state: MurderoState, scored: ScoredHand, number: int) -> list[AnyEffect]:
+    effects: list[AnyEffect] = [
         Effect(
             "hand_scored",
             {"number": number, "points": scored.score.points(), "totals": state.totals},
@@ -209,15 +214,12 @@ def _hand_effects(state: MurderoState, scored: ScoredHand, number: int) -> list[
     if scored.score.winners:
         effects.append(Effect("hand_won", {"number": number, "winners": list(scored.score.winners)}))
         for seat in state.seats_of(scored.score.winners):
-            effects.append(Effect("signal", {"seat": seat, "tune": "valid", "blink": True}))
+            effects.append(Signal(Cue.VALID, seat, blink=True))
     if state.over:
         effects.append(
             Effect("game_over", {"winners": list(state.game_winners), "totals": state.totals})
         )
-        seats = state.seats_of(state.game_winners)
-        effects.append(
-            Effect("winner", {"player": seats[0]} if len(seats) == 1 else {"players": seats})
-        )
+        effects.append(Winners(tuple(state.seats_of(state.game_winners))))
     return effects
 
 
@@ -232,7 +234,7 @@ def apply(state: MurderoState, event: Any) -> Outcome[MurderoState]:
         after = replace(state, hands=state.hands + (scored,), turn=starter, starter=starter)
         effects = _hand_effects(after, scored, len(after.hands))
         if not after.over:
-            effects.append(Effect("turn", {"player": starter}))
+            effects.append(TurnMoved(starter))
         return Outcome(after, tuple(effects))
     if isinstance(event, NextTurn):
         if state.over:
@@ -240,7 +242,7 @@ def apply(state: MurderoState, event: Any) -> Outcome[MurderoState]:
                 "game_over", f"the game is over ({', '.join(state.game_winners)} won); start a new game"
             )
         turn = (state.turn + 1) % len(state.players)
-        return Outcome(replace(state, turn=turn), (Effect("turn", {"player": turn}),))
+        return Outcome(replace(state, turn=turn), (TurnMoved(turn),))
     if isinstance(event, HandCorrected):
         if not 1 <= event.number <= len(state.hands):
             raise Refused("no_such_hand", f"there is no hand {event.number}; {len(state.hands)} played")
@@ -268,7 +270,7 @@ def apply(state: MurderoState, event: Any) -> Outcome[MurderoState]:
             earlier += (FinishedGame(tuple(state.totals.items()), state.game_winners, len(state.hands)),)
         return Outcome(
             MurderoState(players, pairs, (), earlier),
-            (Effect("new_game", {"players": list(players)}), Effect("turn", {"player": 0})),
+            (Effect("new_game", {"players": list(players)}), TurnMoved(0)),
         )
     raise Refused("unknown_event", f"Murdero has no event {type(event).__name__}")
 

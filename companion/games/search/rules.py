@@ -14,7 +14,19 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.games.base import Effect, EventCodec, EventError, Outcome, Refused, TableView
+from companion.games.base import (
+    AnyEffect,
+    Cue,
+    Effect,
+    EventCodec,
+    EventError,
+    Outcome,
+    Refused,
+    Signal,
+    TableView,
+    TurnMoved,
+    Winners,
+)
 from companion.games.search.house import House, HouseError, Room, deck
 
 _log = logging.getLogger(__name__)
@@ -287,7 +299,7 @@ def draw_starts(
 
 def place_start(
     state: SearchState, player: int, room: Room
-) -> tuple[SearchState, tuple[Effect, ...]]:
+) -> tuple[SearchState, tuple[AnyEffect, ...]]:
     """Put the player due to start in ``room`` (what a legal card draw does)."""
     if state.phase is not Phase.START:
         raise Refused("already_started", "every player already has a start room")
@@ -309,7 +321,7 @@ def place_start(
     dots = state.house.dots[room] if state.options.start_scores else 0
     players = list(state.players)
     players[player] = replace(players[player], path=(room,), track=dots)
-    effects = [
+    effects: list[AnyEffect] = [
         Effect(
             "started",
             {"player": player, "room": state.house.name(room), "track": players[player].track},
@@ -317,33 +329,33 @@ def place_start(
     ]
     nxt = replace(state, players=tuple(players), turn=player + 1)
     if player + 1 < len(players):
-        effects.append(Effect("turn", {"player": player + 1, "phase": Phase.START.value}))
+        effects.append(TurnMoved(player + 1, {"phase": Phase.START.value}))
         return nxt, tuple(effects)
     nxt = replace(nxt, phase=Phase.PLAY)
     return _advance(nxt, len(players) - 1, effects)
 
 
 def _advance(
-    state: SearchState, after: int, effects: list[Effect]
-) -> tuple[SearchState, tuple[Effect, ...]]:
+    state: SearchState, after: int, effects: list[AnyEffect]
+) -> tuple[SearchState, tuple[AnyEffect, ...]]:
     house, rule = state.house, state.options.dot_rule
     turn, lost = next_turn(house, rule, state.positions, state.visited_masks(), after)
     for q in lost:
         if turn is not None:
             effects.append(Effect("turn_lost", {"player": q}))
             # the panel: that seat's LED blinks and the reminder tune says "stuck"
-            effects.append(Effect("signal", {"seat": q, "tune": "reminder", "blink": True}))
+            effects.append(Signal(Cue.REMINDER, q, blink=True))
     if turn is None:
         tracks = state.tracks
         score = team_score(tracks)
         # Cooperative: the whole table wins or nobody does (the panel's winner pattern).
         if score > 0:
-            effects.append(Effect("winner", {"players": list(range(len(tracks)))}))
+            effects.append(Winners(tuple(range(len(tracks)))))
         else:
-            effects.append(Effect("winner", {"player": None}))
+            effects.append(Winners(()))
         effects.append(Effect("game_over", {"score": score, "win": score > 0, "tracks": tracks}))
         return replace(state, phase=Phase.OVER, turn=0, hint_asked=None), tuple(effects)
-    effects.append(Effect("turn", {"player": turn, "phase": Phase.PLAY.value}))
+    effects.append(TurnMoved(turn, {"phase": Phase.PLAY.value}))
     return replace(state, turn=turn), tuple(effects)
 
 
@@ -439,7 +451,7 @@ def apply(state: SearchState, event: Any) -> Outcome[SearchState]:
         p = state.players[event.player]
         mover = replace(p, path=p.path + (room,), track=p.track + state.house.dots[room])
         players = state.players[: event.player] + (mover,) + state.players[event.player + 1 :]
-        moved = [
+        moved: list[AnyEffect] = [
             Effect(
                 "moved",
                 {
@@ -466,7 +478,7 @@ def apply(state: SearchState, event: Any) -> Outcome[SearchState]:
             asked,
             (
                 Effect("hint_asked", {"player": event.player, "for": state.turn}),
-                Effect("signal", {"seat": state.turn, "tune": "reminder", "blink": True}),
+                Signal(Cue.REMINDER, state.turn, blink=True),
             ),
         )
     raise EventError(f"not a Search event: {type(event).__name__}")

@@ -19,7 +19,7 @@ import sys
 from typing import Any
 
 from companion.errors import InputError
-from companion.games.base import Effect, Refused, RuleError, Timeline, Undo
+from companion.games.base import AnyEffect, Refused, RuleError, Timeline, Undo
 from companion.games.serialkiller.cards import SerialKillerError
 from companion.games.serialkiller.rules import GAME, SKState, view
 
@@ -39,7 +39,7 @@ def register(subparsers: Any) -> None:
     replay.set_defaults(func=_replay)
 
 
-def replay(data: Any, where: str = "game") -> list[tuple[Any, SKState, tuple[Effect, ...]]]:
+def replay(data: Any, where: str = "game") -> list[tuple[Any, SKState, tuple[AnyEffect, ...]]]:
     """Fold the log; each step is (event, state after it, effects). Raises :class:`ReplayError`."""
     if not isinstance(data, dict) or not isinstance(data.get("events"), list):
         raise ReplayError(f"{where}: expected an object with 'setup' and a list of 'events'")
@@ -55,7 +55,7 @@ def replay(data: Any, where: str = "game") -> list[tuple[Any, SKState, tuple[Eff
         timeline = Timeline.start(GAME, data.get("setup", {}))
     except RuleError as exc:
         raise ReplayError(f"{where}: setup: {exc}") from None
-    steps: list[tuple[Any, SKState, tuple[Effect, ...]]] = []
+    steps: list[tuple[Any, SKState, tuple[AnyEffect, ...]]] = []
     for n, raw in enumerate(data["events"], start=1):
         try:
             event = GAME.decode(raw)
@@ -80,7 +80,7 @@ def _describe(raw: Any) -> str:
     return repr(raw)
 
 
-def _effect_text(effect: Effect) -> str:
+def _effect_text(effect: AnyEffect) -> str:
     d = effect.data
     texts = {
         "first_tie": lambda: f"tie for first: {', '.join(d['players'])} draw again",

@@ -27,6 +27,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.games.base import (
+    AnyEffect,
+    Cue,
+    Signal,
+    TurnMoved,
+    Winners,
     Effect,
     EventCodec,
     EventError,
@@ -233,7 +238,7 @@ def apply(state: SKState, event: Any) -> Outcome[SKState]:
     handler = _HANDLERS.get(type(event))
     if handler is None:
         raise Refused("unknown_event", f"Serial Killer has no event {type(event).__name__}")
-    effects: list[Effect] = []
+    effects: list[AnyEffect] = []
     after = handler(state, event, effects)
     return Outcome(after, tuple(effects))
 
@@ -275,7 +280,7 @@ def _where(state: SKState, card: Card) -> str:
     return "drawn for the first player"
 
 
-def _first_draw(state: SKState, event: FirstDraw, effects: list[Effect]) -> SKState:
+def _first_draw(state: SKState, event: FirstDraw, effects: list[AnyEffect]) -> SKState:
     if state.phase is not Phase.CHOOSING:
         raise _refuse_phase(state, "draw for the first player")
     if event.player not in state.players:
@@ -299,15 +304,11 @@ def _first_draw(state: SKState, event: FirstDraw, effects: list[Effect]) -> SKSt
         effects.append(Effect("first_tie", {"players": [state.players[p] for p in tied]}))
         return replace(state, drawers=tied, first_draws=(), first_rounds=rounds)
     effects.append(Effect("first_player", {"player": state.players[tied[0]]}))
-    effects.append(
-        Effect(
-            "turn", {"player": tied[0], "name": state.players[tied[0]], "turn": 1, "draws": GRAVES}
-        )
-    )
+    effects.append(TurnMoved(tied[0], {"name": state.players[tied[0]], "turn": 1, "draws": GRAVES}))
     return _start_play(replace(state, first_rounds=rounds), tied[0])
 
 
-def _draw(state: SKState, event: Draw, effects: list[Effect]) -> SKState:
+def _draw(state: SKState, event: Draw, effects: list[AnyEffect]) -> SKState:
     if state.phase is not Phase.DRAWING:
         raise _refuse_phase(state, "draw")
     if not state.slots:  # cannot happen by the rules; never crash the table over it
@@ -321,7 +322,7 @@ def _draw(state: SKState, event: Draw, effects: list[Effect]) -> SKState:
     state = _place(state, slot, card)
     if card.role is Role.VICTIM:
         effects.append(Effect("kill", {"player": who, "card": str(card), "grave": slot + 1}))
-        effects.append(Effect("signal", {"seat": state.current, "tune": "valid", "blink": False}))
+        effects.append(Signal(Cue.VALID, state.current))
     else:
         effects.append(Effect("missed", {"player": who, "card": str(card), "grave": slot + 1}))
     state = replace(state, killed=state.killed or card.role is Role.VICTIM)
@@ -334,7 +335,7 @@ def _place(state: SKState, grave: int, card: Card) -> SKState:
     return replace(state, graves=tuple(graves))
 
 
-def _after_placing(state: SKState, effects: list[Effect]) -> SKState:
+def _after_placing(state: SKState, effects: list[AnyEffect]) -> SKState:
     """Reshuffle if all six graves are full; end the drawing once every card is drawn."""
     state = _maybe_reshuffle(state, effects)
     if state.phase in (Phase.DRAWING, Phase.DECIDING):
@@ -344,7 +345,7 @@ def _after_placing(state: SKState, effects: list[Effect]) -> SKState:
     return state
 
 
-def _maybe_reshuffle(state: SKState, effects: list[Effect]) -> SKState:
+def _maybe_reshuffle(state: SKState, effects: list[AnyEffect]) -> SKState:
     if open_graves(state):
         return state
     back = frozenset(c for g in state.graves for c in g) | state.stack | frozenset(state.aside)
@@ -353,7 +354,7 @@ def _maybe_reshuffle(state: SKState, effects: list[Effect]) -> SKState:
     return replace(state, graves=((),) * GRAVES, stack=back, aside=(), reshuffles=state.reshuffles + 1)
 
 
-def _draws_done(state: SKState, effects: list[Effect]) -> SKState:
+def _draws_done(state: SKState, effects: list[AnyEffect]) -> SKState:
     """The turn's cards are drawn: no victim among them means the police find a clue."""
     if state.killed:
         return replace(state, phase=Phase.ENDING)
@@ -365,12 +366,12 @@ def _draws_done(state: SKState, effects: list[Effect]) -> SKState:
     return replace(state, phase=Phase.ENDING)
 
 
-def _lose_clue(state: SKState, who: int, why: str, effects: list[Effect]) -> SKState:
+def _lose_clue(state: SKState, who: int, why: str, effects: list[AnyEffect]) -> SKState:
     clues = list(state.clues)
     clues[who] -= 1
     state = replace(state, clues=tuple(clues))
     if clues[who] == 0:  # the panel's moment: the arrested player's light blinks, the alarm
-        effects.append(Effect("signal", {"seat": who, "tune": "alarm", "blink": True}))
+        effects.append(Signal(Cue.ALARM, who, blink=True))
     effects.append(Effect("clue_found", {"player": state.players[who], "clues": clues[who], "why": why}))
     if clues[who] > 0:
         return state
@@ -382,12 +383,12 @@ def _lose_clue(state: SKState, who: int, why: str, effects: list[Effect]) -> SKS
     left = state.active_players
     if len(left) == 1:
         winner = state.players[left[0]]
-        effects.append(Effect("winner", {"player": left[0], "name": winner}))
+        effects.append(Winners((left[0],), {"name": winner}))
         return replace(state, phase=Phase.OVER, winner=winner, slots=(), pending=None, pending_slot=None)
     return state
 
 
-def _next_turn(state: SKState, effects: list[Effect]) -> SKState:
+def _next_turn(state: SKState, effects: list[AnyEffect]) -> SKState:
     n = len(state.players)
     nxt = next(i % n for i in range(state.current + 1, state.current + n + 1) if state.active(i % n))
     slots = open_graves(state)
@@ -402,15 +403,12 @@ def _next_turn(state: SKState, effects: list[Effect]) -> SKState:
         turn=state.turn + 1,
     )
     effects.append(
-        Effect(
-            "turn",
-            {"player": nxt, "name": state.players[nxt], "turn": state.turn, "draws": len(slots)},
-        )
+        TurnMoved(nxt, {"name": state.players[nxt], "turn": state.turn, "draws": len(slots)})
     )
     return state
 
 
-def _hold(state: SKState, event: Hold, effects: list[Effect]) -> SKState:
+def _hold(state: SKState, event: Hold, effects: list[AnyEffect]) -> SKState:
     if state.phase is not Phase.DECIDING or state.pending is None:
         raise _refuse_phase(state, "hold a card")
     card = state.pending
@@ -459,7 +457,7 @@ def _release(state: SKState, card: Card, fresh: bool) -> SKState:
     return replace(state, held=tuple(held))
 
 
-def _bury(state: SKState, event: Bury, effects: list[Effect]) -> SKState:
+def _bury(state: SKState, event: Bury, effects: list[AnyEffect]) -> SKState:
     card, fresh = _held_card(state, Role.CORPSE)
     grave = _grave_index(event.grave)
     if fresh:
@@ -502,7 +500,7 @@ def _victim_grave(state: SKState, grave: int | None) -> int:
     return grave
 
 
-def _inform(state: SKState, event: Inform, effects: list[Effect]) -> SKState:
+def _inform(state: SKState, event: Inform, effects: list[AnyEffect]) -> SKState:
     card, fresh = _held_card(state, Role.INFORMANT)
     if event.target not in state.players:
         raise Refused("unknown_player", f"{event.target!r} is not playing")
@@ -527,7 +525,7 @@ def _inform(state: SKState, event: Inform, effects: list[Effect]) -> SKState:
     return _after_placing(state, effects)
 
 
-def _discredit(state: SKState, event: Discredit, effects: list[Effect]) -> SKState:
+def _discredit(state: SKState, event: Discredit, effects: list[AnyEffect]) -> SKState:
     card, fresh = _held_card(state, Role.INFORMANT)
     who = state.current
     if state.clues[who] >= CLUES:
@@ -545,7 +543,7 @@ def _discredit(state: SKState, event: Discredit, effects: list[Effect]) -> SKSta
     return _after_placing(state, effects) if fresh else state
 
 
-def _end_turn(state: SKState, event: EndTurn, effects: list[Effect]) -> SKState:
+def _end_turn(state: SKState, event: EndTurn, effects: list[AnyEffect]) -> SKState:
     if state.phase is not Phase.ENDING:
         raise _refuse_phase(state, "end the turn")
     return _next_turn(state, effects)
