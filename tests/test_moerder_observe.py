@@ -9,7 +9,8 @@ from companion.games.base import Answered, Observed
 from companion.games.moerder import GAME
 from companion.games.moerder.board import Tile
 from companion.games.moerder.observe import Memo, observe
-from companion.games.moerder.rules import Correct, MoerderState, Next, TurnTile
+from companion.games.moerder.events import Correct, Next, TurnTile
+from companion.games.moerder.rules import MoerderState
 from companion.games.readings import GridReading
 
 BLANK = "." * 36
@@ -95,7 +96,7 @@ def test_nothing_is_refereed_after_the_end_or_from_another_kind_of_reading() -> 
     over = start()
     for col, tile in enumerate("MÖRDER"):
         over = play(over, TurnTile((0, col), Tile(tile)), *([Next()] if col < 5 else []))
-    from companion.games.moerder.rules import Claim
+    from companion.games.moerder.events import Claim
 
     over = play(over, Claim(1))
     assert observe(over, reading(c5_5="E"), None).events == ()

@@ -36,21 +36,9 @@ from companion.games.base import (
 from companion.games.moerder import GAME, Board, Tile
 from companion.games.moerder.board import CELLS, SET_COUNTS, SIZE, index_cell
 from companion.games.moerder.chain import chain_fault, find_chains
-from companion.games.moerder.rules import (
-    Claim,
-    Correct,
-    MoerderState,
-    Next,
-    Pass,
-    Phase,
-    Quit,
-    TurnTile,
-    WinReason,
-    apply,
-    codec,
-    new_game,
-    view,
-)
+from companion.games.moerder.events import CODEC, Claim, Correct, Next, Pass, Quit, TurnTile
+from companion.games.moerder.rules import MoerderState, Phase, WinReason, apply, new
+from companion.games.moerder.view import view
 
 # A full table with no chain: no M touches an Ö.
 NO_CHAIN = Board.parse("MMMMMM/MRRRRR/RRDDDD/DDDEEE/EEEEÖÖ/ÖÖÖÖÖX")
@@ -60,7 +48,7 @@ TOP_ROW = tuple((0, c) for c in range(SIZE))
 
 
 def start(players: int = 2, first: int = 0) -> MoerderState:
-    return new_game({"players": ["Ana", "Ben", "Cem", "Dora"][:players], "first": first})
+    return new({"players": ["Ana", "Ben", "Cem", "Dora"][:players], "first": first})
 
 
 def run(state: MoerderState, *events: Any) -> tuple[MoerderState, list[AnyEffect]]:
@@ -132,7 +120,7 @@ def test_two_to_four_players(n: int) -> None:
 )
 def test_bad_set_up_is_an_event_error(setup: Any, fragment: str) -> None:
     with pytest.raises(EventError, match=fragment):
-        new_game(setup)
+        new(setup)
 
 
 def test_table_starts_with_36_hidden_tiles_of_the_set() -> None:
@@ -681,7 +669,7 @@ def test_events_round_trip_through_json(event: Any) -> None:
 )
 def test_bad_events_are_event_errors(obj: dict[str, Any], fragment: str) -> None:
     with pytest.raises(EventError, match=fragment):
-        codec.decode(obj)
+        CODEC.decode(obj)
 
 
 def test_view_is_json_ready_and_complete() -> None:

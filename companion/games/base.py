@@ -307,13 +307,18 @@ class GameRules(Generic[S]):
     advisor: Advisor[S] | None = None
 
 
-def parse_players(setup: Mapping[str, Any], low: int, high: int) -> tuple[str, ...]:
-    """The set-up's ``players``: ``low`` to ``high`` distinct, non-empty names.
+def parse_players(setup: Mapping[str, Any], low: int, high: int,
+                  keys: Sequence[str] = ()) -> tuple[str, ...]:
+    """The set-up's ``players``: ``low`` to ``high`` distinct, non-empty names; any key other
+    than ``players`` and the game's own ``keys`` is refused by name.
 
     One parser for every game, so every game refuses the same mistakes in the same words.
     """
     if not isinstance(setup, Mapping):
         raise EventError("the set-up must be a JSON object")
+    extra = set(setup) - {"players", *keys}
+    if extra:
+        raise EventError(f"set-up: unknown field(s) {', '.join(sorted(map(str, extra)))}")
     names = setup.get("players")
     if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
         raise EventError("players: a list of names")
@@ -323,7 +328,7 @@ def parse_players(setup: Mapping[str, Any], low: int, high: int) -> tuple[str, .
     if any(not n for n in cleaned):
         raise EventError("players: a name may not be empty")
     if len(set(n.casefold() for n in cleaned)) != len(cleaned):
-        raise EventError("players: every name must be different")
+        raise EventError("players: two players have the same name")
     return cleaned
 
 

@@ -1,23 +1,35 @@
 """Finde den Mörder: find the chain M-Ö-R-D-E-R among 36 turned tiles.
 
-``GAME`` is the registered :class:`~companion.games.base.GameRules`; the rules and every reading
-of the rule text are documented in :mod:`companion.games.moerder.rules`, the analysis (all
-chains, whether one is still possible, the chance one stands at the end) in
-:mod:`companion.games.moerder.solver`.
+The package has the shape every game has: :mod:`.rules` (state, ``new``, ``apply``, and every
+reading of the rules a referee chose), :mod:`.events` (what can happen, and its JSON),
+:mod:`.view` (what the phones, the table's lights and the buttons make of a state),
+:mod:`.errors`; and its own: :mod:`.board` and :mod:`.chain` (the tiles and the word),
+:mod:`.observe` (what the camera's reading of the tiles means), :mod:`.solver` and
+:mod:`.advice` (whether a chain can still appear, and how likely one stands at the end).
 """
 
+from companion.games.base import GameRules
+from companion.games.moerder.advice import ADVISOR
 from companion.games.moerder.board import Board, BoardError, Tile
-from companion.games.moerder.rules import (
-    GAME,
-    Claim,
-    Correct,
-    MoerderState,
-    Next,
-    Pass,
-    Phase,
-    Quit,
-    TurnTile,
-    WinReason,
+from companion.games.moerder.errors import MoerderError
+from companion.games.moerder.events import CODEC, Claim, Correct, Next, Pass, Quit, TurnTile
+from companion.games.moerder.observe import observe
+from companion.games.moerder.rules import MoerderState, Phase, WinReason, apply, new
+from companion.games.moerder.view import act, press, table_view, view
+
+GAME: GameRules[MoerderState] = GameRules(
+    name="moerder",
+    title="Finde den Mörder",
+    new=new,
+    apply=apply,
+    decode=CODEC.decode,
+    encode=CODEC.encode,
+    view=view,
+    table=table_view,
+    press=press,
+    act=act,
+    observe=observe,
+    advisor=ADVISOR,
 )
 
 __all__ = [
@@ -26,6 +38,7 @@ __all__ = [
     "BoardError",
     "Claim",
     "Correct",
+    "MoerderError",
     "MoerderState",
     "Next",
     "Pass",
@@ -35,11 +48,3 @@ __all__ = [
     "TurnTile",
     "WinReason",
 ]
-
-import dataclasses as _dc
-
-from companion.games.moerder.advice import ADVISOR as _ADVISOR
-from companion.games.moerder.observe import observe as _observe
-from companion.games.moerder import _tmp_act
-
-GAME = _dc.replace(GAME, observe=_observe, advisor=_ADVISOR, act=_tmp_act.act)

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from companion.games.base import RuleError
+from companion.games.moerder.errors import MoerderError
 
 SIZE = 6
 CELLS = SIZE * SIZE
@@ -20,7 +20,7 @@ PER_LETTER = 7  # the set holds 7 of each letter and one victim
 WORD = "MÖRDER"
 
 
-class BoardError(RuleError):
+class BoardError(MoerderError):
     """Bad board notation or an impossible board; the message names the row and column."""
 
 

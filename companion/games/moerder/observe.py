@@ -26,7 +26,8 @@ from typing import Any
 
 from companion.games.base import Answered, Observed, Prompt, Refused
 from companion.games.moerder.board import SIZE, Tile
-from companion.games.moerder.rules import MoerderState, Phase, TurnTile, apply
+from companion.games.moerder.events import TurnTile
+from companion.games.moerder.rules import MoerderState, Phase, apply
 from companion.games.readings import HIDDEN, UNSURE, GridReading
 
 

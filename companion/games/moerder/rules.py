@@ -1,6 +1,6 @@
 """Finde den Mörder as pure state and events: the companion is the referee.
 
-The rule text (``shared/rules/finde-den-moerder.txt``) is the specification. 2 to 4 players sit
+As refereed here (the game's page in docs/moerder.md says it for players): 2 to 4 players sit
 round the 6x6 table of face-down tiles (7 each of M Ö R D E and one victim). On a turn a player
 turns over one tile (the victim: also every face-down neighbour), may claim the word MÖRDER,
 and otherwise says "Next". A player who believes no chain will ever appear may quit ("Ich
@@ -44,60 +44,6 @@ Readings a referee at the table would choose (each has a test in tests/test_moer
 - **Impossible readings.** A turned or corrected tile that would make 8 of a letter or a second
   victim is refused with ``impossible_reading`` (details: ``cell``, ``tile``, ``count``,
   ``limit``), which the runtime turns into a correction prompt.
-
-Events (``GAME.decode`` / ``GAME.encode``; cells are ``[row, col]`` from 0, tiles are
-``"M" "Ö" "R" "D" "E"`` or ``"X"`` for the victim):
-
-- ``{"type": "turn_tile", "cell": [r, c], "tile": "R"}``: a tile turned by the player on turn
-- ``{"type": "next"}``: "Next!" (in the final look: the looking player passes)
-- ``{"type": "claim", "player": 1, "cells": [[r, c], ...six] | null}``: "MÖRDER!"
-- ``{"type": "quit", "player": 1}``: "Ich steige aus. Es gibt keinen Mörder!"
-- ``{"type": "pass", "player": 1}``: the final look ends without a claim
-- ``{"type": "correct", "cell": [r, c], "tile": "E" | null, "also": [[[r, c], "M"], ...]}``
-- ``{"type": "undo"}``: handled by ``base.Timeline``
-
-Refused codes (``base.Refused.code``; the runtime maps them to LEDs, buzzer and prompts):
-
-============================= ============================================================
-code                          when
-============================= ============================================================
-``game_over``                 any event after the game has ended
-``wrong_phase``               turning or quitting in the final look; Pass while in play;
-                              putting a tile face down in the final look
-``no_such_player``            a player index outside the table
-``not_your_turn``             claim, quit or pass by a player who is not on turn
-``player_quit``               the player who quit tries to claim, quit or pass
-``already_turned``            turning a tile that is face up (details: ``cell``)
-``one_tile_per_turn``         a second tile of the player's own in one turn
-``victim_neighbours_pending`` turning anything but a pending neighbour of the victim, or
-                              Next/claim/quit before all are turned (details: ``pending``)
-``tile_not_turned``           Next, or a claim, before the player turned their tile
-``claim_invalid``             the claimed cells are not a chain, or no chain is on the
-                              table (details: ``player``, ``cells``); the message says why
-``quit_taken``                quitting after another player has quit (details: ``quitter``)
-``impossible_reading``        8 of a letter or a second victim (details above)
-``not_turned``                correcting a tile that is face down (turn it instead)
-``no_change``                 a correction to what the tile shows already, or naming a
-                              tile twice
-``nothing_to_undo``           (from base.Timeline) undo at the start
-============================= ============================================================
-
-Effects (``base.Effect``; ``data`` is JSON-ready, cells are ``[row, col]``):
-
-=============== ==========================================================================
-kind            data
-=============== ==========================================================================
-``tile``        ``{cell, tile, player}`` a tile turned face up, by the player on turn
-``victim``      ``{cell, pending}`` the victim turned; its face-down neighbours to turn now
-``last_tile``   ``{}`` the last face-down tile was turned
-``turn``        ``{player, turn_number}`` a new turn begins
-``quit``        ``{player}`` the player quit ("Es gibt keinen Mörder!")
-``final_look``  ``{player}`` the player's one final look begins
-``claim_valid`` ``{player, chain}`` the word is found; ``chain`` is six cells to highlight
-``correction``  ``{cell, old, tile}`` a tile's reading changed (``tile`` null: face down)
-``winner``      ``{player, reason, unclaimed_chain}`` the game is over; ``player`` may be null;
-                ``reason`` is ``found``, ``quitter`` or ``no_winner``
-=============== ==========================================================================
 """
 
 from __future__ import annotations
@@ -112,15 +58,13 @@ from companion.games.base import (
     AnyEffect,
     Cue,
     Effect,
-    EventCodec,
     EventError,
-    GameRules,
     Outcome,
     Refused,
     Signal,
-    TableView,
     TurnMoved,
     Winners,
+    parse_players,
 )
 from companion.games.moerder.board import (
     CELLS,
@@ -133,6 +77,7 @@ from companion.games.moerder.board import (
     neighbours,
 )
 from companion.games.moerder.chain import Chain, chain_fault, find_chains
+from companion.games.moerder.events import Claim, Correct, Next, Pass, Quit, TurnTile
 
 _log = logging.getLogger(__name__)
 
@@ -150,77 +95,6 @@ class WinReason(enum.Enum):
     FOUND = "found"  # a player claimed a valid chain
     QUITTER = "quitter"  # nobody found the word; the player who quit wins the bet
     NO_WINNER = "no_winner"  # nobody found it and nobody quit
-
-
-# --- events ------------------------------------------------------------------------------------
-
-
-def _check_cell(cell: Cell) -> None:
-    cell_index(cell)  # raises BoardError (a ValueError) off the board; the codec reports it
-
-
-@dataclass(frozen=True)
-class TurnTile:
-    """A tile turned face up at ``cell``, showing ``tile``; by the player on turn."""
-
-    cell: tuple[int, int]
-    tile: Tile
-
-    def __post_init__(self) -> None:
-        _check_cell(self.cell)
-
-
-@dataclass(frozen=True)
-class Next:
-    """The player on turn says "Next!" (in the final look: passes)."""
-
-
-@dataclass(frozen=True)
-class Claim:
-    """``player`` says MÖRDER; ``cells`` optionally names the six tiles, M first."""
-
-    player: int
-    cells: tuple[tuple[int, int], ...] | None = None
-
-
-@dataclass(frozen=True)
-class Quit:
-    """``player`` says "Ich steige aus. Es gibt keinen Mörder!"."""
-
-    player: int
-
-
-@dataclass(frozen=True)
-class Pass:
-    """``player`` ends their final look without a claim."""
-
-    player: int
-
-
-@dataclass(frozen=True)
-class Correct:
-    """The tile at ``cell`` really shows ``tile`` (``None``: it is still face down).
-
-    ``also`` fixes more tiles in the same breath, as ``((cell, tile), ...)``: once all seven of
-    a letter lie face up, two misread tiles can only be put right together (an M read as E and
-    an E read as M), or the first fix alone would be an impossible reading.
-    """
-
-    cell: tuple[int, int]
-    tile: Tile | None
-    also: tuple[tuple[tuple[int, int], Tile | None], ...] = ()
-
-    def __post_init__(self) -> None:
-        for cell, _ in self.fixes:
-            _check_cell(cell)
-
-    @property
-    def fixes(self) -> tuple[tuple[tuple[int, int], Tile | None], ...]:
-        return ((self.cell, self.tile), *self.also)
-
-
-Event = TurnTile | Next | Claim | Quit | Pass | Correct
-codec = EventCodec([TurnTile, Next, Claim, Quit, Pass, Correct])
 
 
 # --- state -------------------------------------------------------------------------------------
@@ -258,28 +132,10 @@ class MoerderState:
                 return tuple(n for n in neighbours(divmod(i, SIZE)) if self.board[n] is None)
         return ()
 
-    @property
-    def remaining_players(self) -> tuple[int, ...]:
-        return tuple(i for i in range(len(self.players)) if i != self.quitter)
 
-
-def new_game(setup: Mapping[str, Any]) -> MoerderState:
+def new(setup: Mapping[str, Any]) -> MoerderState:
     """The table before the first turn: ``{"players": ["Ana", "Ben"], "first": 0}``."""
-    if not isinstance(setup, Mapping):
-        raise EventError("the set-up must be a JSON object")
-    extra = set(setup) - {"players", "first"}
-    if extra:
-        raise EventError(f"set-up: unknown field(s) {', '.join(sorted(map(str, extra)))}")
-    players = setup.get("players")
-    if not isinstance(players, (list, tuple)) or not all(isinstance(p, str) for p in players):
-        raise EventError("set-up: 'players' must be a list of names")
-    names = tuple(p.strip() for p in players)
-    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise EventError(f"set-up: {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}")
-    if not all(names):
-        raise EventError("set-up: a player's name is empty")
-    if len(set(names)) != len(names):
-        raise EventError("set-up: two players have the same name")
+    names = parse_players(setup, MIN_PLAYERS, MAX_PLAYERS, keys=("first",))
     first = setup.get("first", 0)
     if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(names):
         raise EventError(f"set-up: 'first' must be a player index 0 to {len(names) - 1}")
@@ -322,7 +178,7 @@ def _turn_tile(state: MoerderState, event: TurnTile) -> Outcome[MoerderState]:
             raise Refused(
                 "victim_neighbours_pending",
                 "turn the victim's neighbours first",
-                pending=_cells_json(pending),
+                pending=cells_json(pending),
             )
     elif state.own_tile is not None:
         raise Refused("one_tile_per_turn", "only one tile per turn; say Next")
@@ -340,7 +196,7 @@ def _turn_tile(state: MoerderState, event: TurnTile) -> Outcome[MoerderState]:
         Effect("tile", {"cell": list(cell), "tile": tile.value, "player": state.turn})
     ]
     if tile is Tile.VICTIM:
-        effects.append(Effect("victim", {"cell": list(cell), "pending": _cells_json(new.pending)}))
+        effects.append(Effect("victim", {"cell": list(cell), "pending": cells_json(new.pending)}))
         effects.append(Signal(Cue.REMINDER))  # the table is reminded: its neighbours now
     if board.is_full:
         effects.append(Effect("last_tile", {}))
@@ -365,7 +221,7 @@ def _claim(state: MoerderState, event: Claim) -> Outcome[MoerderState]:
                 "claim_invalid",
                 f"not MÖRDER: {fault}",
                 player=event.player,
-                cells=_cells_json(event.cells),
+                cells=cells_json(event.cells),
             )
         chain: Chain = tuple(event.cells)
     else:
@@ -387,7 +243,7 @@ def _claim(state: MoerderState, event: Claim) -> Outcome[MoerderState]:
     return Outcome(
         new,
         (
-            Effect("claim_valid", {"player": event.player, "chain": _cells_json(chain)}),
+            Effect("claim_valid", {"player": event.player, "chain": cells_json(chain)}),
             Signal(Cue.VALID, event.player, blink=True),
             Winners((event.player,), {"reason": WinReason.FOUND.value, "unclaimed_chain": None}),
         ),
@@ -408,7 +264,7 @@ def _quit(state: MoerderState, event: Quit) -> Outcome[MoerderState]:
         raise Refused(
             "victim_neighbours_pending",
             "turn the victim's neighbours first",
-            pending=_cells_json(state.pending),
+            pending=cells_json(state.pending),
         )
     new = replace(state, quitter=event.player)
     _log.info("%s quits: es gibt keinen Mörder", state.players[event.player])
@@ -468,7 +324,7 @@ def _correct(state: MoerderState, event: Correct) -> Outcome[MoerderState]:
         victim = next(cell for cell, tile in fixes if tile is Tile.VICTIM)
         effects.append(Signal(Cue.REMINDER))
         effects.append(
-            Effect("victim", {"cell": list(victim), "pending": _cells_json(new.pending)})
+            Effect("victim", {"cell": list(victim), "pending": cells_json(new.pending)})
         )
     return Outcome(new, tuple(effects))
 
@@ -499,7 +355,7 @@ def _check_turn_done(state: MoerderState, what: str) -> None:
         raise Refused(
             "victim_neighbours_pending",
             f"turn the victim's neighbours before you {what}",
-            pending=_cells_json(state.pending),
+            pending=cells_json(state.pending),
         )
     if state.own_tile is None:
         raise Refused("tile_not_turned", f"turn over a tile before you {what}")
@@ -565,7 +421,7 @@ def _finish(state: MoerderState, effects: tuple[AnyEffect, ...]) -> Outcome[Moer
                 () if winner is None else (winner,),
                 {
                     "reason": reason.value,
-                    "unclaimed_chain": None if unclaimed is None else _cells_json(unclaimed),
+                    "unclaimed_chain": None if unclaimed is None else cells_json(unclaimed),
                 },
             ),
         ),
@@ -603,115 +459,5 @@ def _refresh_findable(state: MoerderState) -> MoerderState:
     return replace(state, findable_since_turn=best)
 
 
-def _cells_json(cells: Any) -> list[list[int]]:
+def cells_json(cells: Any) -> list[list[int]]:
     return [[int(r), int(c)] for r, c in cells]
-
-
-# --- view --------------------------------------------------------------------------------------
-
-
-def view(state: MoerderState) -> dict[str, Any]:
-    """The JSON-ready picture the dashboard and the CLI show.
-
-    Keys: ``game`` ("moerder"); ``board`` (notation); ``cells`` (6 rows of 6: the tile's
-    character, ``"X"`` for the victim, or null when face down); ``remaining`` (unseen tiles per
-    character); ``players`` (list of ``{name, quit}``); ``turn`` (index of the player on turn or
-    looking); ``turn_number`` (1-based); ``phase`` ("playing" | "final_look" | "over");
-    ``pending`` (cells to turn now); ``tile_turned_this_turn`` (bool); ``own_tile`` (cell or
-    null); ``looks_left`` (player indices still to look); ``quitter``; ``winner`` (index or
-    null); ``win_reason`` ("found" | "quitter" | "no_winner" | null); ``chain`` (the claimed
-    chain's six cells or null); ``unclaimed_chain`` (at the end: a chain nobody claimed, or
-    null); ``findable_since_turn`` (the turn a chain first stood on the table; null until the
-    game is over, so the dashboard never gives the word away during play). Cells are
-    ``[row, col]``, 0-based from the top left.
-    """
-    over = state.phase is Phase.OVER
-    return {
-        "game": "moerder",
-        "board": str(state.board),
-        "cells": [
-            [None if t is None else t.value for t in state.board.cells[r * SIZE : (r + 1) * SIZE]]
-            for r in range(SIZE)
-        ],
-        "remaining": {t.value: n for t, n in state.board.remaining().items()},
-        "players": [{"name": p, "quit": i == state.quitter} for i, p in enumerate(state.players)],
-        "turn": state.turn,
-        "turn_number": state.turn_number,
-        "phase": state.phase.value,
-        "pending": _cells_json(state.pending),
-        "tile_turned_this_turn": state.own_tile is not None,
-        "own_tile": None if state.own_tile is None else list(state.own_tile),
-        "looks_left": list(state.looks_left),
-        "quitter": state.quitter,
-        "winner": state.winner,
-        "win_reason": None if state.win_reason is None else state.win_reason.value,
-        "chain": None if state.chain is None else _cells_json(state.chain),
-        "unclaimed_chain": (
-            None if state.unclaimed_chain is None else _cells_json(state.unclaimed_chain)
-        ),
-        "findable_since_turn": state.findable_since_turn if over else None,
-    }
-
-
-def table_view(state: MoerderState) -> TableView:
-    """The seat on turn (or looking), the quitter out, the victim's neighbours as a question."""
-    over = state.phase is Phase.OVER
-    return TableView(
-        players=state.players,
-        on_turn=None if over else state.turn,
-        over=over,
-        winners=() if state.winner is None else (state.winner,),
-        out=() if state.quitter is None else (state.quitter,),
-        question="victim_neighbours" if state.pending and not over else None,
-        reason=None if state.win_reason is None else state.win_reason.value,
-    )
-
-
-def press(state: MoerderState, seat: int, gesture: str) -> dict[str, Any] | None:
-    """What a seat's button means now (the table's buttons, ``GameRules.press``).
-
-    A short press is "Next" (in the final look: the looking player passes), but only from
-    the player on turn: anyone else's short press means nothing. A long press is that seat's
-    MÖRDER claim, a double press that seat quitting ("Ich steige aus"); the rules decide
-    whether they are allowed now. After the end nothing (the runtime may start a new game).
-    """
-    if state.phase is Phase.OVER or not 0 <= seat < len(state.players):
-        return None
-    if gesture == "next":
-        return {"type": "next"} if seat == state.turn else None
-    if gesture == "claim":
-        return {"type": "claim", "player": seat}
-    if gesture == "quit":
-        return {"type": "quit", "player": seat}
-    return None
-
-
-GAME: GameRules[MoerderState] = GameRules(
-    name="moerder",
-    title="Finde den Mörder",
-    new=new_game,
-    apply=apply,
-    decode=codec.decode,
-    encode=codec.encode,
-    view=view,
-    table=table_view,
-    press=press,
-)
-
-__all__ = [
-    "GAME",
-    "Claim",
-    "Correct",
-    "Event",
-    "MoerderState",
-    "Next",
-    "Pass",
-    "Phase",
-    "Quit",
-    "TurnTile",
-    "WinReason",
-    "apply",
-    "codec",
-    "new_game",
-    "view",
-]
