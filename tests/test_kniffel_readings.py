@@ -11,7 +11,8 @@ from companion.games.kniffel import build_rules
 from companion.games.kniffel.dice import Roll
 from companion.games.kniffel.lexicon import Lexicon
 from companion.games.kniffel.pad import BOXES, Box, Pad
-from companion.games.kniffel.rules import Enter, KniffelExtra, KniffelState, Throw, TimeUp, Zero
+from companion.games.kniffel.events import Enter, KniffelExtra, Throw, TimeUp, Zero
+from companion.games.kniffel.rules import KniffelState
 from companion.games.kniffel.solver import best_boxes, check_entry
 
 

@@ -14,15 +14,8 @@ from companion.games.base import EventError, Refused, Timeline, TurnMoved, Undo,
 from companion.games.kniffel import GAME, build_rules
 from companion.games.kniffel.lexicon import Lexicon
 from companion.games.kniffel.pad import BOXES, Box
-from companion.games.kniffel.rules import (
-    Enter,
-    KniffelExtra,
-    KniffelState,
-    Throw,
-    TimeUp,
-    Zero,
-    codec,
-)
+from companion.games.kniffel.events import CODEC, Enter, KniffelExtra, Throw, TimeUp, Zero
+from companion.games.kniffel.rules import KniffelState
 
 WORDS = ["Tor", "Ei", "ich", "es", "an", "Chor", "reicht", "Rohheit", "Nische", "Ohr", "Hort",
          "Abdruck"]
@@ -192,14 +185,14 @@ events_st = st.one_of(
 
 @given(events_st)
 def test_events_round_trip_through_json(event: Any) -> None:
-    assert codec.decode(json.loads(json.dumps(codec.encode(event)))) == event
+    assert CODEC.decode(json.loads(json.dumps(CODEC.encode(event)))) == event
 
 
 def test_decoding_bad_events_is_a_clear_error() -> None:
     with pytest.raises(EventError, match="box"):
-        codec.decode({"type": "enter", "box": "seven"})
+        CODEC.decode({"type": "enter", "box": "seven"})
     with pytest.raises(EventError, match="unknown event"):
-        codec.decode({"type": "roll"})
+        CODEC.decode({"type": "roll"})
 
 
 @given(st.lists(events_st, max_size=25))

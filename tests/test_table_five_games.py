@@ -28,7 +28,7 @@ def table(tmp_path: Path, factory: MockFactory) -> Iterator[Table]:
     cfg = config_mod.defaults().replace(
         "table", database=str(tmp_path / "log.sqlite"), players=list(NAMES[:2]),
         advisor=False, reminder_s=0.0,
-    )
+    ).replace("hardware", quiet=True)  # the lights are checked here; the tunes elsewhere
     with Store(tmp_path / "log.sqlite") as store, Table(cfg, store, pin_factory=factory) as rt:
         yield rt
 
@@ -52,19 +52,23 @@ def _check_turn(factory: MockFactory, rt: Table, seat: int | None, step: str) ->
 
 
 def _check_winners(factory: MockFactory, rt: Table, winners: Sequence[int]) -> None:
+    """The end's pattern, from the pin histories since the last move (``_play`` clears them):
+    winners blink on; nobody won: every LED blinks, then all go dark."""
     pins = [factory.pin(p) for p in rt.pins.leds]
-    for pin in pins:
-        pin.clear_states()
 
-    def blinking(i: int) -> bool:
+    def blinked(i: int) -> bool:
         return sum(1 for s in pins[i].states if s.state) >= 2
 
-    if winners:
-        _until(lambda: all(blinking(i) for i in winners), f"winners {list(winners)} do not blink")
-        assert not any(pins[i].state for i in range(len(pins)) if i not in winners)
-    else:  # nobody won: every LED blinks, then all go dark
-        _until(lambda: all(blinking(i) for i in range(len(pins)))
-               and not any(p.state for p in pins), "no-winner pattern not shown", timeout=8.0)
+    if not winners:
+        _until(lambda: all(blinked(i) for i in range(len(pins))), "not every LED blinked")
+        assert rt.panel.wait_idle()
+        assert not any(p.state for p in pins), "the LEDs did not go dark"
+        return
+    assert rt.panel.wait_idle()  # the last moment's flashes (an arrest, a claim) are over
+    for pin in pins:
+        pin.clear_states()
+    _until(lambda: all(blinked(i) for i in winners), f"winners {list(winners)} do not blink")
+    assert not any(s.state for i in range(len(pins)) if i not in winners for s in pins[i].states)
 
 
 def _play(rt: Table, factory: MockFactory, game: str, setup: dict[str, Any],
@@ -74,6 +78,8 @@ def _play(rt: Table, factory: MockFactory, game: str, setup: dict[str, Any],
     snap = rt.submit({"action": "new_game", "game": game, "setup": setup})
     _check_turn(factory, rt, seat(snap["view"]), f"{game} start")
     for n, move in enumerate(moves):
+        for p in rt.pins.leds:
+            factory.pin(p).clear_states()  # each move's lights from here on
         snap = rt.submit({"action": "event", "event": move})
         if n < 400 or snap["table"]["over"]:  # long random games: the first 400 moves suffice
             if not snap["table"]["over"]:

@@ -36,18 +36,3 @@ def find_game(name: str) -> GameRules[Any]:
         raise UnknownGame(f"unknown game {name!r}; known: {', '.join(_PACKAGES)}") from None
     rules: GameRules[Any] = importlib.import_module(package).GAME
     return rules
-
-
-def table_rules(name: str) -> GameRules[Any]:
-    """The rules a running table referees ``name`` with.
-
-    A game whose full rules need a resource the pure ``GAME`` is not handed (Wort-Kniffel's
-    word list) exposes ``table_rules()`` in its package, which builds them with the default
-    resource; every other game is its ``GAME``.
-    """
-    rules = find_game(name)
-    build = getattr(importlib.import_module(_PACKAGES[name]), "table_rules", None)
-    if build is None:
-        return rules
-    table: GameRules[Any] = build()
-    return table

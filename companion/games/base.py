@@ -288,6 +288,9 @@ class GameRules(Generic[S]):
     - ``observe(state, reading, memo)``: a still camera reading as :class:`Observed` events
       and questions; ``None`` for a game the camera does not read.
     - ``advisor``: figures worth computing off the table's thread, or ``None``.
+    - ``needs`` and ``bind(resources)``: resources the full rules need that a pure package
+      cannot load itself (Wort-Kniffel's word list, by the name ``lexicon``); the edge loads
+      them by name and ``bind`` returns the rules that use them.
 
     What a game wants shown on the panel it says with typed effects (:class:`TurnMoved`,
     :class:`Winners`, :class:`Signal`); :class:`Effect` is for the phones only.
@@ -305,6 +308,8 @@ class GameRules(Generic[S]):
     act: Callable[[S, str, Mapping[str, Any]], Sequence[Mapping[str, Any]]] | None = None
     observe: Callable[[S, Any, Any], Observed] | None = None
     advisor: Advisor[S] | None = None
+    needs: tuple[str, ...] = ()
+    bind: Callable[[Mapping[str, Any]], GameRules[S]] | None = None
 
 
 def parse_players(setup: Mapping[str, Any], low: int, high: int,

@@ -1,8 +1,7 @@
 """Wort-Kniffel: seven letter dice, words against the hourglass, eleven boxes on a pad.
 
-Rule text: ``shared/rules/wort-kniffel.txt``. Where it is silent or ambiguous, this package
-reads it as a referee at the table would (each reading has a test in
-``tests/test_kniffel_readings.py``):
+Where the rule text is silent or ambiguous, this package reads it as a referee at the table
+would (each reading has a test in ``tests/test_kniffel_readings.py``):
 
 1. Words never share a die, and the words of one entry are different words (TOR and TOR
    from two sets of dice are one word, not two).
@@ -38,32 +37,40 @@ the solver and the rules receive the index.
 """
 
 import functools
+from collections.abc import Mapping
+from typing import Any
 
 from companion.games.base import GameRules
 from companion.games.kniffel.dice import DEFAULT_DICE, DiceError, DiceSet, Face, Roll
 from companion.games.kniffel.errors import KniffelError
+from companion.games.kniffel.events import CODEC, Enter, KniffelExtra, Throw, TimeUp, Zero
 from companion.games.kniffel.lexicon import Lexicon
 from companion.games.kniffel.pad import BOXES, Box, Pad, PadError
-from companion.games.kniffel.rules import (
-    Enter,
-    KniffelExtra,
-    KniffelState,
-    Throw,
-    TimeUp,
-    Zero,
-    build_rules,
-)
+from companion.games.kniffel.rules import KniffelState, apply, new
+from companion.games.kniffel.view import table_view, view
+
+
+def build_rules(lexicon: Lexicon | None = None) -> GameRules[KniffelState]:
+    """Wort-Kniffel's rules; with ``lexicon`` every word is checked against it."""
+    return GameRules(
+        name="kniffel",
+        title="Wort-Kniffel",
+        new=new,
+        apply=functools.partial(apply, lexicon=lexicon),
+        decode=CODEC.decode,
+        encode=CODEC.encode,
+        view=view,
+        table=table_view,
+        needs=("lexicon",),
+        bind=_bind,
+    )
+
+
+def _bind(resources: Mapping[str, Any]) -> GameRules[KniffelState]:
+    return build_rules(resources["lexicon"])
+
 
 GAME = build_rules()
-
-
-@functools.cache
-def table_rules() -> GameRules[KniffelState]:
-    """The rules a table plays by: words checked against the default German word list
-    (``companion.games.table_rules``; loaded once, from the word-list cache)."""
-    from companion.wordlist import load_lexicon
-
-    return build_rules(load_lexicon())
 
 __all__ = [
     "BOXES",
@@ -85,5 +92,4 @@ __all__ = [
     "TimeUp",
     "Zero",
     "build_rules",
-    "table_rules",
 ]

@@ -1,16 +1,12 @@
-"""A game of Wort-Kniffel as a pure state and the events that move it on.
+"""A game of Wort-Kniffel as a pure state, moved on by its events (:mod:`.events`).
 
-Events (JSON ``type`` in brackets): :class:`Throw` (``throw``) the dice as they lie after a
-(re-)roll; :class:`Enter` (``enter``) the roll in a box with the words laid; :class:`Zero`
-(``zero``) strike a box; :class:`KniffelExtra` (``kniffel_extra``) a further Wort-Kniffel for
-100 extra points and a zero; :class:`TimeUp` (``time_up``) the hourglass ran out. The hourglass
-itself is the runtime's clock: the state only stores the configured seconds, announces each
-turn (effect ``turn`` with ``hourglass_s``) and receives ``time_up`` with the turn number, so a
-late timer from a finished turn is refused as ``stale_timer``.
+The hourglass is the table's timer: the state stores the configured seconds and asks for the
+timer in its table view from a turn's first throw (:mod:`.view`); the table sends ``time_up``
+with the turn number when the sand has run out.
 
-The word check needs a :class:`Lexicon`; :func:`build_rules` closes over one. ``GAME`` has none
-and accepts any word the dice can lay (the table judges); the runtime builds its rules with
-``build_rules(load_lexicon(...))``.
+The word check needs a :class:`Lexicon`, handed to :func:`apply`; the registered ``GAME`` has
+none and accepts any word the dice can lay; the table's rules are bound to the German word list
+at the edge (``GameRules.needs``).
 """
 
 from __future__ import annotations
@@ -24,18 +20,16 @@ from companion.games.base import (
     AnyEffect,
     Cue,
     Effect,
-    EventCodec,
     EventError,
-    GameRules,
     Outcome,
     Refused,
     Signal,
-    TableView,
-    TimerRequest,
     TurnMoved,
     Winners,
+    parse_players,
 )
 from companion.games.kniffel.dice import DEFAULT_DICE, DiceError, DiceSet, Roll
+from companion.games.kniffel.events import Enter, KniffelExtra, Throw, TimeUp, Zero
 from companion.games.kniffel.lexicon import Lexicon
 from companion.games.kniffel.pad import KNIFFEL, Box, Pad
 from companion.games.kniffel.solver import best_boxes, check_entry
@@ -79,72 +73,12 @@ class KniffelState:
         return tuple(n for n, p in zip(self.players, self.pads) if p.total == best)
 
 
-# --- events -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Throw:
-    """The seven dice after a throw, in notation (``"T2 O3 R2 E1 I1 C4 H3"``)."""
-
-    dice: str
-
-
-@dataclass(frozen=True)
-class Enter:
-    """Write the roll into ``box`` with the words laid; ``table_ok``: the table accepted words
-    the word list does not know (house rule decided at the table)."""
-
-    box: Box
-    words: tuple[str, ...] = ()
-    table_ok: bool = False
-
-
-@dataclass(frozen=True)
-class Zero:
-    """Strike ``box`` with a zero."""
-
-    box: Box
-
-
-@dataclass(frozen=True)
-class KniffelExtra:
-    """A further Wort-Kniffel: 100 extra points, and a zero in ``zero`` (player's choice)."""
-
-    word: str
-    zero: Box
-    table_ok: bool = False
-
-
-@dataclass(frozen=True)
-class TimeUp:
-    """The hourglass of turn ``turn`` ran out (sent by the runtime's clock)."""
-
-    turn: int
-
-
-EVENTS = (Throw, Enter, Zero, KniffelExtra, TimeUp)
-codec = EventCodec(EVENTS)
-
-
 # --- the rules --------------------------------------------------------------------------------
 
 
-def new_game(setup: Mapping[str, Any]) -> KniffelState:
+def new(setup: Mapping[str, Any]) -> KniffelState:
     """``{"players": [2-4 names], "hourglass_s": 90, "dice": [7 dice of 6 faces]}``."""
-    if not isinstance(setup, Mapping):
-        raise EventError("the set-up must be an object")
-    unknown = set(setup) - {"players", "hourglass_s", "dice"}
-    if unknown:
-        raise EventError(f"unknown set-up field(s): {', '.join(sorted(unknown))}")
-    players = setup.get("players")
-    if (
-        not isinstance(players, (list, tuple))
-        or not all(isinstance(p, str) and p.strip() for p in players)
-        or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS
-    ):
-        raise EventError(f"players: {MIN_PLAYERS} to {MAX_PLAYERS} names")
-    if len({p.strip() for p in players}) != len(players):
-        raise EventError("players: names must differ")
+    names = parse_players(setup, MIN_PLAYERS, MAX_PLAYERS, keys=("hourglass_s", "dice"))
     seconds = setup.get("hourglass_s", DEFAULT_HOURGLASS_S)
     if isinstance(seconds, bool) or not isinstance(seconds, int) or seconds <= 0:
         raise EventError("hourglass_s: a positive whole number of seconds")
@@ -154,29 +88,13 @@ def new_game(setup: Mapping[str, Any]) -> KniffelState:
             dice = DiceSet.parse(setup["dice"])
         except (DiceError, AttributeError, TypeError) as exc:
             raise EventError(f"dice: {exc}") from None
-    names = tuple(p.strip() for p in players)
     return KniffelState(names, tuple(Pad() for _ in names), dice, seconds)
 
 
-def build_rules(lexicon: Lexicon | None = None) -> GameRules[KniffelState]:
-    """The game's rules; with ``lexicon`` words are checked against it."""
-
-    def apply(state: KniffelState, event: Any) -> Outcome[KniffelState]:
-        return _apply(state, event, lexicon)
-
-    return GameRules[KniffelState](
-        name="kniffel",
-        title="Wort-Kniffel",
-        new=new_game,
-        apply=apply,
-        decode=codec.decode,
-        encode=codec.encode,
-        view=view,
-        table=table_view,
-    )
-
-
-def _apply(state: KniffelState, event: Any, lexicon: Lexicon | None) -> Outcome[KniffelState]:
+def apply(
+    state: KniffelState, event: Any, lexicon: Lexicon | None = None,
+) -> Outcome[KniffelState]:
+    """The next state; words are checked against ``lexicon`` (None: any word the dice lay)."""
     if state.finished:
         raise Refused("game_over", "the game is over")
     if isinstance(event, TimeUp):
@@ -274,40 +192,3 @@ def _finish_turn(
         effects.append(TurnMoved(nxt.current, {"name": nxt.players[nxt.current], "turn": nxt.turn,
                                                "round": nxt.round, "hourglass_s": nxt.hourglass_s}))
     return Outcome(nxt, tuple(effects))
-
-
-def table_view(state: KniffelState) -> TableView:
-    """The player on turn; the hourglass runs from a turn's first throw until time is up."""
-    over = state.finished
-    timer = None
-    if not over and state.rolls > 0 and not state.time_up:
-        timer = TimerRequest(
-            key=f"hourglass/{state.turn}", seconds=float(state.hourglass_s), seat=state.current,
-            expiry={"type": "time_up", "turn": state.turn},
-        )
-    best = max(p.total for p in state.pads)
-    return TableView(
-        players=state.players,
-        on_turn=None if over else state.current,
-        over=over,
-        winners=tuple(i for i, p in enumerate(state.pads) if p.total == best) if over else (),
-        timer=timer,
-        reason="most_points" if over else None,
-    )
-
-
-def view(state: KniffelState) -> dict[str, Any]:
-    return {
-        "game": "kniffel",
-        "players": [{"name": n, **p.view()} for n, p in zip(state.players, state.pads)],
-        "current": None if state.finished else state.players[state.current],
-        "round": min(state.round, 11),
-        "turn": state.turn,
-        "roll": None if state.roll is None else str(state.roll),
-        "rolls_left": ROLLS_PER_TURN - state.rolls,
-        "hourglass_s": state.hourglass_s,
-        "time_up": state.time_up,
-        "finished": state.finished,
-        "winners": list(state.winners()) if state.finished else [],
-        "dice": list(state.dice.notation()),
-    }

@@ -1,0 +1,62 @@
+"""What can happen in a game of Wort-Kniffel, as frozen values and their JSON.
+
+:class:`Throw` (``throw``) the dice as they lie after a (re-)roll; :class:`Enter` (``enter``)
+the roll in a box with the words laid; :class:`Zero` (``zero``) strike a box;
+:class:`KniffelExtra` (``kniffel_extra``) a further Wort-Kniffel for 100 extra points and a
+zero; :class:`TimeUp` (``time_up``) the hourglass ran out (sent by the table's timer with the
+turn number, so a late timer from a finished turn is refused as ``stale_timer``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.games.base import EventCodec
+from companion.games.kniffel.pad import Box
+
+
+
+@dataclass(frozen=True)
+class Throw:
+    """The seven dice after a throw, in notation (``"T2 O3 R2 E1 I1 C4 H3"``)."""
+
+    dice: str
+
+
+@dataclass(frozen=True)
+class Enter:
+    """Write the roll into ``box`` with the words laid; ``table_ok``: the table accepted words
+    the word list does not know (house rule decided at the table)."""
+
+    box: Box
+    words: tuple[str, ...] = ()
+    table_ok: bool = False
+
+
+@dataclass(frozen=True)
+class Zero:
+    """Strike ``box`` with a zero."""
+
+    box: Box
+
+
+@dataclass(frozen=True)
+class KniffelExtra:
+    """A further Wort-Kniffel: 100 extra points, and a zero in ``zero`` (player's choice)."""
+
+    word: str
+    zero: Box
+    table_ok: bool = False
+
+
+@dataclass(frozen=True)
+class TimeUp:
+    """The hourglass of turn ``turn`` ran out (sent by the runtime's clock)."""
+
+    turn: int
+
+
+EVENTS = (Throw, Enter, Zero, KniffelExtra, TimeUp)
+CODEC = EventCodec(EVENTS)
+
+__all__ = ["CODEC", "EVENTS", "Enter", "KniffelExtra", "Throw", "TimeUp", "Zero"]
