@@ -119,10 +119,10 @@ def test_new_game_keeps_the_table_and_remembers_the_last() -> None:
 @pytest.mark.parametrize(
     ("setup", "fragment"),
     [
-        ({"players": ["Ann"]}, "2-4 players"),
-        ({"players": ["Ann", "Ann"]}, "must differ"),
+        ({"players": ["Ann"]}, "2 to 4 players"),
+        ({"players": ["Ann", "Ann"]}, "same name"),
         ({"players": ["A", "B", "C"], "pairs": True}, "four players"),
-        ({"players": ["A", "B"], "pair": True}, "unknown set-up field"),
+        ({"players": ["A", "B"], "pair": True}, "unknown field"),
         ({"players": "Ann,Bob"}, "list of names"),
     ],
 )

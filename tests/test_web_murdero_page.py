@@ -18,7 +18,8 @@ from cardpages_support import Site, get, login, phone_page, post, shot, start_ga
 from web_support import launch
 from companion.games.base import Refused
 from companion.games.murdero import GAME
-from companion.games.murdero.rules import decode_hand, score_view
+from companion.games.murdero.events import decode_hand
+from companion.games.murdero.view import score_view
 from companion.games.murdero.scoring import score_hand
 
 pytestmark = pytest.mark.browser

@@ -1,7 +1,7 @@
 """Murdero: the score of each hand and the running table to 100 (pairs: 200).
 
 The companion scores a hand from its end as entered at the table (phone now, camera later);
-it does not referee the turns. Rule text: ``shared/rules/murdero.txt``.
+it does not referee the turns.
 
 Readings chosen where the rule sheet is ambiguous (each has a test in
 ``tests/test_murdero_readings.py``):
@@ -42,15 +42,16 @@ Readings chosen where the rule sheet is ambiguous (each has a test in
     in ``tests/test_web_murdero_panel.py``). The turn passes left on the player's button.
 """
 
+from companion.games.base import GameRules
 from companion.games.murdero.cards import (
     Action,
     ActionKind,
     CardError,
     CaseCard,
     Colour,
-    MurderoError,
     Stage,
 )
+from companion.games.murdero.errors import MurderoError
 from companion.games.murdero.hand import (
     Case,
     Ending,
@@ -59,22 +60,36 @@ from companion.games.murdero.hand import (
     PlayerHand,
     validate,
 )
-from companion.games.murdero.rules import (
-    GAME,
+from companion.games.murdero.events import (
+    CODEC,
     HandCorrected,
     HandEntered,
-    MurderoState,
     NewGame,
     NextTurn,
     decode_hand,
     encode_hand,
 )
+from companion.games.murdero.rules import MurderoState, apply, new
 from companion.games.murdero.scoring import (
     HandScore,
     Line,
     SideScore,
     score_hand,
     winners_of,
+)
+
+from companion.games.murdero.view import press, table_view, view
+
+GAME: GameRules[MurderoState] = GameRules(
+    name="murdero",
+    title="Murdero",
+    new=new,
+    apply=apply,
+    decode=CODEC.decode,
+    encode=CODEC.encode,
+    view=view,
+    table=table_view,
+    press=press,
 )
 
 __all__ = [

@@ -13,13 +13,9 @@ import logging
 import re
 from dataclasses import dataclass
 
-from companion.errors import CompanionError
+from companion.games.murdero.errors import MurderoError
 
 _log = logging.getLogger(__name__)
-
-
-class MurderoError(CompanionError, ValueError):
-    """Root of the errors the Murdero package raises on purpose."""
 
 
 class Colour(enum.Enum):

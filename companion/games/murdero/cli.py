@@ -14,7 +14,8 @@ from typing import Any
 
 from companion.games.base import EventError
 from companion.games.murdero.hand import HandError
-from companion.games.murdero.rules import decode_hand, score_view
+from companion.games.murdero.events import decode_hand
+from companion.games.murdero.view import score_view
 from companion.games.murdero.scoring import HandScore, score_hand
 
 _log = logging.getLogger(__name__)

@@ -43,11 +43,11 @@ from companion.games.murdero.cards import (
     CaseCard,
     Colour,
     HeldCard,
-    MurderoError,
     Stage,
     card_token,
     parse_card,
 )
+from companion.games.murdero.errors import MurderoError
 
 _log = logging.getLogger(__name__)
 

@@ -26,49 +26,25 @@ from typing import Any
 from companion.games.base import (
     AnyEffect,
     Cue,
+    Effect,
+    EventError,
+    Outcome,
+    Refused,
     Signal,
     TurnMoved,
     Winners,
-    Effect,
-    EventCodec,
-    EventError,
-    GameRules,
-    Outcome,
-    Refused,
-    TableView,
+    parse_players,
 )
-from companion.games.murdero import cards
+from companion.games.murdero.events import HandCorrected, HandEntered, NewGame, NextTurn
 from companion.games.murdero.hand import HandEnd, HandError, PlayerHand, seats_of_pairs
 from companion.games.murdero.scoring import HandScore, score_hand, side_label
 
 _log = logging.getLogger(__name__)
 
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
 TARGET = 100
 TARGET_PAIRS = 200
-
-
-@dataclass(frozen=True)
-class HandEntered:
-    hand: HandEnd
-
-
-@dataclass(frozen=True)
-class HandCorrected:
-    """Replace hand ``number`` (1-based) of the current game with a corrected entry."""
-
-    number: int
-    hand: HandEnd
-
-
-@dataclass(frozen=True)
-class NextTurn:
-    """The player on turn is done: play passes to the left (the table's lights follow)."""
-
-
-@dataclass(frozen=True)
-class NewGame:
-    players: tuple[str, ...] | None = None
-    pairs: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -151,26 +127,14 @@ def _game_winners(totals: Mapping[str, int], target: int) -> tuple[str, ...]:
 
 
 def _check_players(players: Any, pairs: bool) -> tuple[str, ...]:
-    if not isinstance(players, (list, tuple)) or not all(
-        isinstance(p, str) and p.strip() for p in players
-    ):
-        raise EventError("players must be a list of names")
-    names = tuple(p.strip() for p in players)
-    if not 2 <= len(names) <= 4:
-        raise EventError(f"Murdero is for 2-4 players, not {len(names)}")
-    if len(set(names)) != len(names):
-        raise EventError("player names must differ")
+    names = parse_players({"players": players}, MIN_PLAYERS, MAX_PLAYERS)
     if pairs and len(names) != 4:
         raise EventError("Partner Murdero needs four players")
     return names
 
 
 def new(setup: Mapping[str, Any]) -> MurderoState:
-    if not isinstance(setup, Mapping):
-        raise EventError("the set-up must be a JSON object")
-    unknown = set(setup) - {"players", "pairs", "first"}
-    if unknown:
-        raise EventError(f"unknown set-up field(s): {', '.join(sorted(unknown))}")
+    parse_players(setup, MIN_PLAYERS, MAX_PLAYERS, keys=("pairs", "first"))
     pairs = setup.get("pairs", False)
     if not isinstance(pairs, bool):
         raise EventError("pairs must be true or false")
@@ -275,159 +239,3 @@ def apply(state: MurderoState, event: Any) -> Outcome[MurderoState]:
     raise Refused("unknown_event", f"Murdero has no event {type(event).__name__}")
 
 
-_codec = EventCodec([HandEntered, HandCorrected, NextTurn, NewGame])
-
-
-def decode_hand(obj: Mapping[str, Any]) -> HandEnd:
-    """A hand entry from its JSON object (see :mod:`companion.games.murdero.hand`)."""
-    _require(obj, ("players", "ended_by"), "hand")
-    players = obj.get("players")
-    if isinstance(players, list):
-        for i, player in enumerate(players):
-            _require(player, ("name",), f"hand.players[{i}]")
-            cases = player.get("cases", [])
-            if isinstance(cases, list):
-                for j, case in enumerate(cases):
-                    _require(case, ("colour",), f"hand.players[{i}].cases[{j}]")
-    try:
-        event = _codec.decode({"type": "hand_entered", "hand": obj})
-    except EventError as exc:
-        # the codec nests the path once per level; keep the innermost, which names the field
-        inner = str(exc).replace("hand_entered.", "").split(": ")
-        while len(inner) > 2 and inner[0].startswith("hand") and inner[1].startswith("hand"):
-            inner = inner[1:]
-        raise EventError(": ".join(inner)) from None
-    hand: HandEnd = event.hand
-    return hand
-
-
-def _require(obj: Any, keys: tuple[str, ...], where: str) -> None:
-    if not isinstance(obj, Mapping):
-        raise EventError(f"{where}: expected a JSON object")
-    missing = [k for k in keys if k not in obj]
-    if missing:
-        raise EventError(f"{where}: missing field {missing[0]!r}")
-
-
-def encode_hand(hand: HandEnd) -> dict[str, Any]:
-    data: dict[str, Any] = _codec.encode(HandEntered(hand))["hand"]
-    return data
-
-
-def score_view(score: HandScore) -> dict[str, Any]:
-    return {
-        "ended_by": score.ended_by.value,
-        "winners": list(score.winners),
-        "sides": [
-            {
-                "label": s.label,
-                "players": list(s.players),
-                "won": s.won,
-                "points": s.points,
-                "lines": [{"points": line.points, "reason": line.reason} for line in s.lines],
-            }
-            for s in score.sides
-        ],
-    }
-
-
-def _player_table(hand: HandEnd) -> list[dict[str, Any]]:
-    out = []
-    for p in hand.players:
-        out.append(
-            {
-                "name": p.name,
-                "cases": [
-                    {
-                        "colour": c.colour.value,
-                        "cards": list(c.cards),
-                        "joker": c.joker,
-                        "complete": c.complete,
-                    }
-                    for c in p.cases
-                ],
-                "permanents": [a.value for a in p.all_permanents],
-                "held": list(p.held),
-            }
-        )
-    return out
-
-
-def view(state: MurderoState) -> dict[str, Any]:
-    running = state.running()
-    totals = state.totals
-    won = state.seats_of(state.game_winners)
-    return {
-        "game": "murdero",
-        # objects with a name, a seat on turn, "over" and a winner's seat: what the runtime's
-        # panel and history read for every game
-        "players": [
-            {"name": name, "seat": i, "side": side_label(side), "total": totals[side_label(side)]}
-            for i, name in enumerate(state.players)
-            for side in state.sides
-            if name in side
-        ],
-        "turn": None if state.over else state.turn,
-        "phase": "over" if state.over else "playing",
-        "winner": won[0] if len(won) == 1 else None,
-        "winner_seats": won,
-        "pairs": state.pairs,
-        "sides": [{"label": side_label(s), "players": list(s)} for s in state.sides],
-        "target": state.target,
-        "hands": [
-            {
-                "number": i + 1,
-                **score_view(h.score),
-                "totals": running[i],
-                "table": _player_table(h.entry),
-            }
-            for i, h in enumerate(state.hands)
-        ],
-        "totals": state.totals,
-        "over": state.over,
-        "winners": list(state.game_winners),
-        "earlier_games": [
-            {"totals": dict(g.totals), "winners": list(g.winners), "hands": g.hands}
-            for g in state.earlier
-        ],
-        "deck": {
-            "case_cards": [
-                {"number": int(s), "stage": s.label, "copies_per_colour": s.copies} for s in cards.Stage
-            ],
-            "colours": [c.value for c in cards.Colour],
-            "action_cards": cards.ACTION_CARDS_IN_DECK,
-        },
-        "reference": cards.reference(),
-    }
-
-
-def table_view(state: MurderoState) -> TableView:
-    """The seat on turn (lights only: Murdero's turns are not refereed); the winning side."""
-    return TableView(
-        players=state.players,
-        on_turn=None if state.over else state.turn,
-        over=state.over,
-        winners=tuple(state.seats_of(state.game_winners)),
-        reason="target_reached" if state.over else None,
-    )
-
-
-def press(state: MurderoState, seat: int, gesture: str) -> dict[str, Any] | None:
-    """A short press by the player on turn passes the turn; every other press means nothing
-    (hands are entered on the phone)."""
-    if gesture == "next" and not state.over and seat == state.turn:
-        return {"type": "next_turn"}
-    return None
-
-
-GAME = GameRules[MurderoState](
-    name="murdero",
-    title="Murdero",
-    new=new,
-    apply=apply,
-    decode=_codec.decode,
-    encode=_codec.encode,
-    view=view,
-    table=table_view,
-    press=press,
-)
