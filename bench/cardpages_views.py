@@ -21,7 +21,7 @@ from companion.games.base import Timeline
 from companion.games.murdero import GAME as MURDERO
 from companion.games.serialkiller import GAME as SK
 from companion.games.serialkiller import legal
-from companion.games.serialkiller.rules import unseen
+from companion.games.serialkiller.view import unseen
 
 PLAYERS = ["Ana", "Ben", "Cem", "Dee"]
 

@@ -96,7 +96,7 @@ def test_cli_undo_in_the_log(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     [
         ("nope", "not JSON"),
         ('{"setup": {"players": ["A", "B"]}}', "list of 'events'"),
-        ('{"setup": {"players": ["A"]}, "events": []}', "at least 2 players"),
+        ('{"setup": {"players": ["A"]}, "events": []}', "2 to 6 players"),
         (
             '{"setup": {"players": ["A", "B"], "first": "A"}, "events": [{"type": "draw", "card": "KH"}, {"type": "draw", "card": "KH"}]}',
             "event 2 (draw card=KH): refused (card_not_in_stack)",

@@ -65,10 +65,13 @@ def test_card_summary() -> None:
     assert {roles[r] for r in Rank if r.value.isdigit()} == {Role.MISSED}
 
 
-def test_two_or_more_players() -> None:
-    with pytest.raises(EventError, match="at least 2 players"):
+def test_two_to_six_players() -> None:
+    with pytest.raises(EventError, match="2 to 6 players"):
         GAME.new({"players": ["Ann"]})
-    with pytest.raises(EventError, match="must differ"):
+    with pytest.raises(EventError, match="2 to 6 players"):
+        GAME.new({"players": [f"P{i}" for i in range(7)]})  # READING 11: no seventh
+    assert len(GAME.new({"players": [f"P{i}" for i in range(6)]}).players) == 6
+    with pytest.raises(EventError, match="same name"):
         GAME.new({"players": ["Ann", "Ann"]})
     with pytest.raises(EventError, match="not one of"):
         GAME.new({"players": ["Ann", "Bob"], "first": "Cid"})

@@ -18,7 +18,7 @@ from gpiozero.pins.mock import MockFactory
 from cardpages_support import buzzer, lit, marks, ons_since, panel_config, press, settle, until
 from companion.games.base import Timeline
 from companion.games.serialkiller import GAME, SKState, legal
-from companion.games.serialkiller.rules import unseen
+from companion.games.serialkiller.view import unseen
 from companion.table import Table
 from companion.store import Store
 

@@ -2,8 +2,7 @@
 
 Every card drawn (rank and suit) is an event, entered on the phone now and read by the camera
 later, as is every choice (hold, bury, inform, discredit, end the turn). The engine checks each
-card against the deck: a card cannot appear twice before a reshuffle. Rule text:
-``shared/rules/serial-killer.txt``.
+card against the deck: a card cannot appear twice before a reshuffle.
 
 Readings chosen where the rule text is ambiguous (each has a test in
 ``tests/test_serialkiller_readings.py``):
@@ -34,20 +33,15 @@ Readings chosen where the rule text is ambiguous (each has a test in
    then has no victim), and the next turn draws six.
 10. A turn ends with an explicit ``end_turn`` (a player button), even when there is nothing to
     play, so the table confirms before play passes.
+11. Two to six players. The rule text names no most; with one deck and six graves, more
+    players would mostly wait on closed graves, and the set-up refuses a seventh.
 """
 
-from companion.games.serialkiller.cards import (
-    Card,
-    CardError,
-    Rank,
-    Role,
-    SerialKillerError,
-    Suit,
-)
-from companion.games.serialkiller.rules import (
-    CLUES,
-    GAME,
-    GRAVES,
+from companion.games.base import GameRules
+from companion.games.serialkiller.cards import Card, CardError, Rank, Role, Suit
+from companion.games.serialkiller.errors import SerialKillerError
+from companion.games.serialkiller.events import (
+    CODEC,
     Bury,
     Discredit,
     Draw,
@@ -55,10 +49,20 @@ from companion.games.serialkiller.rules import (
     FirstDraw,
     Hold,
     Inform,
-    Phase,
-    SKState,
-    legal,
-    view,
+)
+from companion.games.serialkiller.rules import CLUES, GRAVES, Phase, SKState, apply, legal, new
+from companion.games.serialkiller.view import press, table_view, view
+
+GAME: GameRules[SKState] = GameRules(
+    name="serialkiller",
+    title="Serial Killer",
+    new=new,
+    apply=apply,
+    decode=CODEC.decode,
+    encode=CODEC.encode,
+    view=view,
+    table=table_view,
+    press=press,
 )
 
 __all__ = [

@@ -11,13 +11,9 @@ import logging
 import re
 from dataclasses import dataclass
 
-from companion.errors import CompanionError
+from companion.games.serialkiller.errors import SerialKillerError
 
 _log = logging.getLogger(__name__)
-
-
-class SerialKillerError(CompanionError, ValueError):
-    """Root of the errors the Serial Killer package raises on purpose."""
 
 
 class CardError(SerialKillerError):

@@ -29,86 +29,39 @@ from typing import Any
 from companion.games.base import (
     AnyEffect,
     Cue,
+    Effect,
+    EventError,
+    Outcome,
+    Refused,
     Signal,
     TurnMoved,
     Winners,
-    Effect,
-    EventCodec,
-    EventError,
-    GameRules,
-    Outcome,
-    Refused,
-    TableView,
+    parse_players,
 )
 from companion.games.serialkiller.cards import (
     FULL_DECK,
     Card,
-    CardError,
     Role,
-    canonical,
-    sorted_cards,
+)
+from companion.games.serialkiller.events import (
+    Bury,
+    Discredit,
+    Draw,
+    EndTurn,
+    FirstDraw,
+    Hold,
+    Inform,
 )
 
 _log = logging.getLogger(__name__)
 
 CLUES = 6
+MIN_PLAYERS = 2
+# The rule text names no most; six is what one deck's kings and queens and six graves give a
+# table before a player waits a whole round of closed graves (a reading: see __init__).
+MAX_PLAYERS = 6
 GRAVES = 6
 
-
-# --- events ----------------------------------------------------------------------------------
-
-
-def _card_field(event: Any, name: str = "card") -> None:
-    try:
-        object.__setattr__(event, name, canonical(getattr(event, name)))
-    except CardError as exc:
-        raise ValueError(str(exc)) from None
-
-
-@dataclass(frozen=True)
-class FirstDraw:
-    player: str
-    card: str
-
-    def __post_init__(self) -> None:
-        _card_field(self)
-
-
-@dataclass(frozen=True)
-class Draw:
-    card: str
-
-    def __post_init__(self) -> None:
-        _card_field(self)
-
-
-@dataclass(frozen=True)
-class Hold:
-    pass
-
-
-@dataclass(frozen=True)
-class Bury:
-    grave: int | None = None
-
-
-@dataclass(frozen=True)
-class Inform:
-    target: str
-    grave: int | None = None
-
-
-@dataclass(frozen=True)
-class Discredit:
-    grave: int | None = None
-
-
-@dataclass(frozen=True)
-class EndTurn:
-    pass
-
-
-EVENTS = (FirstDraw, Draw, Hold, Bury, Inform, Discredit, EndTurn)
 
 
 # --- state -----------------------------------------------------------------------------------
@@ -181,21 +134,7 @@ def open_graves(state: SKState) -> tuple[int, ...]:
 
 
 def new(setup: Mapping[str, Any]) -> SKState:
-    if not isinstance(setup, Mapping):
-        raise EventError("the set-up must be a JSON object")
-    unknown = set(setup) - {"players", "first"}
-    if unknown:
-        raise EventError(f"unknown set-up field(s): {', '.join(sorted(unknown))}")
-    players = setup.get("players")
-    if not isinstance(players, (list, tuple)) or not all(
-        isinstance(p, str) and p.strip() for p in players
-    ):
-        raise EventError("players must be a list of names")
-    names = tuple(p.strip() for p in players)
-    if len(names) < 2:
-        raise EventError(f"Serial Killer needs at least 2 players, not {len(names)}")
-    if len(set(names)) != len(names):
-        raise EventError("player names must differ")
+    names = parse_players(setup, MIN_PLAYERS, MAX_PLAYERS, keys=("first",))
     base = SKState(
         players=names,
         clues=(CLUES,) * len(names),
@@ -590,104 +529,3 @@ def legal(state: SKState) -> tuple[str, ...]:
     return ()
 
 
-def table_view(state: SKState) -> TableView:
-    """The player drawing or deciding; arrested players out; the last free player wins."""
-    over = state.phase is Phase.OVER
-    playing = state.phase not in (Phase.CHOOSING, Phase.OVER)
-    return TableView(
-        players=state.players,
-        on_turn=state.current if playing else None,
-        over=over,
-        winners=(state.players.index(state.winner),) if state.winner is not None else (),
-        out=tuple(i for i in range(len(state.players)) if not state.active(i)),
-        reason="last_free" if over else None,
-    )
-
-
-def view(state: SKState) -> dict[str, Any]:
-    playing = state.phase not in (Phase.CHOOSING, Phase.OVER)
-    winner = state.players.index(state.winner) if state.winner is not None else None
-    return {
-        "game": "serialkiller",
-        "phase": state.phase.value,
-        # ``turn`` and ``winner`` are seats, as the runtime's panel and history read them
-        "turn": state.current if playing else None,
-        "turn_number": state.turn,
-        "current": state.players[state.current] if playing else None,
-        "players": [
-            {
-                "name": name,
-                "clues": state.clues[i],
-                "police": CLUES - state.clues[i],
-                "held": [str(c) for c in state.held[i]],
-                "arrested": not state.active(i),
-                "current": playing and i == state.current,
-            }
-            for i, name in enumerate(state.players)
-        ],
-        "graves": [
-            {
-                "number": i + 1,
-                "cards": [str(c) for c in g],
-                "open": not grave_closed(g),
-                "victims": [str(c) for c in g if c.role is Role.VICTIM],
-                "corpse": next((str(c) for c in g if c.role is Role.CORPSE), None),
-                "informants": [str(c) for c in g if c.role is Role.INFORMANT],
-            }
-            for i, g in enumerate(state.graves)
-        ],
-        "victim_stack": len(state.stack),
-        "unseen": unseen(state),  # the phone dims the cards that cannot be drawn now
-        "set_aside": [str(c) for c in state.aside],
-        "draws_left": len(state.slots),
-        "next_grave": state.slots[0] + 1 if state.phase is Phase.DRAWING and state.slots else None,
-        "pending": str(state.pending) if state.pending is not None else None,
-        "pending_grave": state.pending_slot + 1 if state.pending_slot is not None else None,
-        "killed_this_turn": state.killed,
-        "reshuffles": state.reshuffles,
-        "arrests": list(state.arrests),
-        "winner": winner,
-        "winner_name": state.winner,
-        "first_player_draws": [
-            [{"player": state.players[p], "card": str(c)} for p, c in rnd]
-            for rnd in (*state.first_rounds, *((state.first_draws,) if state.first_draws else ()))
-        ],
-        "drawing_for_first": [state.players[p] for p in state.drawers]
-        if state.phase is Phase.CHOOSING
-        else [],
-        "legal": list(legal(state)),
-    }
-
-
-def unseen(state: SKState) -> list[str]:
-    """The cards still in the victim stack, sorted (what the next draw can be)."""
-    return [str(c) for c in sorted_cards(state.stack)]
-
-
-_codec = EventCodec(list(EVENTS))
-
-
-def press(state: SKState, seat: int, gesture: str) -> dict[str, Any] | None:
-    """The player on turn's button: a short press ends the turn once the rules allow it, a long
-    press holds the Jack or Ace just drawn. Cards and the other choices come from the phone
-    (later the camera); presses by anyone else mean nothing."""
-    if state.phase in (Phase.CHOOSING, Phase.OVER) or seat != state.current:
-        return None
-    allowed = legal(state)
-    if gesture == "next" and "end_turn" in allowed:
-        return {"type": "end_turn"}
-    if gesture == "claim" and "hold" in allowed:
-        return {"type": "hold"}
-    return None
-
-GAME = GameRules[SKState](
-    name="serialkiller",
-    title="Serial Killer",
-    new=new,
-    apply=apply,
-    decode=_codec.decode,
-    encode=_codec.encode,
-    view=view,
-    table=table_view,
-    press=press,
-)

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games.serialkiller.cards import sorted_cards
-from companion.games.serialkiller.rules import (
-    GAME,
+from companion.games.serialkiller import GAME
+from companion.games.serialkiller.events import (
     Bury,
     Discredit,
     Draw,
@@ -22,6 +22,8 @@ from companion.games.serialkiller.rules import (
     FirstDraw,
     Hold,
     Inform,
+)
+from companion.games.serialkiller.rules import (
     Phase,
     SKState,
     grave_has_victim,
