@@ -22,10 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from companion.games.search.events import Move  # noqa: E402
 from companion.games.search.house import House  # noqa: E402
 from companion.games.search.rules import (  # noqa: E402
     DotRule,
-    Move,
     Options,
     SearchState,
     apply,

@@ -22,15 +22,15 @@ from companion.games.search.advice import (
     state_from_view,
 )
 from companion.games.search.house import House
+from companion.games.search.events import Move
+from companion.games.search.view import view
 from companion.games.search.rules import (
-    Move,
     Options,
     Phase,
     apply,
     draw_starts,
     legal,
     new_state,
-    view,
 )
 
 

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from companion.cli import main
 from companion.games.search.house import House
 from companion.games.search.record import MoveLine, Record, RecordError, StartLine, parse_record
-from companion.games.search.rules import DotRule, Move, Options, Phase, apply, legal, new_state
+from companion.games.search.events import Move
+from companion.games.search.rules import DotRule, Options, Phase, apply, legal, new_state
 from companion.games.search.solver import brute_force
 
 SMALL = """search 3x4

@@ -11,14 +11,14 @@ from companion.games import find_game
 from companion.games.base import EventError, Refused, fold
 from companion.games.search import GAME
 from companion.games.search.house import House
+from companion.games.search.events import Move, Start
+from companion.games.search.view import view
 from companion.games.search.rules import (
     DotRule,
-    Move,
     Options,
     Phase,
     Player,
     SearchState,
-    Start,
     Way,
     apply,
     draw_starts,
@@ -26,7 +26,6 @@ from companion.games.search.rules import (
     moves_for,
     new_state,
     team_score,
-    view,
 )
 
 # A1 1a  A2 2b  A3 3c  A4 1d      corridors: A1-B2, A2-B4, A3-C2, A4-C1, B1-C4, B3-C3
@@ -70,9 +69,11 @@ def test_search_is_registered_and_cooperative() -> None:
 def test_two_to_four_players() -> None:
     # The box: "Players 2-4".
     for names in (["a"], ["a", "b", "c", "d", "e"]):
-        with pytest.raises(EventError, match="2-4"):
+        with pytest.raises(EventError, match="2 to 4 players"):
             GAME.new({"players": names, "seed": 1})
     assert len(GAME.new({"players": list("abcd"), "seed": 1}).players) == 4
+    with pytest.raises(EventError, match="same name"):  # it used to take two "a"s
+        GAME.new({"players": ["a", "A"], "seed": 1})
 
 
 def test_the_playing_field_is_8x11() -> None:

@@ -6,10 +6,11 @@ import random
 
 import pytest
 
-from companion.games.search.house import House, SearchError
+from companion.games.search.errors import SearchError
+from companion.games.search.house import House
+from companion.games.search.events import Move
 from companion.games.search.rules import (
     DotRule,
-    Move,
     Options,
     Phase,
     SearchState,

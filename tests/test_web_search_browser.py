@@ -283,7 +283,8 @@ def test_the_page_speaks_english_too(site: Site, phone: Any) -> None:
 def a_game_with_a_lost_turn() -> tuple[dict[str, Any], list[str], list[int]]:
     """A set-up, a line of moves whose last one makes someone lose a turn, and who."""
     from companion.games.search import GAME
-    from companion.games.search.rules import Move, Phase, legal
+    from companion.games.search.events import Move
+    from companion.games.search.rules import Phase, legal
 
     for seed in range(60):
         setup = {"players": ["Ana", "Ben", "Cem"], "seed": seed, "dot_rule": "different"}

@@ -19,9 +19,9 @@ from companion.games.search.advice import (
     state_from_view,
 )
 from companion.games.search.house import House
+from companion.games.search.events import AskHint, Move
+from companion.games.search.view import view
 from companion.games.search.rules import (
-    AskHint,
-    Move,
     Options,
     Phase,
     SearchState,
@@ -30,7 +30,6 @@ from companion.games.search.rules import (
     legal,
     new_state,
     team_score,
-    view,
 )
 from companion.games.search.solver import brute_force
 

@@ -20,7 +20,8 @@ from gpiozero.pins.mock import MockFactory
 from companion import config as config_mod
 from companion.games.search.house import House
 from companion.games.search import GAME
-from companion.games.search.rules import Move, Phase, draw_starts, legal, team_score
+from companion.games.search.events import Move
+from companion.games.search.rules import Phase, draw_starts, legal, team_score
 from companion.games.search.solver import line_names, solve
 from companion.table import Table
 from companion.store import Store

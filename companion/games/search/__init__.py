@@ -3,7 +3,7 @@
 The companion draws the house (:mod:`.house`, :mod:`.sheet`), referees each move and keeps the
 score tracks (:mod:`.rules`), and tells the table how good their game was (:mod:`.solver`).
 
-How the rule text (``shared/rules/search-sackson.txt``) is read where it is silent or garbled:
+How the rule text is read where it is silent or garbled:
 
 - **The dot sentence.** The text says "Except that they may move to room that has the same
   number of dots that are in ANY player's (including their own) current room", a sentence
@@ -36,7 +36,7 @@ How the rule text (``shared/rules/search-sackson.txt``) is read where it is sile
 - **Turns** go round in player order. A player who cannot move loses the turn (the referee
   skips them and says so); "players must move if they are able to", so there is no pass.
   The game ends when nobody can move.
-- **Buttons** (``GAME.press``, :mod:`.buttons`): a short press makes the one move the rules
+- **Buttons** (``GAME.press``, :mod:`.view`): a short press makes the one move the rules
   leave the player on turn (the corridor); a long press asks for a hint (``AskHint``), which
   changes no room and no track and is cleared by the next move.
 - **Score**: the farthest track minus five times (farthest - shortest); the team wins when
@@ -44,22 +44,18 @@ How the rule text (``shared/rules/search-sackson.txt``) is read where it is sile
 """
 
 from companion.games.base import GameRules
-from companion.games.search.buttons import press
-from companion.games.search.house import House, HouseError, SearchError
+from companion.games.search.errors import SearchError
+from companion.games.search.events import CODEC, AskHint, Move, Start
+from companion.games.search.house import House, HouseError
 from companion.games.search.rules import (
-    CODEC,
-    AskHint,
     DotRule,
-    Move,
     Options,
     Phase,
     SearchState,
-    Start,
     apply,
     new,
-    table_view,
-    view,
 )
+from companion.games.search.view import press, table_view, view
 
 GAME: GameRules[SearchState] = GameRules(
     name="search",

@@ -21,14 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import InputError
-from companion.stopwatch import Stopwatch
 from companion.games.base import Refused
-from companion.games.search.house import House, SearchError
+from companion.games.search.errors import SearchError
+from companion.games.search.events import Move
+from companion.games.search.house import House
 from companion.games.search.record import Record, parse_record, start_state
 from companion.games.search.rules import (
     MAX_PLAYERS,
     DotRule,
-    Move,
     Options,
     Phase,
     SearchState,
@@ -37,6 +37,7 @@ from companion.games.search.rules import (
     new_state,
     team_score,
 )
+from companion.stopwatch import Stopwatch
 
 _log = logging.getLogger(__name__)
 

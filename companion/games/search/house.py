@@ -27,7 +27,7 @@ import string
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from companion.games.base import RuleError
+from companion.games.search.errors import SearchError
 
 _log = logging.getLogger(__name__)
 
@@ -39,10 +39,6 @@ CARDS_PER_VALUE = 4  # the deck: 24 cards, four of each value
 MIN_DOTS, MAX_DOTS = 1, 3
 
 Room = int  # index, row by row
-
-
-class SearchError(RuleError):
-    """Root of every error the Search package raises (a ``ValueError``)."""
 
 
 class HouseError(SearchError):

@@ -19,13 +19,14 @@ import logging
 from dataclasses import dataclass
 
 from companion.games.base import Refused
-from companion.games.search.house import House, SearchError
+from companion.games.search.errors import SearchError
+from companion.games.search.events import Start
+from companion.games.search.house import House
 from companion.games.search.rules import (
     MAX_PLAYERS,
     DotRule,
     Options,
     SearchState,
-    Start,
     apply,
     new_state,
     place_start,

@@ -18,15 +18,15 @@ from companion.games.base import (
     AnyEffect,
     Cue,
     Effect,
-    EventCodec,
     EventError,
     Outcome,
     Refused,
     Signal,
-    TableView,
     TurnMoved,
     Winners,
+    parse_players,
 )
+from companion.games.search.events import AskHint, Move, Start
 from companion.games.search.house import House, HouseError, Room, deck
 
 _log = logging.getLogger(__name__)
@@ -96,36 +96,6 @@ class SearchState:
     def tracks(self) -> tuple[int, ...]:
         return tuple(p.track for p in self.players)
 
-
-# --- events ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Start:
-    """The two cards a player drew for the start room: the row's triangle, then the column's."""
-
-    player: int
-    row_card: int
-    col_card: int
-
-
-@dataclass(frozen=True)
-class Move:
-    """A player circles the dots of ``room`` (named like ``C7``)."""
-
-    player: int
-    room: str
-
-
-@dataclass(frozen=True)
-class AskHint:
-    """A player (any seat: the game is cooperative) asks the companion where the player on
-    turn should go. It changes no room or track; it is logged so the review can count hints."""
-
-    player: int
-
-
-CODEC = EventCodec([Start, Move, AskHint])
 
 
 # --- the move rules, shared with the solver -------------------------------------------------
@@ -225,15 +195,8 @@ def new(setup: Mapping[str, Any]) -> SearchState:
     """Set-up: ``players`` (2-4 names), ``house`` (text) or ``seed`` (int) for a fresh house,
     optional ``dot_rule`` ("match", the default, or "different"), ``start_scores`` (bool) and ``starts``
     (room names, one per player; without them players draw cards with ``Start`` events)."""
-    if not isinstance(setup, Mapping):
-        raise EventError("the set-up must be a JSON object")
-    known = {"players", "house", "seed", "dot_rule", "start_scores", "starts"}
-    extra = set(setup) - known
-    if extra:
-        raise EventError(f"unknown set-up field(s): {', '.join(sorted(extra))}")
-    names = setup.get("players")
-    if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
-        raise EventError("set-up 'players' must be a list of 2-4 names")
+    names = parse_players(setup, MIN_PLAYERS, MAX_PLAYERS,
+                          keys=("house", "seed", "dot_rule", "start_scores", "starts"))
     try:
         if isinstance(setup.get("house"), str):
             house = House.parse(setup["house"])
@@ -508,97 +471,3 @@ def replay(state: SearchState, moves: Sequence[str]) -> Iterator[tuple[SearchSta
         yield state, event
 
 
-# --- view -----------------------------------------------------------------------------------
-
-
-def table_view(state: SearchState) -> TableView:
-    """The player on turn; at the end the whole team wins, or nobody (cooperative)."""
-    over = state.phase is Phase.OVER
-    won = over and team_score(state.tracks) > 0
-    return TableView(
-        players=tuple(p.name for p in state.players),
-        on_turn=None if over else state.turn,
-        over=over,
-        winners=tuple(range(len(state.players))) if won else (),
-        reason=("team_won" if won else "team_lost") if over else None,
-    )
-
-
-def view(state: SearchState) -> dict[str, Any]:
-    """Everything a page of the house needs: rooms, who is where, tracks, moves, score."""
-    house = state.house
-    occupant = {p.room: i for i, p in enumerate(state.players) if p.room is not None}
-    visited_by: dict[Room, list[int]] = {}
-    for i, p in enumerate(state.players):
-        for r in p.path:
-            visited_by.setdefault(r, []).append(i)
-    moves, way = legal(state)
-    tracks = state.tracks
-    refusals: dict[str, dict[str, str]] = {}
-    if state.phase is Phase.PLAY:
-        for r in house.rooms:
-            why = refusal(state, state.turn, r)
-            if why is not None:
-                refusals[house.name(r)] = {"code": why.code, "reason": why.reason}
-    started = all(p.path for p in state.players)
-    score = team_score(tracks) if started else None
-    winners = (
-        None
-        if state.phase is not Phase.OVER
-        else (list(range(len(state.players))) if team_score(tracks) > 0 else [])
-    )
-    return {
-        "game": "search",
-        "phase": state.phase.value,
-        "turn": state.turn if state.phase is not Phase.OVER else None,
-        "hint_asked": state.hint_asked,
-        # Cooperative: at the end the whole table wins or nobody does (None while playing).
-        # ``winner_seats`` is the key every game's view shares with the runtime's panel.
-        "winners": winners,
-        "winner_seats": winners,
-        "options": {
-            "dot_rule": state.options.dot_rule.value,
-            "start_scores": state.options.start_scores,
-        },
-        "house": {
-            "rows": house.rows,
-            "cols": house.cols,
-            "row_marks": list(house.row_marks),
-            "col_marks": list(house.col_marks),
-            "total_dots": house.total_dots,
-            "text": str(house),
-            "rooms": [
-                {
-                    "name": house.name(r),
-                    "row": r // house.cols,
-                    "col": r % house.cols,
-                    "dots": house.dots[r],
-                    "corridor": house.name(house.partner[r]),
-                    "occupant": occupant.get(r),
-                    "visited_by": visited_by.get(r, []),
-                }
-                for r in house.rooms
-            ],
-        },
-        "players": [
-            {
-                "index": i,
-                "name": p.name,
-                "room": house.name(p.room) if p.room is not None else None,
-                "path": [house.name(r) for r in p.path],
-                "track": p.track,
-            }
-            for i, p in enumerate(state.players)
-        ],
-        "legal": [{"room": house.name(r), "by": way.value} for r in moves],
-        "refusals": refusals,
-        "score": None
-        if score is None
-        else {
-            "high": max(tracks),
-            "low": min(tracks),
-            "team": score,
-            "win": score > 0,
-            "final": state.phase is Phase.OVER,
-        },
-    }

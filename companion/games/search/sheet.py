@@ -14,7 +14,8 @@ import string
 from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
-from companion.games.search.house import House, SearchError
+from companion.games.search.errors import SearchError
+from companion.games.search.house import House
 
 _log = logging.getLogger(__name__)
 

@@ -28,11 +28,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Optional
 
-from companion.games.search.house import House, Room, SearchError
+from companion.games.search.errors import SearchError
+from companion.games.search.events import Move
+from companion.games.search.house import House, Room
 from companion.games.search.rules import (
     PENALTY,
     DotRule,
-    Move,
     Phase,
     SearchState,
     Way,
