@@ -43,7 +43,14 @@ from typing import Any
 from companion.games.base import GameRules
 from companion.games.kniffel.dice import DEFAULT_DICE, DiceError, DiceSet, Face, Roll
 from companion.games.kniffel.errors import KniffelError
-from companion.games.kniffel.events import CODEC, Enter, KniffelExtra, Throw, TimeUp, Zero
+from companion.games.kniffel.events import (
+    CODEC,
+    Enter,
+    KniffelExtra,
+    Throw,
+    TimeUp,
+    Zero,
+)
 from companion.games.kniffel.lexicon import Lexicon
 from companion.games.kniffel.pad import BOXES, Box, Pad, PadError
 from companion.games.kniffel.rules import KniffelState, apply, new

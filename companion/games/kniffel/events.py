@@ -15,7 +15,6 @@ from companion.games.base import EventCodec
 from companion.games.kniffel.pad import Box
 
 
-
 @dataclass(frozen=True)
 class Throw:
     """The seven dice after a throw, in notation (``"T2 O3 R2 E1 I1 C4 H3"``)."""

@@ -97,35 +97,60 @@ def apply(
     """The next state; words are checked against ``lexicon`` (None: any word the dice lay)."""
     if state.finished:
         raise Refused("game_over", "the game is over")
-    if isinstance(event, TimeUp):
-        if event.turn != state.turn or state.time_up:
-            raise Refused("stale_timer", "that hourglass belongs to another turn", turn=event.turn)
-        who = state.players[state.current]
-        return Outcome(
-            replace(state, time_up=True),
-            (Effect("time_up", {"player": who, "turn": state.turn}), Signal(Cue.END, state.current)),
-        )
-    if isinstance(event, Zero):
-        if state.roll is None and not state.time_up:
-            raise Refused("no_roll", "roll the dice first")
-        _need_open(state.pad, event.box)
-        return _finish_turn(state, state.pad.write(event.box, 0), event.box, 0, ())
+    match event:
+        case TimeUp():
+            return _time_up(state, event)
+        case Zero():
+            return _zero(state, event)
+        case Throw():
+            _not_after_time(state)
+            return _throw(state, event, lexicon)
+        case Enter():
+            _not_after_time(state)
+            return _enter(state, event, lexicon)
+        case KniffelExtra():
+            _not_after_time(state)
+            return _kniffel_extra(state, event, lexicon)
+    raise Refused("unknown_event", f"Wort-Kniffel has no event {type(event).__name__}")
+
+
+def _not_after_time(state: KniffelState) -> None:
     if state.time_up:
         raise Refused("time_up", "the sand ran out: strike a box with a zero")
-    if isinstance(event, Throw):
-        return _throw(state, event, lexicon)
-    if not isinstance(event, (Enter, KniffelExtra)):
-        raise Refused("unknown_event", f"not a Wort-Kniffel event: {type(event).__name__}")
+
+
+def _time_up(state: KniffelState, event: TimeUp) -> Outcome[KniffelState]:
+    if event.turn != state.turn or state.time_up:
+        raise Refused("stale_timer", "that hourglass belongs to another turn", turn=event.turn)
+    who = state.players[state.current]
+    return Outcome(
+        replace(state, time_up=True),
+        (Effect("time_up", {"player": who, "turn": state.turn}), Signal(Cue.END, state.current)),
+    )
+
+
+def _zero(state: KniffelState, event: Zero) -> Outcome[KniffelState]:
+    if state.roll is None and not state.time_up:
+        raise Refused("no_roll", "roll the dice first")
+    _need_open(state.pad, event.box)
+    return _finish_turn(state, state.pad.write(event.box, 0), event.box, 0, ())
+
+
+def _enter(state: KniffelState, event: Enter, lexicon: Lexicon | None) -> Outcome[KniffelState]:
     if state.roll is None:
         raise Refused("no_roll", "roll the dice first")
-    if isinstance(event, Enter):
-        _need_open(state.pad, event.box)
-        entry = check_entry(state.roll, event.box, event.words, lexicon, event.table_ok)
-        assert entry.score is not None
-        words = tuple(p.word for p in entry.plays)
-        return _finish_turn(
-            state, state.pad.write(event.box, entry.score), event.box, entry.score, words
-        )
+    _need_open(state.pad, event.box)
+    entry = check_entry(state.roll, event.box, event.words, lexicon, event.table_ok)
+    assert entry.score is not None
+    words = tuple(p.word for p in entry.plays)
+    return _finish_turn(state, state.pad.write(event.box, entry.score), event.box, entry.score, words)
+
+
+def _kniffel_extra(
+    state: KniffelState, event: KniffelExtra, lexicon: Lexicon | None,
+) -> Outcome[KniffelState]:
+    if state.roll is None:
+        raise Refused("no_roll", "roll the dice first")
     first = state.pad[Box.KNIFFEL]
     if first is None:
         raise Refused("no_first_kniffel", "the first Wort-Kniffel goes into its box")

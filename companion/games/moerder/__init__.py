@@ -12,7 +12,15 @@ from companion.games.base import GameRules
 from companion.games.moerder.advice import ADVISOR
 from companion.games.moerder.board import Board, BoardError, Tile
 from companion.games.moerder.errors import MoerderError
-from companion.games.moerder.events import CODEC, Claim, Correct, Next, Pass, Quit, TurnTile
+from companion.games.moerder.events import (
+    CODEC,
+    Claim,
+    Correct,
+    Next,
+    Pass,
+    Quit,
+    TurnTile,
+)
 from companion.games.moerder.observe import observe
 from companion.games.moerder.rules import MoerderState, Phase, WinReason, apply, new
 from companion.games.moerder.view import act, press, table_view, view

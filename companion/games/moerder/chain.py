@@ -14,7 +14,15 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from companion.games.moerder.board import CELLS, SIZE, Board, Cell, Tile, index_cell, neighbours
+from companion.games.moerder.board import (
+    CELLS,
+    SIZE,
+    Board,
+    Cell,
+    Tile,
+    index_cell,
+    neighbours,
+)
 
 _log = logging.getLogger(__name__)
 

@@ -149,19 +149,20 @@ def apply(state: MoerderState, event: Any) -> Outcome[MoerderState]:
     """The next state and its effects; raises :class:`Refused` for anything the rules forbid."""
     if state.phase is Phase.OVER:
         raise Refused("game_over", "the game is over")
-    if isinstance(event, TurnTile):
-        return _turn_tile(state, event)
-    if isinstance(event, Next):
-        return _next(state)
-    if isinstance(event, Claim):
-        return _claim(state, event)
-    if isinstance(event, Quit):
-        return _quit(state, event)
-    if isinstance(event, Pass):
-        return _pass(state, event)
-    if isinstance(event, Correct):
-        return _correct(state, event)
-    raise EventError(f"not an event of Finde den Mörder: {type(event).__name__}")
+    match event:
+        case TurnTile():
+            return _turn_tile(state, event)
+        case Next():
+            return _next(state)
+        case Claim():
+            return _claim(state, event)
+        case Quit():
+            return _quit(state, event)
+        case Pass():
+            return _pass(state, event)
+        case Correct():
+            return _correct(state, event)
+    raise Refused("unknown_event", f"Finde den Mörder has no event {type(event).__name__}")
 
 
 def _turn_tile(state: MoerderState, event: TurnTile) -> Outcome[MoerderState]:

@@ -30,8 +30,20 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.games.moerder.board import CELLS, SIZE, Board, BoardError, Tile, index_cell
-from companion.games.moerder.chain import NEIGHBOUR_INDICES, WORD_TILES, Chain, find_chains
+from companion.games.moerder.board import (
+    CELLS,
+    SIZE,
+    Board,
+    BoardError,
+    Tile,
+    index_cell,
+)
+from companion.games.moerder.chain import (
+    NEIGHBOUR_INDICES,
+    WORD_TILES,
+    Chain,
+    find_chains,
+)
 
 _log = logging.getLogger(__name__)
 

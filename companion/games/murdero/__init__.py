@@ -52,14 +52,6 @@ from companion.games.murdero.cards import (
     Stage,
 )
 from companion.games.murdero.errors import MurderoError
-from companion.games.murdero.hand import (
-    Case,
-    Ending,
-    HandEnd,
-    HandError,
-    PlayerHand,
-    validate,
-)
 from companion.games.murdero.events import (
     CODEC,
     HandCorrected,
@@ -69,6 +61,14 @@ from companion.games.murdero.events import (
     decode_hand,
     encode_hand,
 )
+from companion.games.murdero.hand import (
+    Case,
+    Ending,
+    HandEnd,
+    HandError,
+    PlayerHand,
+    validate,
+)
 from companion.games.murdero.rules import MurderoState, apply, new
 from companion.games.murdero.scoring import (
     HandScore,
@@ -77,7 +77,6 @@ from companion.games.murdero.scoring import (
     score_hand,
     winners_of,
 )
-
 from companion.games.murdero.view import press, table_view, view
 
 GAME: GameRules[MurderoState] = GameRules(

@@ -13,10 +13,10 @@ import sys
 from typing import Any
 
 from companion.games.base import EventError
-from companion.games.murdero.hand import HandError
 from companion.games.murdero.events import decode_hand
-from companion.games.murdero.view import score_view
+from companion.games.murdero.hand import HandError
 from companion.games.murdero.scoring import HandScore, score_hand
+from companion.games.murdero.view import score_view
 
 _log = logging.getLogger(__name__)
 

@@ -188,54 +188,72 @@ def _hand_effects(state: MurderoState, scored: ScoredHand, number: int) -> list[
 
 
 def apply(state: MurderoState, event: Any) -> Outcome[MurderoState]:
-    if isinstance(event, HandEntered):
-        if state.over:
-            raise Refused(
-                "game_over", f"the game is over ({', '.join(state.game_winners)} won); start a new game"
-            )
-        scored = _score(state, event.hand)
-        starter = (state.starter + 1) % len(state.players)
-        after = replace(state, hands=state.hands + (scored,), turn=starter, starter=starter)
-        effects = _hand_effects(after, scored, len(after.hands))
-        if not after.over:
-            effects.append(TurnMoved(starter))
-        return Outcome(after, tuple(effects))
-    if isinstance(event, NextTurn):
-        if state.over:
-            raise Refused(
-                "game_over", f"the game is over ({', '.join(state.game_winners)} won); start a new game"
-            )
-        turn = (state.turn + 1) % len(state.players)
-        return Outcome(replace(state, turn=turn), (TurnMoved(turn),))
-    if isinstance(event, HandCorrected):
-        if not 1 <= event.number <= len(state.hands):
-            raise Refused("no_such_hand", f"there is no hand {event.number}; {len(state.hands)} played")
-        scored = _score(state, event.hand)
-        hands = state.hands[: event.number - 1] + (scored,) + state.hands[event.number :]
-        after = replace(state, hands=hands)
-        rows = after.running()
-        for i, row in enumerate(rows[:-1]):
-            if _game_winners(row, state.target):
-                raise Refused(
-                    "correction_ends_game_early",
-                    f"with this correction the game ends after hand {i + 1}, but {len(rows)} hands "
-                    "were played; undo the later hands first",
-                )
-        return Outcome(after, tuple(_hand_effects(after, scored, event.number)))
-    if isinstance(event, NewGame):
-        pairs = state.pairs if event.pairs is None else event.pairs
-        players = state.players if event.players is None else event.players
-        try:
-            players = _check_players(players, pairs)
-        except EventError as exc:
-            raise Refused("bad_setup", str(exc)) from None
-        earlier = state.earlier
-        if state.hands:
-            earlier += (FinishedGame(tuple(state.totals.items()), state.game_winners, len(state.hands)),)
-        return Outcome(
-            MurderoState(players, pairs, (), earlier),
-            (Effect("new_game", {"players": list(players)}), TurnMoved(0)),
-        )
+    """The next state and its effects; raises :class:`Refused` for anything the rules forbid."""
+    match event:
+        case HandEntered():
+            return _hand_entered(state, event)
+        case NextTurn():
+            return _next_turn(state)
+        case HandCorrected():
+            return _hand_corrected(state, event)
+        case NewGame():
+            return _new_game(state, event)
     raise Refused("unknown_event", f"Murdero has no event {type(event).__name__}")
+
+
+def _hand_entered(state: MurderoState, event: HandEntered) -> Outcome[MurderoState]:
+    if state.over:
+        raise Refused(
+            "game_over", f"the game is over ({', '.join(state.game_winners)} won); start a new game"
+        )
+    scored = _score(state, event.hand)
+    starter = (state.starter + 1) % len(state.players)
+    after = replace(state, hands=state.hands + (scored,), turn=starter, starter=starter)
+    effects = _hand_effects(after, scored, len(after.hands))
+    if not after.over:
+        effects.append(TurnMoved(starter))
+    return Outcome(after, tuple(effects))
+
+
+def _next_turn(state: MurderoState) -> Outcome[MurderoState]:
+    if state.over:
+        raise Refused(
+            "game_over", f"the game is over ({', '.join(state.game_winners)} won); start a new game"
+        )
+    turn = (state.turn + 1) % len(state.players)
+    return Outcome(replace(state, turn=turn), (TurnMoved(turn),))
+
+
+def _hand_corrected(state: MurderoState, event: HandCorrected) -> Outcome[MurderoState]:
+    if not 1 <= event.number <= len(state.hands):
+        raise Refused("no_such_hand", f"there is no hand {event.number}; {len(state.hands)} played")
+    scored = _score(state, event.hand)
+    hands = state.hands[: event.number - 1] + (scored,) + state.hands[event.number :]
+    after = replace(state, hands=hands)
+    rows = after.running()
+    for i, row in enumerate(rows[:-1]):
+        if _game_winners(row, state.target):
+            raise Refused(
+                "correction_ends_game_early",
+                f"with this correction the game ends after hand {i + 1}, but {len(rows)} hands "
+                "were played; undo the later hands first",
+            )
+    return Outcome(after, tuple(_hand_effects(after, scored, event.number)))
+
+
+def _new_game(state: MurderoState, event: NewGame) -> Outcome[MurderoState]:
+    pairs = state.pairs if event.pairs is None else event.pairs
+    players = state.players if event.players is None else event.players
+    try:
+        players = _check_players(players, pairs)
+    except EventError as exc:
+        raise Refused("bad_setup", str(exc)) from None
+    earlier = state.earlier
+    if state.hands:
+        earlier += (FinishedGame(tuple(state.totals.items()), state.game_winners, len(state.hands)),)
+    return Outcome(
+        MurderoState(players, pairs, (), earlier),
+        (Effect("new_game", {"players": list(players)}), TurnMoved(0)),
+    )
 
 

@@ -393,58 +393,72 @@ def refusal(state: SearchState, player: int, room: Room) -> Refused | None:
 
 
 def apply(state: SearchState, event: Any) -> Outcome[SearchState]:
-    if isinstance(event, Start):
-        try:
-            room = state.house.room_for_cards(event.row_card, event.col_card)
-        except HouseError as exc:
-            raise Refused("bad_card", str(exc)) from None
-        if not 0 <= event.player < len(state.players):
-            raise Refused("no_such_player", f"there is no player {event.player}")
-        nxt, effects = place_start(state, event.player, room)
-        return Outcome(nxt, effects)
-    if isinstance(event, Move):
-        try:
-            room = state.house.room(event.room)
-        except HouseError as exc:
-            raise Refused("no_such_room", str(exc)) from None
-        why = refusal(state, event.player, room)
-        if why is not None:
-            raise why
-        way = Way.CORRIDOR if state.house.partner[state.positions[event.player]] == room else Way.DOOR
-        p = state.players[event.player]
-        mover = replace(p, path=p.path + (room,), track=p.track + state.house.dots[room])
-        players = state.players[: event.player] + (mover,) + state.players[event.player + 1 :]
-        moved: list[AnyEffect] = [
-            Effect(
-                "moved",
-                {
-                    "player": event.player,
-                    "room": event.room.strip().upper(),
-                    "by": way.value,
-                    "dots": state.house.dots[room],
-                    "track": mover.track,
-                },
-            )
-        ]
-        nxt, more = _advance(
-            replace(state, players=players, hint_asked=None), event.player, moved
+    """The next state and its effects; raises :class:`Refused` for anything the rules forbid."""
+    match event:
+        case Start():
+            return _start(state, event)
+        case Move():
+            return _move(state, event)
+        case AskHint():
+            return _ask_hint(state, event)
+    raise Refused("unknown_event", f"Search has no event {type(event).__name__}")
+
+
+def _start(state: SearchState, event: Start) -> Outcome[SearchState]:
+    try:
+        room = state.house.room_for_cards(event.row_card, event.col_card)
+    except HouseError as exc:
+        raise Refused("bad_card", str(exc)) from None
+    if not 0 <= event.player < len(state.players):
+        raise Refused("no_such_player", f"there is no player {event.player}")
+    nxt, effects = place_start(state, event.player, room)
+    return Outcome(nxt, effects)
+
+
+def _move(state: SearchState, event: Move) -> Outcome[SearchState]:
+    try:
+        room = state.house.room(event.room)
+    except HouseError as exc:
+        raise Refused("no_such_room", str(exc)) from None
+    why = refusal(state, event.player, room)
+    if why is not None:
+        raise why
+    way = Way.CORRIDOR if state.house.partner[state.positions[event.player]] == room else Way.DOOR
+    p = state.players[event.player]
+    mover = replace(p, path=p.path + (room,), track=p.track + state.house.dots[room])
+    players = state.players[: event.player] + (mover,) + state.players[event.player + 1 :]
+    moved: list[AnyEffect] = [
+        Effect(
+            "moved",
+            {
+                "player": event.player,
+                "room": event.room.strip().upper(),
+                "by": way.value,
+                "dots": state.house.dots[room],
+                "track": mover.track,
+            },
         )
-        return Outcome(nxt, more)
-    if isinstance(event, AskHint):
-        if not 0 <= event.player < len(state.players):
-            raise Refused("no_such_player", f"there is no player {event.player}")
-        if state.phase is not Phase.PLAY:
-            code = "game_over" if state.phase is Phase.OVER else "not_started"
-            raise Refused(code, "a hint is for a player on turn during play")
-        asked = replace(state, hint_asked=event.player)
-        return Outcome(
-            asked,
-            (
-                Effect("hint_asked", {"player": event.player, "for": state.turn}),
-                Signal(Cue.REMINDER, state.turn, blink=True),
-            ),
-        )
-    raise EventError(f"not a Search event: {type(event).__name__}")
+    ]
+    nxt, more = _advance(
+        replace(state, players=players, hint_asked=None), event.player, moved
+    )
+    return Outcome(nxt, more)
+
+
+def _ask_hint(state: SearchState, event: AskHint) -> Outcome[SearchState]:
+    if not 0 <= event.player < len(state.players):
+        raise Refused("no_such_player", f"there is no player {event.player}")
+    if state.phase is not Phase.PLAY:
+        code = "game_over" if state.phase is Phase.OVER else "not_started"
+        raise Refused(code, "a hint is for a player on turn during play")
+    asked = replace(state, hint_asked=event.player)
+    return Outcome(
+        asked,
+        (
+            Effect("hint_asked", {"player": event.player, "for": state.turn}),
+            Signal(Cue.REMINDER, state.turn, blink=True),
+        ),
+    )
 
 
 def legal(state: SearchState) -> tuple[tuple[Room, ...], Way]:

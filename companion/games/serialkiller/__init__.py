@@ -50,7 +50,15 @@ from companion.games.serialkiller.events import (
     Hold,
     Inform,
 )
-from companion.games.serialkiller.rules import CLUES, GRAVES, Phase, SKState, apply, legal, new
+from companion.games.serialkiller.rules import (
+    CLUES,
+    GRAVES,
+    Phase,
+    SKState,
+    apply,
+    legal,
+    new,
+)
 from companion.games.serialkiller.view import press, table_view, view
 
 GAME: GameRules[SKState] = GameRules(

@@ -20,8 +20,8 @@ from typing import Any
 
 from companion.errors import InputError
 from companion.games.base import AnyEffect, Refused, RuleError, Timeline, Undo
-from companion.games.serialkiller.errors import SerialKillerError
 from companion.games.serialkiller import GAME, SKState, view
+from companion.games.serialkiller.errors import SerialKillerError
 
 _log = logging.getLogger(__name__)
 

@@ -174,11 +174,24 @@ def _start_play(state: SKState, first: int) -> SKState:
 def apply(state: SKState, event: Any) -> Outcome[SKState]:
     if state.phase is Phase.OVER:
         raise Refused("game_over", f"the game is over: {state.winner} is still on the loose")
-    handler = _HANDLERS.get(type(event))
-    if handler is None:
-        raise Refused("unknown_event", f"Serial Killer has no event {type(event).__name__}")
     effects: list[AnyEffect] = []
-    after = handler(state, event, effects)
+    match event:
+        case FirstDraw():
+            after = _first_draw(state, event, effects)
+        case Draw():
+            after = _draw(state, event, effects)
+        case Hold():
+            after = _hold(state, event, effects)
+        case Bury():
+            after = _bury(state, event, effects)
+        case Inform():
+            after = _inform(state, event, effects)
+        case Discredit():
+            after = _discredit(state, event, effects)
+        case EndTurn():
+            after = _end_turn(state, event, effects)
+        case _:
+            raise Refused("unknown_event", f"Serial Killer has no event {type(event).__name__}")
     return Outcome(after, tuple(effects))
 
 
@@ -486,17 +499,6 @@ def _end_turn(state: SKState, event: EndTurn, effects: list[AnyEffect]) -> SKSta
     if state.phase is not Phase.ENDING:
         raise _refuse_phase(state, "end the turn")
     return _next_turn(state, effects)
-
-
-_HANDLERS: dict[type, Any] = {
-    FirstDraw: _first_draw,
-    Draw: _draw,
-    Hold: _hold,
-    Bury: _bury,
-    Inform: _inform,
-    Discredit: _discredit,
-    EndTurn: _end_turn,
-}
 
 
 # --- what may happen next, and the picture of the state ---------------------------------------

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.serialkiller.cards import sorted_cards
 from companion.games.serialkiller import GAME
+from companion.games.serialkiller.cards import sorted_cards
 from companion.games.serialkiller.events import (
     Bury,
     Discredit,
