@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/moerder_bench.py [--json] [--seed N] [--boards N] [--positions N]
 
-The same measurement as ``companion moerder bench`` (companion/moerder_bench.py).
+The same measurement as ``companion moerder bench`` (companion/tools/moerder_bench.py).
 Targets on one core of the development machine: >= 1,000,000 boards/s, p_end in <= 200 ms.
 """
 

@@ -21,11 +21,11 @@ from companion import __version__
 # imported only if it exists, so a checkout in the middle of a change still runs.
 _COMMAND_MODULES = (
     "companion.commands",  # run, demo, export: the table itself
-    "companion.games.moerder.cli",
-    "companion.games.kniffel.cli",
-    "companion.games.murdero.cli",
-    "companion.games.serialkiller.cli",
-    "companion.games.search.cli",
+    "companion.tools.moerder",
+    "companion.tools.kniffel",
+    "companion.tools.murdero",
+    "companion.tools.serialkiller",
+    "companion.tools.search",
     "vision.cli",
 )
 

@@ -39,6 +39,6 @@ def test_a_bad_character_is_named_by_row_and_column(row: int, col: int, ch: str)
 
 def test_the_cli_module_loads_without_numpy() -> None:
     """``companion --help`` stays instant: numpy is imported only inside the handlers."""
-    code = "import sys, companion.games.moerder.cli; print('numpy' in sys.modules)"
+    code = "import sys, companion.tools.moerder; print('numpy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

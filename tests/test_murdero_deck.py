@@ -117,7 +117,7 @@ def test_parse_card_rejects_non_cards(token: str) -> None:
 def test_one_root_exception() -> None:
     from companion.errors import CompanionError
     from companion.games.murdero import HandError, MurderoError
-    from companion.games.murdero.cli import MurderoInputError
+    from companion.tools.murdero import MurderoInputError
 
     for error in (CardError, HandError, MurderoInputError):
         assert issubclass(error, MurderoError)

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from companion.games.search import sheet
+from companion.tools.search import sheet_pdf
 from companion.games.search.house import House
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -62,7 +63,7 @@ def _pgm(path: Path) -> np.ndarray:
 def test_pdf_renders_a_house_grid_and_tracks(tmp_path: Path) -> None:
     house = House.generate(7)
     pdf = tmp_path / "house.pdf"
-    pdf.write_bytes(sheet.pdf(sheet.svg(house, ("Ann", "Bob"))))
+    pdf.write_bytes(sheet_pdf(sheet.svg(house, ("Ann", "Bob"))))
     assert pdf.read_bytes().startswith(b"%PDF")
     subprocess.run(
         ["pdftoppm", "-gray", "-r", str(DPI), "-singlefile", str(pdf), str(tmp_path / "page")],

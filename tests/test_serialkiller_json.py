@@ -125,7 +125,7 @@ def test_cli_bad_input_is_one_line_and_exit_2(
 def test_one_root_exception() -> None:
     from companion.errors import CompanionError, InputError
     from companion.games.serialkiller import SerialKillerError
-    from companion.games.serialkiller.cli import ReplayError
+    from companion.tools.serialkiller import ReplayError
 
     assert issubclass(CardError, SerialKillerError) and issubclass(ReplayError, SerialKillerError)
     assert issubclass(ReplayError, InputError)

@@ -215,11 +215,3 @@ def _triangle(cx: float, cy: float, down: bool) -> str:
         + " ".join(f"{_n(x)},{_n(y)}" for x, y in pts)
         + f'" fill="{INK}"/>'
     )
-
-
-def pdf(document: str) -> bytes:
-    """The SVG sheet as PDF bytes, drawn by cairo."""
-    import cairosvg  # heavy, and only the sheet needs it
-
-    data: bytes = cairosvg.svg2pdf(bytestring=document.encode("utf-8"))
-    return data

@@ -184,7 +184,7 @@ def _char(board: Board, cell: tuple[int, int]) -> str:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from companion.moerder_bench import format_report, run
+    from companion.tools.moerder_bench import format_report, run
 
     live = sys.stderr.isatty()
 

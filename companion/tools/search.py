@@ -153,7 +153,7 @@ def _sheet(args: argparse.Namespace) -> int:
     if suffix == ".svg":
         args.output.write_text(document, encoding="utf-8")
     else:
-        args.output.write_bytes(sheet.pdf(document))
+        args.output.write_bytes(sheet_pdf(document))
     print(f"wrote {args.output}", file=sys.stderr)
     return 0
 
@@ -365,3 +365,11 @@ def _check(args: argparse.Namespace) -> int:
         else:
             print(f"best found from these starts: {b['best']} (no game beats {b['bound']})")
     return 0
+
+
+def sheet_pdf(document: str) -> bytes:
+    """The SVG sheet as PDF bytes, drawn by cairo."""
+    import cairosvg  # heavy, and only the sheet needs it
+
+    data: bytes = cairosvg.svg2pdf(bytestring=document.encode("utf-8"))
+    return data
