@@ -17,8 +17,9 @@ import time
 import tracemalloc
 from pathlib import Path
 
+from companion.games.kniffel.advice import advise
 from companion.games.kniffel.dice import DEFAULT_DICE, Roll
-from companion.games.kniffel.solver import advise, best_boxes
+from companion.games.kniffel.solver import best_boxes
 from companion.wordlist import DEFAULT_LIST, load_lexicon
 
 

@@ -11,7 +11,6 @@ import pytest
 
 from companion.games.base import (
     Effect,
-    EventCodec,
     EventError,
     GameRules,
     Outcome,
@@ -21,6 +20,7 @@ from companion.games.base import (
     Undo,
     fold,
 )
+from companion.games.codec import EventCodec
 
 
 class Colour(enum.Enum):

@@ -14,20 +14,19 @@ from collections.abc import Sequence
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from kniffel_support import german_lexicon
 
 from companion.games.base import Refused
+from companion.games.kniffel.advice import advise
 from companion.games.kniffel.dice import DEFAULT_DICE, Face, Roll
 from companion.games.kniffel.lexicon import Lexicon
 from companion.games.kniffel.pad import BOXES, Box
 from companion.games.kniffel.solver import (
-    advise,
     best_boxes,
     best_value,
     check_entry,
     rank,
 )
-
-from kniffel_support import german_lexicon
 
 UMLAUT = {"A": "ä", "O": "ö", "U": "ü"}
 

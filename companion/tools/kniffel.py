@@ -14,10 +14,11 @@ from typing import Any
 
 from companion.errors import InputError
 from companion.games.base import Refused
+from companion.games.kniffel.advice import advise
 from companion.games.kniffel.dice import DEFAULT_DICE, Roll
 from companion.games.kniffel.lexicon import Lexicon
 from companion.games.kniffel.pad import BOXES, Box, parse_boxes
-from companion.games.kniffel.solver import Entry, advise, best_boxes, check_entry, rank
+from companion.games.kniffel.solver import Entry, best_boxes, check_entry, rank
 from companion.wordlist import load_lexicon
 
 _log = logging.getLogger(__name__)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.games.base import EventCodec
+from companion.games.codec import EventCodec
 from companion.games.kniffel.pad import Box
 
 

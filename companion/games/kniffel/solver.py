@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import itertools
 import logging
-import math
-import random
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from companion.games.base import Refused
-from companion.games.kniffel.dice import N_DICE, DiceError, DiceSet, Face, Roll
+from companion.games.kniffel.dice import N_DICE, Roll
 from companion.games.kniffel.lexicon import DICE_LETTERS, Lexicon, key, spellings
 from companion.games.kniffel.pad import (
     BOXES,
@@ -385,33 +383,7 @@ def check_entry(
     lowered = [w.lower() for w in words]
     if len(set(lowered)) < len(lowered):
         raise Refused("same_word", "the words of one entry must be different words")
-    options: list[list[tuple[int, str]]] = []  # per word: (mask, display word)
-    for w in words:
-        forms: list[tuple[str, str]] = []
-        ids = lexicon.find(w) if lexicon is not None else ()
-        if ids and lexicon is not None:
-            forms = [(f, lexicon.words[i]) for i in ids for f in spellings(lexicon.words[i])]
-        elif lexicon is None or table_ok:
-            forms = [(f, w.upper()) for f in spellings(w)]
-        else:
-            raise Refused("not_a_word", f"{w.upper()} is not in the word list", word=w)
-        masks = [(m, shown) for f, shown in forms for m in _masks_for(roll, f)]
-        if not masks:
-            raise Refused("cannot_spell", f"the dice {roll} cannot lay {w.upper()}", word=w)
-        if box.letters is not None:
-            masks = [(m, s) for m, s in masks if _popcount(m) == box.letters]
-            if not masks:
-                raise Refused(
-                    "wrong_length",
-                    f"{w.upper()} does not use {box.letters} dice; box {box.value} takes "
-                    f"{box.letters}-letter words",
-                    word=w,
-                )
-        if box is Box.KNIFFEL:
-            masks = [(m, s) for m, s in masks if m == ALL]
-            if not masks:
-                raise Refused("not_all_dice", f"{w.upper()} does not use all 7 dice", word=w)
-        options.append(masks)
+    options = [_word_masks(roll, box, w, lexicon, table_ok) for w in words]
     best: tuple[int, tuple[tuple[int, str], ...]] | None = None
     apart = False
     for combo in itertools.product(*options):
@@ -443,6 +415,38 @@ def check_entry(
     return Entry(box, score, plays)
 
 
+def _word_masks(
+    roll: Roll, box: Box, w: str, lexicon: Lexicon | None, table_ok: bool,
+) -> list[tuple[int, str]]:
+    """The dice (as masks) one word can be laid with in ``box``, each with the word as shown;
+    raises :class:`Refused` naming why it cannot be laid there."""
+    forms: list[tuple[str, str]] = []
+    ids = lexicon.find(w) if lexicon is not None else ()
+    if ids and lexicon is not None:
+        forms = [(f, lexicon.words[i]) for i in ids for f in spellings(lexicon.words[i])]
+    elif lexicon is None or table_ok:
+        forms = [(f, w.upper()) for f in spellings(w)]
+    else:
+        raise Refused("not_a_word", f"{w.upper()} is not in the word list", word=w)
+    masks = [(m, shown) for f, shown in forms for m in _masks_for(roll, f)]
+    if not masks:
+        raise Refused("cannot_spell", f"the dice {roll} cannot lay {w.upper()}", word=w)
+    if box.letters is not None:
+        masks = [(m, s) for m, s in masks if _popcount(m) == box.letters]
+        if not masks:
+            raise Refused(
+                "wrong_length",
+                f"{w.upper()} does not use {box.letters} dice; box {box.value} takes "
+                f"{box.letters}-letter words",
+                word=w,
+            )
+    if box is Box.KNIFFEL:
+        masks = [(m, s) for m, s in masks if m == ALL]
+        if not masks:
+            raise Refused("not_all_dice", f"{w.upper()} does not use all 7 dice", word=w)
+    return masks
+
+
 def _masks_for(roll: Roll, form: str) -> list[int]:
     """The subsets of dice that lay the spelling ``form`` exactly (diamond included)."""
     want = key(form)
@@ -470,127 +474,3 @@ def _masks_for(roll: Roll, form: str) -> list[int]:
     return out
 
 
-# --- re-roll advice ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class KeepOption:
-    """Keeping the dice at ``keep`` and re-rolling the rest: the expected best entry value,
-    its standard error (0 when enumerated exactly) and how many outcomes were weighed."""
-
-    keep: tuple[int, ...]
-    expected: float
-    stderr: float
-    exact: bool
-    outcomes: int
-
-
-@dataclass(frozen=True)
-class Advice:
-    best: KeepOption
-    options: tuple[KeepOption, ...]  # every keep set weighed, best first
-    evaluations: int
-
-
-def advise(
-    roll: Roll,
-    lexicon: Lexicon,
-    dice: DiceSet,
-    rolls_left: int,
-    rng: random.Random,
-    open_boxes: Collection[Box] | None = None,
-    upper: int = 0,
-    samples: int = 12,
-    refine: int = 6,
-    refine_samples: int = 64,
-    exact_limit: int = 36,
-) -> Advice:
-    """Which dice to keep to maximise the expected best entry.
-
-    Each keep set is weighed by the value of the best entry after re-rolling the other dice
-    over their faces: exactly when the re-roll has at most ``exact_limit`` outcomes, else by
-    ``samples`` draws from ``rng``; the ``refine`` most promising sampled sets get
-    ``refine_samples`` more draws. With two rolls left the player keeps the same dice through
-    both re-rolls and stops after the first when it already beats the expected second (a
-    policy a player can follow; perfect play could only do better).
-    Keeping all seven is standing pat: the current roll's value, exact. Draws are shared
-    between keep sets (common random numbers), so their comparison is fairer than their
-    standard errors suggest; with two rolls left the error treats the stopping threshold
-    (the mean of the same draws) as known.
-    """
-    if rolls_left not in (1, 2):
-        raise DiceError("advice needs 1 or 2 rolls left")
-    owners = dice.assign(roll)
-    if owners is None:
-        raise DiceError(f"the dice set cannot throw {roll}")
-    boxes = frozenset(BOXES if open_boxes is None else open_boxes)
-    memo: dict[str, int] = {}
-
-    def value(faces: tuple[Face, ...]) -> int:
-        k = "".join(sorted([f"{f.letter}{f.value} " for f in faces]))
-        v = memo.get(k)
-        if v is None:
-            v = best_value(Roll(faces), lexicon, boxes, upper)
-            memo[k] = v
-        return v
-
-    # Common random numbers: draw i re-rolls every die the same way for every keep set, so
-    # keep sets are compared on the same luck (smaller error on their differences).
-    pool: list[tuple[Face, ...]] = []
-
-    def luck(i: int) -> tuple[Face, ...]:
-        while len(pool) <= i:
-            pool.append(tuple(rng.choice(dice.dice[owners[p]]) for p in range(N_DICE)))
-        return pool[i]
-
-    def outcomes(keep: tuple[int, ...], n: int | None, first: int = 0) -> list[int]:
-        free = [i for i in range(N_DICE) if i not in keep]
-        faces = [dice.dice[owners[i]] for i in free]
-        base = list(roll.faces)
-        draws: Iterable[tuple[Face, ...]]
-        if n is None:
-            draws = itertools.product(*faces)
-        else:
-            draws = [tuple(luck(k)[i] for i in free) for k in range(first, first + n)]
-        out = []
-        for draw in draws:
-            for i, f in zip(free, draw):
-                base[i] = f
-            out.append(value(tuple(base)))
-        return out
-
-    def summarise(keep: tuple[int, ...], vals: list[int], exact: bool) -> KeepOption:
-        n = len(vals)
-        mean = sum(vals) / n
-        if rolls_left == 2:
-            vals2 = [max(float(v), mean) for v in vals]
-        else:
-            vals2 = [float(v) for v in vals]
-        m2 = sum(vals2) / n
-        if exact or n < 2:
-            err = 0.0
-        else:
-            err = math.sqrt(sum((v - m2) ** 2 for v in vals2) / (n - 1) / n)
-        return KeepOption(keep, m2, err, exact, n)
-
-    stand = tuple(range(N_DICE))
-    options: dict[tuple[int, ...], KeepOption] = {
-        stand: KeepOption(stand, float(value(roll.faces)), 0.0, True, 1)
-    }
-    sampled: dict[tuple[int, ...], list[int]] = {}
-    for size in range(N_DICE):
-        for keep in itertools.combinations(range(N_DICE), size):
-            free = [i for i in range(N_DICE) if i not in keep]
-            count = math.prod(len(dice.dice[owners[i]]) for i in free)
-            if count <= exact_limit:
-                options[keep] = summarise(keep, outcomes(keep, None), True)
-            else:
-                sampled[keep] = outcomes(keep, samples)
-                options[keep] = summarise(keep, sampled[keep], False)
-    leaders = sorted(sampled, key=lambda k: -options[k].expected)[:refine]
-    for keep in leaders:
-        sampled[keep] += outcomes(keep, refine_samples, first=samples)
-        options[keep] = summarise(keep, sampled[keep], False)
-    ranked = sorted(options.values(), key=lambda o: (-o.expected, len(o.keep) * -1, o.keep))
-    _log.debug("advice for %s: %d rolls weighed", roll, len(memo))
-    return Advice(ranked[0], tuple(ranked), len(memo))

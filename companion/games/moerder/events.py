@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.games.base import EventCodec
+from companion.games.codec import EventCodec
 from companion.games.moerder.board import Cell, Tile, cell_index
 
 

@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.base import EventCodec, EventError
+from companion.games.base import EventError
+from companion.games.codec import EventCodec
 from companion.games.murdero.hand import HandEnd
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.games.base import EventCodec
+from companion.games.codec import EventCodec
 
 
 @dataclass(frozen=True)

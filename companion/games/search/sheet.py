@@ -59,7 +59,21 @@ def svg(house: House, players: Sequence[str] = ("", "", "", ""), title: str = ""
     if not 1 <= len(players) <= 4:
         raise SearchError(f"a sheet has 1-4 score tracks, not {len(players)}")
     x0, y0, cell = grid_box(house)
-    out: list[str] = [
+    out = [
+        *_head(title),
+        *_rooms(house, x0, y0, cell),
+        *_corridors(house, x0, y0, cell),
+        *_dots_and_names(house, x0, y0, cell),
+        *_marks(house, x0, y0, cell),
+        *_tracks(house, players, y0 + house.rows * cell + 8),
+        "</svg>",
+    ]
+    return "\n".join(out) + "\n"
+
+
+def _head(title: str) -> list[str]:
+    """The page, its heading and the rules in four lines."""
+    return [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(PAGE_W)}mm" '
         f'height="{_n(PAGE_H)}mm" viewBox="0 0 {_n(PAGE_W)} {_n(PAGE_H)}" '
@@ -83,8 +97,11 @@ def svg(house: House, players: Sequence[str] = ("", "", "", ""), title: str = ""
             )
         ),
     ]
-    tags = _tags(house)
-    # rooms and names
+
+
+def _rooms(house: House, x0: float, y0: float, cell: float) -> list[str]:
+    """The rooms as squares, the house framed."""
+    out: list[str] = []
     out.append(f'<g stroke="{INK}" stroke-width="0.35" fill="none">')
     for r in house.rooms:
         row, col = house.cell(r)
@@ -97,7 +114,12 @@ def svg(house: House, players: Sequence[str] = ("", "", "", ""), title: str = ""
         f'height="{_n(cell * house.rows)}" stroke-width="0.9"/>'
     )
     out.append("</g>")
-    # corridors: a thin curve between the two rooms, bowed so it clears the dots
+    return out
+
+
+def _corridors(house: House, x0: float, y0: float, cell: float) -> list[str]:
+    """Corridors: a thin curve between the two rooms, bowed so it clears the dots."""
+    out: list[str] = []
     out.append(
         f'<g stroke="{CORRIDOR}" stroke-width="0.3" fill="none" stroke-opacity="0.75" '
         'stroke-dasharray="1.2 0.8">'
@@ -122,7 +144,13 @@ def svg(house: House, players: Sequence[str] = ("", "", "", ""), title: str = ""
         cx, cy = x0 + (col + 0.5) * cell, y0 + (row + 0.78) * cell
         out.append(f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="0.55"/>')
     out.append("</g>")
-    # dots, corridor tags and room names
+    return out
+
+
+def _dots_and_names(house: House, x0: float, y0: float, cell: float) -> list[str]:
+    """Each room's dots, its corridor tag and its name."""
+    out: list[str] = []
+    tags = _tags(house)
     radius = cell * 0.075
     for r in house.rooms:
         row, col = house.cell(r)
@@ -140,7 +168,12 @@ def svg(house: House, players: Sequence[str] = ("", "", "", ""), title: str = ""
             f'<text x="{_n(x0 + (col + 1) * cell - 0.8)}" y="{_n(y0 + row * cell + 2.6)}" '
             f'font-size="2" fill="#777" text-anchor="end">{house.name(r)}</text>'
         )
-    # triangles: over the columns, left of the rows
+    return out
+
+
+def _marks(house: House, x0: float, y0: float, cell: float) -> list[str]:
+    """The triangles over the columns and left of the rows, with the row and column labels."""
+    out: list[str] = []
     for col, mark in enumerate(house.col_marks):
         cx = x0 + (col + 0.5) * cell
         out.append(
@@ -165,10 +198,14 @@ def svg(house: House, players: Sequence[str] = ("", "", "", ""), title: str = ""
                 f'<text x="{_n(x0 - 7.1)}" y="{_n(cy + 1.1)}" font-size="3.2" '
                 f'font-weight="bold" text-anchor="middle" fill="white">{mark}</text>'
             )
-    # score tracks
+    return out
+
+
+def _tracks(house: House, players: Sequence[str], y: float) -> list[str]:
+    """A score track per player, ten boxes to a heavy line."""
+    out: list[str] = []
     boxes = house.total_dots
     lines = -(-boxes // TRACK_PER_ROW)
-    y = y0 + house.rows * cell + 8
     room_left = PAGE_H - MARGIN - y - len(players) * 9
     box = min((PAGE_W - 2 * MARGIN - 12) / TRACK_PER_ROW, room_left / (len(players) * lines))
     for i, name in enumerate(players):
@@ -200,8 +237,7 @@ def svg(house: House, players: Sequence[str] = ("", "", "", ""), title: str = ""
         y += lines * box + 4
     if y > PAGE_H:
         _log.warning("the sheet's tracks run %.0f mm past the page", y - PAGE_H)
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return out
 
 
 def _triangle(cx: float, cy: float, down: bool) -> str:

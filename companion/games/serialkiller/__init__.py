@@ -56,10 +56,9 @@ from companion.games.serialkiller.rules import (
     Phase,
     SKState,
     apply,
-    legal,
     new,
 )
-from companion.games.serialkiller.view import press, table_view, view
+from companion.games.serialkiller.view import legal, press, table_view, view
 
 GAME: GameRules[SKState] = GameRules(
     name="serialkiller",

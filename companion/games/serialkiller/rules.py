@@ -3,19 +3,7 @@
 Set-up JSON: ``{"players": ["Ann", "Bob", "Cid"], "first": null}``, players in clockwise
 order. Without ``first`` the game opens by drawing for the first player (``first_draw``
 events); with it, the first player is taken as decided at the table.
-
-Events (JSON, ``type`` plus fields; graves are numbered 1-6):
-
-- ``first_draw {"player": "Ann", "card": "KH"}``: a card drawn to decide who goes first.
-- ``draw {"card": "QS"}``: the current player's next card from the victim stack.
-- ``hold {}``: keep the Jack or Ace just drawn (its grave is skipped this turn).
-- ``bury {"grave": 3}``: put a corpse (Jack) in a grave: the one just drawn into the grave it
-  was drawn for (``grave`` may be left out), or a held one, at the end of the turn, into any
-  open grave.
-- ``inform {"target": "Bob", "grave": 2}`` / ``discredit {"grave": 2}``: play an informant
-  (the Ace just drawn, or a held one at the end of the turn) onto a victim in ``grave``
-  (left out: the first grave holding a victim).
-- ``end_turn {}``: the current player's turn is over; play passes clockwise.
+Events: :mod:`.events`.
 """
 
 from __future__ import annotations
@@ -499,35 +487,3 @@ def _end_turn(state: SKState, event: EndTurn, effects: list[AnyEffect]) -> SKSta
     if state.phase is not Phase.ENDING:
         raise _refuse_phase(state, "end the turn")
     return _next_turn(state, effects)
-
-
-# --- what may happen next, and the picture of the state ---------------------------------------
-
-
-def legal(state: SKState) -> tuple[str, ...]:
-    """The event types the rules allow now (the phone shows these buttons)."""
-    if state.phase is Phase.CHOOSING:
-        return ("first_draw",)
-    if state.phase is Phase.DRAWING:
-        return ("draw",)
-    victim = any(grave_has_victim(g) for g in state.graves)
-    can_discredit = victim and state.clues[state.current] < CLUES
-    others = any(state.active(i) for i in range(len(state.players)) if i != state.current)
-    if state.phase is Phase.DECIDING and state.pending is not None:
-        out = ["hold"]
-        if state.pending.role is Role.CORPSE:
-            out.append("bury")
-        elif victim:
-            out += (["inform"] if others else []) + (["discredit"] if can_discredit else [])
-        return tuple(out)
-    if state.phase is Phase.ENDING:
-        mine = state.held[state.current]
-        out = []
-        if any(c.role is Role.CORPSE for c in mine) and open_graves(state):
-            out.append("bury")
-        if any(c.role is Role.INFORMANT for c in mine) and victim:
-            out += (["inform"] if others else []) + (["discredit"] if can_discredit else [])
-        return tuple(out + ["end_turn"])
-    return ()
-
-

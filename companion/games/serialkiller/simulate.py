@@ -27,9 +27,9 @@ from companion.games.serialkiller.rules import (
     Phase,
     SKState,
     grave_has_victim,
-    legal,
     open_graves,
 )
+from companion.games.serialkiller.view import legal
 
 _log = logging.getLogger(__name__)
 

@@ -11,8 +11,36 @@ from companion.games.serialkiller.rules import (
     Phase,
     SKState,
     grave_closed,
-    legal,
+    grave_has_victim,
+    open_graves,
 )
+
+
+def legal(state: SKState) -> tuple[str, ...]:
+    """The event types the rules allow now (the phone shows these buttons)."""
+    if state.phase is Phase.CHOOSING:
+        return ("first_draw",)
+    if state.phase is Phase.DRAWING:
+        return ("draw",)
+    victim = any(grave_has_victim(g) for g in state.graves)
+    can_discredit = victim and state.clues[state.current] < CLUES
+    others = any(state.active(i) for i in range(len(state.players)) if i != state.current)
+    if state.phase is Phase.DECIDING and state.pending is not None:
+        out = ["hold"]
+        if state.pending.role is Role.CORPSE:
+            out.append("bury")
+        elif victim:
+            out += (["inform"] if others else []) + (["discredit"] if can_discredit else [])
+        return tuple(out)
+    if state.phase is Phase.ENDING:
+        mine = state.held[state.current]
+        out = []
+        if any(c.role is Role.CORPSE for c in mine) and open_graves(state):
+            out.append("bury")
+        if any(c.role is Role.INFORMANT for c in mine) and victim:
+            out += (["inform"] if others else []) + (["discredit"] if can_discredit else [])
+        return tuple(out + ["end_turn"])
+    return ()
 
 
 def table_view(state: SKState) -> TableView:
