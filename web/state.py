@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 from flask import current_app
 
 from web.config import WebConfig
+from web.limiter import AttemptLimiter
 
 if TYPE_CHECKING:
-    from web.auth import AttemptLimiter
     from web.protocol import TableAPI
 
 EXTENSION = "companion"
