@@ -340,7 +340,7 @@ def test_flashes_and_patterns_racing_on_one_led_never_drive_it_from_two_threads(
 
     raised: list[BaseException | None] = []
     monkeypatch.setattr(threading, "excepthook", lambda args: raised.append(args.exc_value))
-    caplog.set_level(logging.DEBUG, logger="hardware.panel")
+    caplog.set_level(logging.DEBUG, logger="hardware")  # the panel and its parts
     fast = PinMap(buttons=(5, 6), leds=(17, 27), status_led=None, buzzer=None)
     for round_ in range(24):
         panel = Panel(fast, Presses())
