@@ -7,9 +7,13 @@ building devices.
 
 from __future__ import annotations
 
+import importlib
 import logging
+import os
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
+from importlib.metadata import entry_points
 from typing import Any
 
 from hardware import HardwareError
@@ -18,6 +22,19 @@ _log = logging.getLogger(__name__)
 
 MIN_SEATS, MAX_SEATS = 2, 4
 VALID_GPIO = range(0, 28)
+
+# gpiozero's built-in factories by their gpiozero names, in gpiozero's own order of
+# preference (lgpio first: it does PWM on every Pi without banging on registers).
+FACTORIES: dict[str, tuple[str, str]] = {
+    "lgpio": ("gpiozero.pins.lgpio", "LGPIOFactory"),
+    "rpigpio": ("gpiozero.pins.rpigpio", "RPiGPIOFactory"),
+    "pigpio": ("gpiozero.pins.pigpio", "PiGPIOFactory"),
+    "native": ("gpiozero.pins.native", "NativeFactory"),
+}
+# gpiozero's convention: this variable names the factory, resolved among the entry points of
+# this group (every factory installed, gpiozero's own and third parties').
+FACTORY_ENV = "GPIOZERO_PIN_FACTORY"
+FACTORY_GROUP = "gpiozero_pin_factories"
 
 
 @dataclass(frozen=True)
@@ -77,38 +94,66 @@ class PinMap:
 def make_pin_factory(name: str) -> Any:
     """A gpiozero pin factory by name; ``""`` = gpiozero's own choice, MockFactory off the Pi."""
     if name == "mock":
-        from gpiozero.pins.mock import MockFactory, MockPWMPin
-
-        return MockFactory(pin_class=MockPWMPin)
+        return _mock_factory()
     if name == "":
-        from gpiozero import Device
-        from gpiozero.exc import BadPinFactory
-
-        try:
-            return Device._default_pin_factory()
-        except BadPinFactory:
-            _log.warning("no GPIO here: using gpiozero's MockFactory")
-            return make_pin_factory("mock")
+        return _default_factory()
+    if name not in FACTORIES:
+        raise HardwareError(f"unknown pin factory {name!r}")
     try:
-        if name == "lgpio":
-            from gpiozero.pins.lgpio import LGPIOFactory
-
-            return LGPIOFactory()
-        if name == "rpigpio":
-            from gpiozero.pins.rpigpio import RPiGPIOFactory
-
-            return RPiGPIOFactory()
-        if name == "pigpio":
-            from gpiozero.pins.pigpio import PiGPIOFactory
-
-            return PiGPIOFactory()
-        if name == "native":
-            from gpiozero.pins.native import NativeFactory
-
-            return NativeFactory()
+        return _built_in(name)
     except Exception as exc:  # ImportError, no /dev/gpiochip, no pigpiod…
         raise HardwareError(f"pin factory {name!r} is not usable here: {exc}") from None
-    raise HardwareError(f"unknown pin factory {name!r}")
+
+
+def _mock_factory() -> Any:
+    # PWM pins, so that a tonal buzzer works off the Pi as well
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    return MockFactory(pin_class=MockPWMPin)
+
+
+def _built_in(name: str) -> Any:
+    module, cls = FACTORIES[name]
+    return getattr(importlib.import_module(module), cls)()
+
+
+def _default_factory() -> Any:
+    """What gpiozero itself would pick, built through its public names and conventions.
+
+    The factory named by ``GPIOZERO_PIN_FACTORY`` if set, else the first built-in one that
+    works here; when nothing drives GPIO (a laptop, CI) the table runs on mock pins instead
+    of refusing to start.
+    """
+    wanted = os.environ.get(FACTORY_ENV)
+    if wanted is not None:
+        found = _named_entry_point(wanted)
+        if found is not None:
+            return found.load()()
+        _log.warning("%s=%s is not an installed pin factory", FACTORY_ENV, wanted)
+    else:
+        from gpiozero.exc import NativePinFactoryFallback, PinFactoryFallback
+
+        for name in FACTORIES:
+            try:
+                factory = _built_in(name)
+            except Exception as exc:  # the next one may work: gpiozero falls back the same way
+                warnings.warn(PinFactoryFallback(f"Falling back from {name}: {exc!s}"))
+                continue
+            if name == "native":
+                warnings.warn(NativePinFactoryFallback("falling back to gpiozero's NativeFactory"))
+            return factory
+    _log.warning("no GPIO here: using gpiozero's MockFactory")
+    return _mock_factory()
+
+
+def _named_entry_point(name: str) -> Any:
+    """The entry point gpiozero would take for ``name``: verbatim first, then lower-cased."""
+    group = list(entry_points(group=FACTORY_GROUP))
+    for wanted in (name, name.lower()):
+        for ep in group:
+            if ep.name == wanted:
+                return ep
+    return None
 
 
 __all__ = ["MAX_SEATS", "MIN_SEATS", "VALID_GPIO", "PinMap", "make_pin_factory"]

@@ -362,3 +362,14 @@ def test_flashes_and_patterns_racing_on_one_led_never_drive_it_from_two_threads(
         factory.reset()
     assert raised == []
     assert [r.getMessage() for r in caplog.records if r.exc_info] == []
+
+
+def test_default_pin_factory_follows_gpiozeros_environment_variable(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "Mock")  # gpiozero's names are case-insensitive
+    assert isinstance(make_pin_factory(""), MockFactory)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "gpio-by-carrier-pigeon")
+    with caplog.at_level(logging.WARNING, logger="hardware"):
+        assert isinstance(make_pin_factory(""), MockFactory)  # unknown: the table still runs
+    assert "not an installed pin factory" in caplog.text
