@@ -74,6 +74,7 @@ class Panel:
         self._closed = False
         self._stop = threading.Event()
         self._timers: list[threading.Timer] = []
+        self._reporting = 0  # presses decided but not yet handed to ``on_press``
         self._devices: list[Any] = []
         self.seats = len(pins.buttons)
         self._gestures = [
@@ -202,20 +203,48 @@ class Panel:
             time.sleep(0.01)
         return False
 
+    def wait_presses(self, timeout: float = 5.0) -> bool:
+        """Wait until every press made so far has been handed to ``on_press`` (or dropped).
+
+        A short press is only reported once the double-press window has passed, so "that
+        press meant nothing" and "that press is not reported yet" look the same from outside
+        until this returns. False if a button is still held down when ``timeout`` runs out.
+        """
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._lock:
+                busy = self._reporting > 0 or any(g.waiting for g in self._gestures)
+                busy = busy or any(t.is_alive() for t in self._timers)
+            if not busy:
+                return True
+            time.sleep(0.01)
+        return False
+
     # --- buttons --------------------------------------------------------------------------
 
+    def _decided(self, press: Press | None) -> Press | None:
+        """Count a press as on its way to ``on_press`` (called under the lock, see ``_emit``)."""
+        if press is not None:
+            self._reporting += 1
+        return press
+
     def _emit(self, seat: int, press: Press | None) -> None:
-        if press is None or self._closed:
+        """Hand a press to ``on_press`` outside the lock, so a slow handler never blocks LEDs."""
+        if press is None:
             return
-        self._say(f"button {seat + 1} ({self._name(seat)}): {press.value}")
         try:
-            self._on_press(ButtonPress(seat, press))
+            if not self._closed:
+                self._say(f"button {seat + 1} ({self._name(seat)}): {press.value}")
+                self._on_press(ButtonPress(seat, press))
         except Exception:  # a callback error must not kill gpiozero's thread
             _log.exception("press handler failed")
+        finally:
+            with self._lock:
+                self._reporting -= 1
 
     def _pressed(self, seat: int) -> None:
         with self._lock:
-            press = self._gestures[seat].pressed(time.monotonic())
+            press = self._decided(self._gestures[seat].pressed(time.monotonic()))
             self._settle_later(seat)
         self._emit(seat, press)
 
@@ -243,12 +272,12 @@ class Panel:
 
     def _held(self, seat: int) -> None:
         with self._lock:
-            press = self._gestures[seat].held(time.monotonic())
+            press = self._decided(self._gestures[seat].held(time.monotonic()))
         self._emit(seat, press)
 
     def _released(self, seat: int) -> None:
         with self._lock:
-            press = self._gestures[seat].released(time.monotonic())
+            press = self._decided(self._gestures[seat].released(time.monotonic()))
             self._settle_later(seat)
             if press is None and self._gestures[seat].waiting and not self._closed:
                 self._later(self.pins.double_press_s, self._flush, seat)
@@ -256,7 +285,7 @@ class Panel:
 
     def _flush(self, seat: int) -> None:
         with self._lock:
-            press = self._gestures[seat].due(time.monotonic())
+            press = self._decided(self._gestures[seat].due(time.monotonic()))
         self._emit(seat, press)
 
     # --- lights ---------------------------------------------------------------------------
