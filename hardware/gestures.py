@@ -71,6 +71,11 @@ class Gestures:
         return Press.CLAIM
 
     def released(self, t: float) -> Press | None:
+        """A press ended: a quit if it was the second short one, else nothing yet.
+
+        A first short press waits for :meth:`due` (a second may follow); a hold not yet
+        reported (the hold timer was late) is a claim here.
+        """
         if self._down_at is None or self._bounce(t):
             return None
         claim = self.held(t)
@@ -96,6 +101,7 @@ class Gestures:
 
     @property
     def down(self) -> bool:
+        """What the gestures believe of the button, to compare with the pin after a bounce."""
         return self._down_at is not None
 
     def due(self, t: float) -> Press | None:
@@ -108,6 +114,7 @@ class Gestures:
 
     @property
     def waiting(self) -> bool:
+        """Something may still be reported: the caller keeps a timer running for :meth:`due`."""
         return self._pending_release is not None or self._down_at is not None
 
 

@@ -36,6 +36,8 @@ Key = int | str  # a seat's LED by its index, or "status"
 
 
 class Mode(enum.Enum):
+    """How a steady pattern drives its LED (a blink is gpiozero's own blink thread)."""
+
     OFF = "off"
     ON = "on"
     BLINK = "blink"
@@ -51,6 +53,7 @@ class Steady:
 
     @classmethod
     def of_status(cls, light: Light) -> Steady:
+        """The status LED's pattern for ``light``: blinking ones from :data:`STATUS_BLINK`."""
         blink = STATUS_BLINK[light]
         if blink is not None:
             return cls(Mode.BLINK, *blink)
@@ -90,6 +93,7 @@ class Lights:
             return bool(self._overlay)
 
     def led(self, key: Key) -> Any:
+        """The LED behind ``key``; ``None`` for a status LED that is not connected."""
         return self._status_led if key == "status" else self._leds[int(key)]
 
     def set(self, key: Key, steady: Steady) -> None:

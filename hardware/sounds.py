@@ -68,11 +68,12 @@ class TunePlayer:
         self._thread.start()
 
     def put(self, tune: Tune) -> None:
+        """Queue ``tune`` behind the others: the caller (the table's thread) never waits."""
         self._tunes.put(tune)
 
     @property
     def busy(self) -> bool:
-        """A tune is queued or still sounding (``wait_idle`` waits for neither)."""
+        """A tune is queued or still sounding: ``Panel.wait_idle`` waits until neither is so."""
         with self._lock:
             playing = self._playing
         return playing or self._tunes.unfinished_tasks > 0

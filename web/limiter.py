@@ -45,6 +45,7 @@ class AttemptLimiter:
             return max(times[0] + self._window - now, 0.0)
 
     def failed(self, who: str) -> None:
+        """Count a wrong PIN; only the newest ``attempts`` matter, so memory stays bounded."""
         now = self._clock()
         with self._lock:
             times = self._failures.setdefault(who, deque())
@@ -56,6 +57,7 @@ class AttemptLimiter:
                 self._failures.popitem(last=False)
 
     def succeeded(self, who: str) -> None:
+        """A right PIN forgives the client's earlier typos."""
         with self._lock:
             self._failures.pop(who, None)
 
