@@ -18,11 +18,10 @@ buzzer     18      pin 12    passive piezo (PWM0) through an NPN transistor, or 
                              active buzzer (then ``tonal = "no"``)
 =========  ======  ========  ===================================================
 
-Buttons speak three words: a short press is *Next*, a press held ``long_press_s`` (1 s) is a
-*MÖRDER claim* (reported as soon as the hold time is reached, so the player feels it land),
-and two short presses within ``double_press_s`` are *quit*. A short press is therefore
-reported only once the double-press window has passed. If the second press of a pair turns
-into a hold, it is a claim and the first press was a fumble (dropped).
+What the buttons mean is :mod:`hardware.gestures`; the LED patterns and flashes are
+:mod:`hardware.lights`, the tunes :mod:`hardware.sounds`, the pin map and the pin factory
+:mod:`hardware.pins`. This module builds the devices and ties those together; every name
+that was importable from here before the split still is.
 
 Only the runtime creates a Panel (gpiozero's habit: hardware is passed in). Off the Pi the
 pin factory is gpiozero's ``MockFactory``; tests drive its pins.
@@ -30,271 +29,23 @@ pin factory is gpiozero's ``MockFactory``; tests drive its pins.
 
 from __future__ import annotations
 
-import enum
 import logging
-import queue
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any
 
 from hardware import HardwareError
+from hardware.gestures import ButtonPress, Gestures, Press
+from hardware.lights import STATUS_BLINK, Light, Lights, Mode, Steady
+from hardware.pins import MAX_SEATS, MIN_SEATS, VALID_GPIO, PinMap, make_pin_factory
+from hardware.sounds import TUNES, Note, Tune, TunePlayer
 
 _log = logging.getLogger(__name__)
 
-MIN_SEATS, MAX_SEATS = 2, 4
-VALID_GPIO = range(0, 28)
-
-
-class Press(enum.Enum):
-    """What a button gesture means at the table."""
-
-    NEXT = "next"  # short press
-    CLAIM = "claim"  # long press
-    QUIT = "quit"  # double press
-
-
-@dataclass(frozen=True)
-class ButtonPress:
-    seat: int
-    press: Press
-
-
-@dataclass(frozen=True)
-class PinMap:
-    """Which GPIO does what, validated: 2–4 seats, one LED per button, no pin used twice."""
-
-    buttons: tuple[int, ...] = (5, 6, 13, 19)
-    leds: tuple[int, ...] = (17, 27, 22, 23)
-    status_led: int | None = 24
-    buzzer: int | None = 18
-    tonal: str = "auto"  # auto | yes | no
-    pull_up: bool = True
-    bounce_s: float = 0.03
-    long_press_s: float = 1.0
-    double_press_s: float = 0.4
-    quiet: bool = False
-
-    def __post_init__(self) -> None:
-        if not MIN_SEATS <= len(self.buttons) <= MAX_SEATS:
-            raise HardwareError(f"hardware.buttons: need {MIN_SEATS}–{MAX_SEATS} buttons")
-        if len(self.leds) != len(self.buttons):
-            raise HardwareError("hardware.leds: need one LED per button")
-        used = [*self.buttons, *self.leds]
-        used += [p for p in (self.status_led, self.buzzer) if p is not None]
-        for pin in used:
-            if pin not in VALID_GPIO:
-                raise HardwareError(f"hardware: GPIO{pin} is not a GPIO of the header (0–27)")
-        twice = sorted({p for p in used if used.count(p) > 1})
-        if twice:
-            raise HardwareError(f"hardware: GPIO{twice[0]} is used twice")
-        if self.tonal not in ("auto", "yes", "no"):
-            raise HardwareError("hardware.tonal must be auto, yes or no")
-        if self.long_press_s <= 0 or self.double_press_s <= 0:
-            raise HardwareError("hardware: press times must be positive")
-
-    @classmethod
-    def from_config(cls, hw: Mapping[str, Any]) -> PinMap:
-        """From the ``[hardware]`` section; -1 means a part is not connected."""
-
-        def opt(v: Any) -> int | None:
-            return None if v is None or int(v) < 0 else int(v)
-
-        return cls(
-            buttons=tuple(int(p) for p in hw.get("buttons", cls.buttons)),
-            leds=tuple(int(p) for p in hw.get("leds", cls.leds)),
-            status_led=opt(hw.get("status_led", cls.status_led)),
-            buzzer=opt(hw.get("buzzer", cls.buzzer)),
-            tonal=str(hw.get("tonal", cls.tonal)),
-            pull_up=bool(hw.get("pull_up", cls.pull_up)),
-            bounce_s=float(hw.get("bounce_s", cls.bounce_s)),
-            long_press_s=float(hw.get("long_press_s", cls.long_press_s)),
-            double_press_s=float(hw.get("double_press_s", cls.double_press_s)),
-            quiet=bool(hw.get("quiet", cls.quiet)),
-        )
-
-
-def make_pin_factory(name: str) -> Any:
-    """A gpiozero pin factory by name; ``""`` = gpiozero's own choice, MockFactory off the Pi."""
-    if name == "mock":
-        from gpiozero.pins.mock import MockFactory, MockPWMPin
-
-        return MockFactory(pin_class=MockPWMPin)
-    if name == "":
-        from gpiozero import Device
-        from gpiozero.exc import BadPinFactory
-
-        try:
-            return Device._default_pin_factory()
-        except BadPinFactory:
-            _log.warning("no GPIO here: using gpiozero's MockFactory")
-            return make_pin_factory("mock")
-    try:
-        if name == "lgpio":
-            from gpiozero.pins.lgpio import LGPIOFactory
-
-            return LGPIOFactory()
-        if name == "rpigpio":
-            from gpiozero.pins.rpigpio import RPiGPIOFactory
-
-            return RPiGPIOFactory()
-        if name == "pigpio":
-            from gpiozero.pins.pigpio import PiGPIOFactory
-
-            return PiGPIOFactory()
-        if name == "native":
-            from gpiozero.pins.native import NativeFactory
-
-            return NativeFactory()
-    except Exception as exc:  # ImportError, no /dev/gpiochip, no pigpiod…
-        raise HardwareError(f"pin factory {name!r} is not usable here: {exc}") from None
-    raise HardwareError(f"unknown pin factory {name!r}")
-
-
-# --- gestures ----------------------------------------------------------------------------------
-
-
-class Gestures:
-    """Turns one button's presses and releases (with times) into :class:`Press` words.
-
-    Pure bookkeeping with times handed in, so the rules above are tested without waiting.
-    Edges closer than ``bounce_s`` to the last accepted edge are contact bounce and ignored
-    (in software as well, because not every pin backend filters: gpiozero's MockPin and
-    some kernels do not).
-    """
-
-    def __init__(self, long_s: float, double_s: float, bounce_s: float = 0.0) -> None:
-        self.long_s = long_s
-        self.double_s = double_s
-        self.bounce_s = bounce_s
-        self._edge_at: float | None = None
-        self._down_at: float | None = None
-        self._held = False
-        self._pending_release: float | None = None  # a short press waiting for a second
-        self._second = False
-
-    def pressed(self, t: float) -> Press | None:
-        """A press began; may release a pending short press whose window has passed."""
-        if self._bounce(t) or self._down_at is not None:
-            return None
-        out = self.due(t)
-        self._second = self._pending_release is not None
-        self._down_at = t
-        self._held = False
-        return out
-
-    def held(self, t: float) -> Press | None:
-        """The button is still down at ``t``: a claim once it has been down ``long_s``."""
-        if self._down_at is None or self._held or t - self._down_at < self.long_s:
-            return None
-        self._held = True
-        self._pending_release = None  # the first of a fumbled pair is dropped
-        self._second = False
-        return Press.CLAIM
-
-    def released(self, t: float) -> Press | None:
-        if self._down_at is None or self._bounce(t):
-            return None
-        claim = self.held(t)
-        was_held = self._held
-        self._down_at = None
-        self._held = False
-        if claim is not None or was_held:
-            return claim
-        if self._second:
-            self._second = False
-            self._pending_release = None
-            return Press.QUIT
-        self._pending_release = t
-        return None
-
-    def _bounce(self, t: float) -> bool:
-        self.bounced = self._edge_at is not None and t - self._edge_at < self.bounce_s
-        if not self.bounced:
-            self._edge_at = t
-        return self.bounced
-
-    bounced = False  # the last edge was ignored as bounce: the caller re-checks the pin later
-
-    @property
-    def down(self) -> bool:
-        return self._down_at is not None
-
-    def due(self, t: float) -> Press | None:
-        """The pending short press, once no second press can follow it any more."""
-        if self._pending_release is not None and self._down_at is None:
-            if t - self._pending_release >= self.double_s:
-                self._pending_release = None
-                return Press.NEXT
-        return None
-
-    @property
-    def waiting(self) -> bool:
-        return self._pending_release is not None or self._down_at is not None
-
-
-# --- tunes -------------------------------------------------------------------------------------
-
-
-class Tune(enum.Enum):
-    TURN = "turn"
-    CLAIM_VALID = "claim_valid"
-    CLAIM_INVALID = "claim_invalid"
-    REMINDER = "reminder"
-    TIMER_WARNING = "timer_warning"
-    TIMER_EXPIRED = "timer_expired"
-    ALARM = "alarm"
-    PROMPT = "prompt"
-    WINNER = "winner"
-
-
-Note = tuple[str | None, float]  # (tone name or None for a rest, seconds)
-
-TUNES: dict[Tune, tuple[Note, ...]] = {
-    Tune.TURN: (("A5", 0.08),),
-    Tune.CLAIM_VALID: (("C5", 0.12), ("E5", 0.12), ("G5", 0.12), ("C6", 0.3)),
-    Tune.CLAIM_INVALID: (("A3", 0.25), (None, 0.05), ("F3", 0.45)),
-    Tune.REMINDER: (("E5", 0.06), (None, 0.12), ("E5", 0.06)),
-    Tune.TIMER_WARNING: (("C6", 0.1), (None, 0.1), ("C6", 0.1), (None, 0.1), ("C6", 0.1)),
-    Tune.TIMER_EXPIRED: (("C6", 0.7),),
-    Tune.ALARM: (("A5", 0.2), ("E5", 0.2)) * 4,
-    Tune.PROMPT: (("G5", 0.1), (None, 0.05), ("C6", 0.18)),
-    Tune.WINNER: (("G5", 0.15), ("C6", 0.15), ("E6", 0.15), ("G6", 0.45)),
-}
-
-
-class Light(enum.Enum):
-    """The status LED's steady patterns, most urgent first."""
-
-    CAMERA_LOST = "camera_lost"  # 0.1 s on / 0.9 s off: a slow heartbeat
-    PROMPT = "prompt"  # fast blink: the table is asked something
-    PENDING = "pending"  # medium blink: the victim's neighbours must be turned
-    OK = "ok"  # steady on
-    OFF = "off"
-
-
-_STATUS_BLINK: dict[Light, tuple[float, float] | None] = {
-    Light.CAMERA_LOST: (0.1, 0.9),
-    Light.PROMPT: (0.15, 0.15),
-    Light.PENDING: (0.4, 0.4),
-    Light.OK: None,
-    Light.OFF: None,
-}
-
-
-class _Mode(enum.Enum):
-    OFF = "off"
-    ON = "on"
-    BLINK = "blink"
-
-
-@dataclass(frozen=True)
-class _Steady:
-    mode: _Mode
-    on_s: float = 0.5
-    off_s: float = 0.5
+# The names of the steady patterns before they moved to hardware.lights.
+_Mode, _Steady, _STATUS_BLINK = Mode, Steady, STATUS_BLINK
 
 
 class Panel:
@@ -313,9 +64,7 @@ class Panel:
         echo: Callable[[str], None] | None = None,
         names: Sequence[str] = (),
     ) -> None:
-        from gpiozero import LED, Button, Buzzer, TonalBuzzer
-        from gpiozero.exc import GPIOZeroError, PinPWMUnsupported
-        from gpiozero.tones import Tone
+        from gpiozero.exc import GPIOZeroError
 
         self.pins = pins
         self._on_press = on_press
@@ -323,18 +72,44 @@ class Panel:
         self._names = list(names)
         self._lock = threading.RLock()
         self._closed = False
+        self._stop = threading.Event()
+        self._timers: list[threading.Timer] = []
+        self._reporting = 0  # presses decided but not yet handed to ``on_press``
         self._devices: list[Any] = []
-        self._Tone = Tone
         self.seats = len(pins.buttons)
         self._gestures = [
             Gestures(pins.long_press_s, pins.double_press_s, pins.bounce_s) for _ in pins.buttons
         ]
-        self._steady: dict[int | str, _Steady] = {}
-        self._overlay: set[int | str] = set()
         self.status = Light.OFF
         self._shown: tuple[str, Any] | None = None  # what the seat LEDs say now
         try:
-            self.buttons = [
+            self.buttons = self._make_buttons(pin_factory)
+            self.leds, self.status_led = self._make_leds(pin_factory)
+            self.buzzer, self.tonal = self._make_buzzer(pin_factory)
+        except GPIOZeroError as exc:
+            self.close()
+            raise HardwareError(f"cannot set up the panel: {exc}") from None
+        except HardwareError:
+            self.close()  # the pins already claimed are free for the next attempt
+            raise
+        for seat, button in enumerate(self.buttons):
+            button.when_pressed = lambda _d=None, s=seat: self._pressed(s)
+            button.when_held = lambda _d=None, s=seat: self._held(s)
+            button.when_released = lambda _d=None, s=seat: self._released(s)
+        self._lights = Lights(self.leds, self.status_led, self._lock, self._stop)
+        self._player = TunePlayer(self.buzzer, self.tonal, self._stop)
+        _log.info(
+            "panel: %d seats, %s buzzer on %s", self.seats,
+            "tonal" if self.tonal else "plain", pins.buzzer,
+        )
+
+    def _make_buttons(self, pin_factory: Any) -> list[Any]:
+        from gpiozero import Button
+
+        pins = self.pins
+        buttons = []
+        for p in pins.buttons:
+            buttons.append(
                 Button(
                     p,
                     pull_up=pins.pull_up,
@@ -342,54 +117,44 @@ class Panel:
                     hold_time=pins.long_press_s,
                     pin_factory=pin_factory,
                 )
-                for p in pins.buttons
-            ]
-            self._devices += self.buttons
-            self.leds = [LED(p, pin_factory=pin_factory) for p in pins.leds]
-            self._devices += self.leds
-            self.status_led = (
-                LED(pins.status_led, pin_factory=pin_factory) if pins.status_led is not None else None
             )
-            if self.status_led is not None:
-                self._devices.append(self.status_led)
-            self.buzzer: Any = None
-            self.tonal = False
-            if pins.buzzer is not None:
-                if pins.tonal in ("auto", "yes"):
-                    try:
-                        self.buzzer = TonalBuzzer(
-                            pins.buzzer, mid_tone=Tone("A4"), octaves=3, pin_factory=pin_factory
-                        )
-                        self.tonal = True
-                    except PinPWMUnsupported:
-                        if pins.tonal == "yes":
-                            raise HardwareError(
-                                f"GPIO{pins.buzzer} cannot do PWM for a tonal buzzer"
-                            ) from None
-                if self.buzzer is None:
-                    self.buzzer = Buzzer(pins.buzzer, pin_factory=pin_factory)
-                self._devices.append(self.buzzer)
-        except GPIOZeroError as exc:
-            self.close()
-            raise HardwareError(f"cannot set up the panel: {exc}") from None
-        for seat, button in enumerate(self.buttons):
-            button.when_pressed = lambda _d=None, s=seat: self._pressed(s)
-            button.when_held = lambda _d=None, s=seat: self._held(s)
-            button.when_released = lambda _d=None, s=seat: self._released(s)
-        self._tunes: queue.Queue[Tune | None] = queue.Queue()
-        self._stop = threading.Event()
-        self._timers: list[threading.Timer] = []
-        self._flashes: list[threading.Thread] = []
-        self._generation: dict[int | str, int] = {}
-        self._workers = [
-            threading.Thread(target=self._play_loop, name="panel-buzzer", daemon=True),
-        ]
-        for w in self._workers:
-            w.start()
-        _log.info(
-            "panel: %d seats, %s buzzer on %s", self.seats,
-            "tonal" if self.tonal else "plain", pins.buzzer,
-        )
+            self._devices.append(buttons[-1])
+        return buttons
+
+    def _make_leds(self, pin_factory: Any) -> tuple[list[Any], Any]:
+        from gpiozero import LED
+
+        leds = []
+        for p in self.pins.leds:
+            leds.append(LED(p, pin_factory=pin_factory))
+            self._devices.append(leds[-1])
+        status_led = None
+        if self.pins.status_led is not None:
+            status_led = LED(self.pins.status_led, pin_factory=pin_factory)
+            self._devices.append(status_led)
+        return leds, status_led
+
+    def _make_buzzer(self, pin_factory: Any) -> tuple[Any, bool]:
+        """A tonal buzzer where the pin can do PWM (and ``tonal`` allows), else a plain one."""
+        from gpiozero import Buzzer, TonalBuzzer
+        from gpiozero.exc import PinPWMUnsupported
+        from gpiozero.tones import Tone
+
+        pin, tonal = self.pins.buzzer, self.pins.tonal
+        if pin is None:
+            return None, False
+        buzzer: Any = None
+        if tonal in ("auto", "yes"):
+            try:
+                buzzer = TonalBuzzer(pin, mid_tone=Tone("A4"), octaves=3, pin_factory=pin_factory)
+            except PinPWMUnsupported:
+                if tonal == "yes":
+                    raise HardwareError(f"GPIO{pin} cannot do PWM for a tonal buzzer") from None
+        is_tonal = buzzer is not None
+        if buzzer is None:
+            buzzer = Buzzer(pin, pin_factory=pin_factory)
+        self._devices.append(buzzer)
+        return buzzer, is_tonal
 
     # --- lifecycle ------------------------------------------------------------------------
 
@@ -402,32 +167,26 @@ class Panel:
         self.close()
 
     def close(self) -> None:
-        """Release every pin (idempotent); LEDs and buzzer end off."""
+        """Release every pin (idempotent, also on a half-built panel); LEDs and buzzer end off."""
+        lights: Lights | None = getattr(self, "_lights", None)
+        player: TunePlayer | None = getattr(self, "_player", None)
         with self._lock:
             if self._closed:
                 return
             self._closed = True
+            if lights is not None:
+                lights.closed = True
             timers, self._timers = self._timers, []
         for t in timers:
             t.cancel()
-        if hasattr(self, "_stop"):
-            self._stop.set()
-            self._tunes.put(None)
-            for w in self._workers:
-                w.join(timeout=2.0)
-        with self._lock:  # flashes check ``_closed`` under it: none drives an LED from here on
+        self._stop.set()
+        if player is not None:
+            player.close()
+        with self._lock:  # flashes check ``closed`` under it: none drives an LED from here on
             for device in reversed(self._devices):
-                try:
-                    if hasattr(device, "blink"):
-                        device.off()  # stops a blink too; a closed pin keeps its last level
-                    elif hasattr(device, "stop"):
-                        device.stop()
-                    elif hasattr(device, "off"):
-                        device.off()
-                except Exception:
-                    _log.debug("switching %r off", device, exc_info=True)
-        for flash in self._flashes:
-            flash.join(timeout=2.0)
+                _switch_off(device)
+        if lights is not None:
+            lights.join()
         for device in reversed(self._devices):
             try:
                 device.close()
@@ -439,29 +198,53 @@ class Panel:
         """Wait until queued tunes and light flashes are done (tests and orderly shutdown)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            with self._lock:
-                busy = bool(self._overlay) or self._playing
-            if self._tunes.unfinished_tasks == 0 and not busy:
+            if not self._lights.busy and not self._player.busy:
                 return True
             time.sleep(0.01)
         return False
 
-    _playing = False
+    def wait_presses(self, timeout: float = 5.0) -> bool:
+        """Wait until every press made so far has been handed to ``on_press`` (or dropped).
+
+        A short press is only reported once the double-press window has passed, so "that
+        press meant nothing" and "that press is not reported yet" look the same from outside
+        until this returns. False if a button is still held down when ``timeout`` runs out.
+        """
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._lock:
+                busy = self._reporting > 0 or any(g.waiting for g in self._gestures)
+                busy = busy or any(t.is_alive() for t in self._timers)
+            if not busy:
+                return True
+            time.sleep(0.01)
+        return False
 
     # --- buttons --------------------------------------------------------------------------
 
+    def _decided(self, press: Press | None) -> Press | None:
+        """Count a press as on its way to ``on_press`` (called under the lock, see ``_emit``)."""
+        if press is not None:
+            self._reporting += 1
+        return press
+
     def _emit(self, seat: int, press: Press | None) -> None:
-        if press is None or self._closed:
+        """Hand a press to ``on_press`` outside the lock, so a slow handler never blocks LEDs."""
+        if press is None:
             return
-        self._say(f"button {seat + 1} ({self._name(seat)}): {press.value}")
         try:
-            self._on_press(ButtonPress(seat, press))
+            if not self._closed:
+                self._say(f"button {seat + 1} ({self._name(seat)}): {press.value}")
+                self._on_press(ButtonPress(seat, press))
         except Exception:  # a callback error must not kill gpiozero's thread
             _log.exception("press handler failed")
+        finally:
+            with self._lock:
+                self._reporting -= 1
 
     def _pressed(self, seat: int) -> None:
         with self._lock:
-            press = self._gestures[seat].pressed(time.monotonic())
+            press = self._decided(self._gestures[seat].pressed(time.monotonic()))
             self._settle_later(seat)
         self._emit(seat, press)
 
@@ -489,12 +272,12 @@ class Panel:
 
     def _held(self, seat: int) -> None:
         with self._lock:
-            press = self._gestures[seat].held(time.monotonic())
+            press = self._decided(self._gestures[seat].held(time.monotonic()))
         self._emit(seat, press)
 
     def _released(self, seat: int) -> None:
         with self._lock:
-            press = self._gestures[seat].released(time.monotonic())
+            press = self._decided(self._gestures[seat].released(time.monotonic()))
             self._settle_later(seat)
             if press is None and self._gestures[seat].waiting and not self._closed:
                 self._later(self.pins.double_press_s, self._flush, seat)
@@ -502,7 +285,7 @@ class Panel:
 
     def _flush(self, seat: int) -> None:
         with self._lock:
-            press = self._gestures[seat].due(time.monotonic())
+            press = self._decided(self._gestures[seat].due(time.monotonic()))
         self._emit(seat, press)
 
     # --- lights ---------------------------------------------------------------------------
@@ -510,7 +293,7 @@ class Panel:
     def show_turn(self, seat: int | None, out: Sequence[int] = ()) -> None:
         """The player on turn lit, the others dark (``out``: players who quit stay dark)."""
         for i in range(self.seats):
-            self._set(i, _Steady(_Mode.ON if i == seat else _Mode.OFF))
+            self._lights.set(i, Steady(Mode.ON if i == seat else Mode.OFF))
         if seat is not None and self._shown != ("turn", seat):
             self._say(f"LED {seat + 1} ({self._name(seat)}) on: their turn")
         self._shown = ("turn", seat)
@@ -522,12 +305,12 @@ class Panel:
         self._shown = ("winner", seat)
         if seat is None:
             for i in range(self.seats):
-                self._set(i, _Steady(_Mode.OFF))
-                self._flash(i, 0.3, 0.3, 3)
+                self._lights.set(i, Steady(Mode.OFF))
+                self._lights.flash(i, 0.3, 0.3, 3)
             self._say("all LEDs blink: the game ends without a winner")
             return
         for i in range(self.seats):
-            self._set(i, _Steady(_Mode.BLINK, 0.5, 0.5) if i == seat else _Steady(_Mode.OFF))
+            self._lights.set(i, Steady(Mode.BLINK, 0.5, 0.5) if i == seat else Steady(Mode.OFF))
         self._say(f"LED {seat + 1} ({self._name(seat)}) blinks: winner")
 
     def show_winners(self, seats: Sequence[int]) -> None:
@@ -540,7 +323,7 @@ class Panel:
             return
         self._shown = shown
         for i in range(self.seats):
-            self._set(i, _Steady(_Mode.BLINK, 0.5, 0.5) if i in seats else _Steady(_Mode.OFF))
+            self._lights.set(i, Steady(Mode.BLINK, 0.5, 0.5) if i in seats else Steady(Mode.OFF))
         self._say("LEDs " + ", ".join(str(i + 1) for i in seats) + " blink: winners")
 
     def flash_claim(self, seat: int, valid: bool) -> None:
@@ -548,10 +331,10 @@ class Panel:
         if not 0 <= seat < self.seats:
             return
         if valid:
-            self._flash(seat, 0.08, 0.08, 6)
+            self._lights.flash(seat, 0.08, 0.08, 6)
             self._say(f"LED {seat + 1} ({self._name(seat)}) flickers: claim holds")
         else:
-            self._flash(seat, 0.5, 0.3, 3)
+            self._lights.flash(seat, 0.5, 0.3, 3)
             self._say(f"LED {seat + 1} ({self._name(seat)}) blinks slowly: claim refused")
 
     def show_status(self, light: Light) -> None:
@@ -560,77 +343,8 @@ class Panel:
             if light is self.status:
                 return
             self.status = light
-        blink = _STATUS_BLINK[light]
-        if blink is not None:
-            steady = _Steady(_Mode.BLINK, *blink)
-        else:
-            steady = _Steady(_Mode.ON if light is Light.OK else _Mode.OFF)
-        self._set("status", steady)
+        self._lights.set("status", Steady.of_status(light))
         self._say(f"status LED: {light.value}")
-
-    def _led(self, key: int | str) -> Any:
-        return self.status_led if key == "status" else self.leds[int(key)]
-
-    def _set(self, key: int | str, steady: _Steady) -> None:
-        with self._lock:
-            if self._closed or self._steady.get(key) == steady:
-                return
-            self._steady[key] = steady
-            if key not in self._overlay:
-                self._apply(key)
-
-    def _apply(self, key: int | str) -> None:
-        led = self._led(key)
-        if led is None:
-            return
-        steady = self._steady.get(key, _Steady(_Mode.OFF))
-        if steady.mode is _Mode.ON:
-            led.on()
-        elif steady.mode is _Mode.OFF:
-            led.off()
-        else:
-            led.blink(steady.on_s, steady.off_s)
-
-    def _flash(self, key: int | str, on_s: float, off_s: float, n: int) -> None:
-        """Blink ``n`` times over the steady pattern, then restore it; LEDs flash together."""
-        with self._lock:
-            if self._closed or self._led(key) is None:
-                return
-            self._generation[key] = generation = self._generation.get(key, 0) + 1
-            self._overlay.add(key)
-            worker = threading.Thread(
-                target=self._flash_run, args=(key, on_s, off_s, n, generation),
-                name=f"panel-flash-{key}", daemon=True,
-            )
-            self._flashes = [t for t in self._flashes if t.is_alive()] + [worker]
-        worker.start()
-
-    def _flash_run(self, key: int | str, on_s: float, off_s: float, n: int, generation: int) -> None:
-        """Blink while this flash owns the LED (its generation is the newest), then restore.
-
-        One owner per LED: every call on an LED is made under the panel's lock, by whoever owns
-        it now (the newest flash, else the steady pattern), and a flash switches the LED itself
-        step by step rather than through gpiozero's blink thread, which another thread's
-        ``off()`` could stop half started ("cannot join thread before it is started").
-        """
-        steps = [(False, 0.0)] + [(True, on_s), (False, off_s)] * n
-        for level, hold in steps:
-            with self._lock:
-                if self._closed or self._generation.get(key) != generation:
-                    return  # the panel closed, or a newer flash took over this LED
-                led = self._led(key)
-                if level:
-                    led.on()
-                else:
-                    led.off()
-            if self._stop.wait(hold):
-                return
-        with self._lock:
-            if self._generation.get(key) != generation:
-                return  # a newer flash took over this LED
-            self._overlay.discard(key)
-            if not self._closed:
-                self._apply(key)
 
     # --- buzzer ---------------------------------------------------------------------------
 
@@ -641,36 +355,7 @@ class Panel:
         notes = " ".join(n or "-" for n, _ in TUNES[tune]) if self.tonal else "beep"
         self._say(f"buzzer: {tune.value} ♪ {notes}" + (" (quiet)" if self.pins.quiet else ""))
         if self.buzzer is not None and not self.pins.quiet:
-            self._tunes.put(tune)
-
-    def _play_loop(self) -> None:
-        while True:
-            tune = self._tunes.get()
-            try:
-                if tune is None:
-                    return
-                with self._lock:
-                    self._playing = True
-                for note, seconds in TUNES[tune]:
-                    if self._stop.is_set():
-                        break
-                    if note is not None:
-                        if self.tonal:
-                            self.buzzer.play(self._Tone(note))
-                        else:
-                            self.buzzer.on()
-                    self._stop.wait(seconds)
-                    if self.tonal:
-                        self.buzzer.stop()
-                    else:
-                        self.buzzer.off()
-                self._stop.wait(0.05)  # a breath between tunes
-            except Exception:
-                _log.exception("buzzer failed")
-            finally:
-                with self._lock:
-                    self._playing = False
-                self._tunes.task_done()
+            self._player.put(tune)
 
     # --- console --------------------------------------------------------------------------
 
@@ -678,6 +363,7 @@ class Panel:
         return self._names[seat] if seat < len(self._names) else f"seat {seat + 1}"
 
     def set_names(self, names: Sequence[str]) -> None:
+        """The players' names, for the console lines (seats are numbered until they are set)."""
         self._names = list(names)
 
     def _say(self, line: str) -> None:
@@ -685,14 +371,31 @@ class Panel:
             self._echo(line)
 
 
+def _switch_off(device: Any) -> None:
+    """Leave a device dark and silent before it closes: a closed pin keeps its last level."""
+    try:
+        if hasattr(device, "blink"):
+            device.off()  # stops a blink too
+        elif hasattr(device, "stop"):
+            device.stop()
+        elif hasattr(device, "off"):
+            device.off()
+    except Exception:
+        _log.debug("switching %r off", device, exc_info=True)
+
+
 __all__ = [
+    "MAX_SEATS",
+    "MIN_SEATS",
+    "TUNES",
+    "VALID_GPIO",
     "ButtonPress",
     "Gestures",
     "Light",
+    "Note",
     "Panel",
     "PinMap",
     "Press",
-    "TUNES",
     "Tune",
     "make_pin_factory",
 ]

@@ -80,7 +80,11 @@ def panel_config(tmp: Path, players: tuple[str, ...]) -> Any:
 
 
 def press(factory: Any, gpio: int, seconds: float = 0.03) -> None:
-    """A real press on a MockFactory pin: low (pressed, pull-up), then high again."""
+    """A real press on a MockFactory pin: low (pressed, pull-up), then high again.
+
+    ``seconds`` is how long the button is held (MockPin calls the panel back at once, in this
+    thread): the press's length, not a wait for the table.
+    """
     pin = factory.pin(gpio)
     pin.drive_low()
     time.sleep(seconds)
@@ -97,9 +101,10 @@ def until(rt: Any, check: Any, timeout: float = 5.0) -> dict[str, Any]:
     raise AssertionError(f"condition not reached: {rt.snapshot()['view']}")
 
 
-def settle(rt: Any, seconds: float = 0.35) -> None:
-    """Let a press that should mean nothing be handled (a short press waits out the double)."""
-    time.sleep(seconds)
+def settle(rt: Any, timeout: float = 5.0) -> None:
+    """Let a press that should mean nothing be handled: once the panel has reported it (a short
+    press waits out the double-press window), the table catches up with what was queued."""
+    assert rt.panel.wait_presses(timeout), "the panel never reported the presses"
     rt.drain()
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import queue
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from gpiozero import Buzzer, Device, TonalBuzzer
@@ -62,19 +62,31 @@ class Presses:
     def next(self, timeout: float = 3.0) -> ButtonPress:
         return self.q.get(timeout=timeout)
 
-    def none_within(self, seconds: float) -> bool:
-        try:
-            self.q.get(timeout=seconds)
-        except queue.Empty:
-            return True
-        return False
+    def none_left(self, panel: Panel) -> bool:
+        """No press beyond those taken, once the panel has reported every press it will."""
+        assert panel.wait_presses()
+        return self.q.empty()
 
 
 def tap(pin: object) -> None:
-    """A human press: down for longer than the bounce time, then up."""
+    """A human press: down for longer than the bounce time, then up.
+
+    The sleep is the length of the press (MockPin calls the panel back at once, in this
+    thread), not a wait for the panel.
+    """
     pin.drive_low()  # type: ignore[attr-defined]
     time.sleep(0.05)
     pin.drive_high()  # type: ignore[attr-defined]
+
+
+def eventually(check: Callable[[], bool], timeout: float = 5.0) -> bool:
+    """Poll ``check`` until it holds, up to ``timeout``: wait on the condition, not a guess."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
 
 
 def states(pin: object) -> list[object]:
@@ -89,48 +101,48 @@ def test_short_press_is_next_once_the_double_press_window_passed(factory: MockFa
     with Panel(FAST, presses) as panel:
         tap(factory.pin(FAST.buttons[1]))
         assert presses.next() == ButtonPress(1, Press.NEXT)
-        assert presses.none_within(0.3)
+        assert presses.none_left(panel)
         assert panel.buttons[1].is_pressed is False
 
 
 def test_long_press_is_a_claim_while_still_held(factory: MockFactory) -> None:
     presses = Presses()
-    with Panel(FAST, presses):
+    with Panel(FAST, presses) as panel:
         pin = factory.pin(FAST.buttons[0])
         pin.drive_low()
         assert presses.next() == ButtonPress(0, Press.CLAIM)  # before the release
         pin.drive_high()
-        assert presses.none_within(0.3)
+        assert presses.none_left(panel)
 
 
 def test_double_press_is_quit_and_not_two_nexts(factory: MockFactory) -> None:
     presses = Presses()
-    with Panel(FAST, presses):
+    with Panel(FAST, presses) as panel:
         pin = factory.pin(FAST.buttons[3])
         tap(pin)
-        time.sleep(0.03)  # past the bounce time, well inside the double-press window
+        time.sleep(0.03)  # the gap between the presses: past the bounce time, inside the window
         tap(pin)
         assert presses.next() == ButtonPress(3, Press.QUIT)
-        assert presses.none_within(0.3)
+        assert presses.none_left(panel)
 
 
 def test_contact_bounce_is_one_press(factory: MockFactory) -> None:
     presses = Presses()
     # a generous bounce time, so that a loaded machine cannot stretch the bursts beyond it
     pins = PinMap(long_press_s=0.6, double_press_s=0.12, bounce_s=0.15)
-    with Panel(pins, presses):
+    with Panel(pins, presses) as panel:
         pin = factory.pin(pins.buttons[2])
         pin.drive_low()
         for _ in range(3):  # a bouncing contact: edges microseconds apart
             pin.drive_high()
             pin.drive_low()
-        time.sleep(0.3)
+        time.sleep(0.3)  # the press itself: longer than the bounce time, shorter than a hold
         for _ in range(3):  # and bouncing again on the way up, ending up
             pin.drive_high()
             pin.drive_low()
         pin.drive_high()
         assert presses.next() == ButtonPress(2, Press.NEXT)
-        assert presses.none_within(0.5)
+        assert presses.none_left(panel)
 
 
 def test_buttons_of_different_seats_do_not_mix(factory: MockFactory) -> None:
@@ -139,7 +151,7 @@ def test_buttons_of_different_seats_do_not_mix(factory: MockFactory) -> None:
         a, b = factory.pin(FAST.buttons[0]), factory.pin(FAST.buttons[1])
         a.drive_low()
         b.drive_low()
-        time.sleep(0.05)
+        time.sleep(0.05)  # the length of both presses
         a.drive_high()
         b.drive_high()
         got = {presses.next(), presses.next()}
@@ -203,8 +215,8 @@ def test_winner_blinks_and_no_winner_blinks_all_then_dark(factory: MockFactory) 
     with Panel(FAST, Presses()) as panel:
         panel.show_turn(3)
         panel.show_winner(1)
-        time.sleep(0.7)
         winner, other = factory.pin(FAST.leds[1]), factory.pin(FAST.leds[3])
+        assert eventually(lambda: len(states(winner)) >= 3)  # on, then off again
         assert states(winner)[:3] == [False, True, False]  # it blinks, on and off
         assert other.state is False
         panel.show_winner(None)
@@ -219,7 +231,7 @@ def test_status_led_patterns(factory: MockFactory) -> None:
         panel.show_status(Light.OK)
         assert status.state is True
         panel.show_status(Light.CAMERA_LOST)
-        time.sleep(0.3)
+        assert eventually(lambda: len(states(status)) >= 3)  # the first beat has ended
         assert states(status)[:3] == [False, True, False]  # steady on, then the heartbeat
         panel.show_status(Light.OK)
         assert status.state is True and panel.status is Light.OK
@@ -340,7 +352,7 @@ def test_flashes_and_patterns_racing_on_one_led_never_drive_it_from_two_threads(
 
     raised: list[BaseException | None] = []
     monkeypatch.setattr(threading, "excepthook", lambda args: raised.append(args.exc_value))
-    caplog.set_level(logging.DEBUG, logger="hardware.panel")
+    caplog.set_level(logging.DEBUG, logger="hardware")  # the panel and its parts
     fast = PinMap(buttons=(5, 6), leds=(17, 27), status_led=None, buzzer=None)
     for round_ in range(24):
         panel = Panel(fast, Presses())
@@ -355,10 +367,23 @@ def test_flashes_and_patterns_racing_on_one_led_never_drive_it_from_two_threads(
         panel.flash_claim(0, valid=True)
         if round_ in (0, 12):
             assert panel.wait_idle()
-            time.sleep(0.7)  # after the flash the winners' blink is the LED's pattern again
             led = factory.pin(17)
+            # after the flash the winners' blink is the LED's pattern again: on, then off by itself
+            flashed = len(states(led))  # the flash is over (wait_idle): what follows is the blink's
+            assert eventually(lambda: False in states(led)[flashed:])
             assert True in states(led)[-3:] and False in states(led)[-3:]
         panel.close()  # the table closes while flashes may still run
         factory.reset()
     assert raised == []
     assert [r.getMessage() for r in caplog.records if r.exc_info] == []
+
+
+def test_default_pin_factory_follows_gpiozeros_environment_variable(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "Mock")  # gpiozero's names are case-insensitive
+    assert isinstance(make_pin_factory(""), MockFactory)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "gpio-by-carrier-pigeon")
+    with caplog.at_level(logging.WARNING, logger="hardware"):
+        assert isinstance(make_pin_factory(""), MockFactory)  # unknown: the table still runs
+    assert "not an installed pin factory" in caplog.text

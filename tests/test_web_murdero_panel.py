@@ -124,9 +124,9 @@ def test_a_hand_won_blinks_the_winners_led_and_sounds(table: Table, factory: Moc
     mark = marks(factory, table)
     snap = table.submit({"action": "event", "event": {"type": "hand_entered", "hand": hand("Cem")}})
     assert snap["view"]["turn"] == 1  # the deal passed left: Ben begins the next hand
-    time.sleep(1.0)
-    assert table.panel.wait_idle()
     cem = table.pins.leds[2]
+    until(table, lambda _: ons_since(factory, cem, mark[cem]) >= 2)
+    assert table.panel.wait_idle()
     assert ons_since(factory, cem, mark[cem]) >= 2  # Cem's LED blinked
     assert ons_since(factory, table.pins.leds[0], mark[table.pins.leds[0]]) == 0  # Ana's stayed dark
     assert ons_since(factory, buzzer(table), mark[buzzer(table)]) > 0
@@ -137,8 +137,8 @@ def test_the_game_won_blinks_on_and_the_history_names_the_winner(table: Table, f
     while not table.snapshot()["view"]["over"]:
         table.submit({"action": "event", "event": {"type": "hand_entered", "hand": big_win("Ben")}})
     mark = marks(factory, table)
-    time.sleep(1.6)
     ben = table.pins.leds[1]
+    until(table, lambda _: len(factory.pin(ben).states) - mark[ben] >= 2)
     assert len(factory.pin(ben).states) - mark[ben] >= 2  # blinks (on, off…) until the next game
     assert table.history()[0]["winner"] == "Ben"
     # presses mean nothing now, except a long one: the same table again
@@ -159,8 +159,8 @@ def test_a_pair_wins_together_on_the_panel_and_in_the_history(table: Table, fact
     view = table.snapshot()["view"]
     assert view["winner_seats"] == [1, 3] and view["winner"] is None
     mark = marks(factory, table)
-    time.sleep(1.6)
     leds = table.pins.leds
+    until(table, lambda _: all(len(factory.pin(leds[i]).states) - mark[leds[i]] >= 2 for i in (1, 3)))
     # the pair's LEDs keep blinking (on and off again), the others stay dark
     switched = [len(factory.pin(p).states) - mark[p] for p in leds]
     assert [n >= 2 for n in switched] == [False, True, False, True]

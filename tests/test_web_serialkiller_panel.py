@@ -154,9 +154,9 @@ def test_an_arrest_blinks_and_sounds_the_winner_blinks_on(table: Table, factory:
     mark = marks(factory, table)
     snap = table.submit({"action": "event", "event": log["events"][arrest_at]})
     assert snap["view"]["players"][seat]["arrested"]
-    time.sleep(1.2)
-    assert table.panel.wait_idle()
     led = table.pins.leds[seat]
+    until(table, lambda _: ons_since(factory, led, mark[led]) >= 2)
+    assert table.panel.wait_idle(10.0)  # the replayed game queued seconds of tunes
     assert ons_since(factory, led, mark[led]) >= 2  # the arrested player's LED blinked
     assert ons_since(factory, buzzer(table), mark[buzzer(table)]) > 0
     for event in log["events"][arrest_at + 1:]:
@@ -165,8 +165,8 @@ def test_an_arrest_blinks_and_sounds_the_winner_blinks_on(table: Table, factory:
     assert view["phase"] == "over"
     winner = view["winner"]
     mark = marks(factory, table)
-    time.sleep(1.6)
     led = table.pins.leds[winner]
+    until(table, lambda _: len(factory.pin(led).states) - mark[led] >= 2)
     assert len(factory.pin(led).states) - mark[led] >= 2  # blinks (on, off…) until the next game
     assert table.history()[0]["winner"] == names[winner] == view["winner_name"]
     game = table.snapshot()["game_id"]

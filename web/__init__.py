@@ -25,6 +25,7 @@ from werkzeug.exceptions import HTTPException
 
 from web.config import WebConfig, WebConfigError
 from web.errors import WebError, json_error
+from web.limiter import AttemptLimiter
 from web.protocol import TableAPI
 
 __all__ = ["Server", "WebConfig", "WebConfigError", "WebError", "create_app", "serve"]
@@ -76,7 +77,7 @@ def create_app(
     app.extensions[EXTENSION] = WebState(
         runtime=runtime,
         config=settings,
-        limiter=auth.AttemptLimiter(settings.login_attempts, settings.login_window_s, clock),
+        limiter=AttemptLimiter(settings.login_attempts, settings.login_window_s, clock),
         streams=Slots(settings.max_streams),
         cameras=Slots(settings.max_camera_streams),
         renderers=renderers,

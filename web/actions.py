@@ -2,8 +2,8 @@
 
 The runtime and the rules have the last word (they raise ``InputError`` and ``Refused``), but
 a body that is not even the right shape is answered here with a 400 naming the field, so the
-runtime only ever sees well-formed dicts. The action words are the seam agreed in
-/work/notes/table-chat.md; the hardware buttons produce the same ones.
+runtime only ever sees well-formed dicts. The action words are the seam between the phones
+and the table; the hardware buttons produce the same ones.
 """
 
 from __future__ import annotations

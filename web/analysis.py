@@ -11,7 +11,6 @@ Games register here by name, like the history advisors in :mod:`web.replay`.
 
 from __future__ import annotations
 
-import logging
 import queue
 import threading
 from collections import OrderedDict
@@ -26,7 +25,6 @@ from companion.games.base import RuleError
 from web.errors import json_error
 from web.state import web_state
 
-_log = logging.getLogger(__name__)
 
 bp = Blueprint("analysis", __name__, url_prefix="/api/analysis")
 

@@ -13,9 +13,6 @@ from __future__ import annotations
 import hmac
 import logging
 import secrets
-import threading
-import time
-from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
@@ -33,6 +30,7 @@ from flask import (
 )
 
 from web.errors import json_error
+from web.limiter import AttemptLimiter as AttemptLimiter  # kept importable from here
 from web.state import web_state
 
 _log = logging.getLogger(__name__)
@@ -41,9 +39,6 @@ PIN_HEADER = "X-Companion-Pin"
 CSRF_HEADER = "X-CSRF-Token"
 CSRF_FIELD = "csrf_token"
 MAX_PIN_LENGTH = 64
-# Addresses remembered by the limiter; the oldest are forgotten first, so a flood of
-# addresses cannot grow memory without bound.
-MAX_TRACKED_ADDRESSES = 4096
 # The runtime hashes PINs slowly on purpose (PBKDF2, about a second on a Pi). A PIN it
 # confirmed is remembered, as a keyed digest, for this long, so a script sending the PIN
 # header with every action does not pay that each time.
@@ -52,50 +47,6 @@ PIN_CACHE_S = 300.0
 F = TypeVar("F", bound=Callable[..., Any])
 
 bp = Blueprint("auth", __name__)
-
-
-class AttemptLimiter:
-    """Failed PIN attempts per client address in a sliding window; thread-safe, in memory."""
-
-    def __init__(
-        self, attempts: int, window_s: float, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self._attempts = attempts
-        self._window = window_s
-        self._clock = clock
-        self._failures: OrderedDict[str, deque[float]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def retry_after(self, who: str) -> float | None:
-        """Seconds until ``who`` may try again, or ``None`` if it may try now."""
-        now = self._clock()
-        with self._lock:
-            times = self._failures.get(who)
-            if times is None:
-                return None
-            while times and times[0] <= now - self._window:
-                times.popleft()
-            if not times:
-                del self._failures[who]
-                return None
-            if len(times) < self._attempts:
-                return None
-            return max(times[0] + self._window - now, 0.0)
-
-    def failed(self, who: str) -> None:
-        now = self._clock()
-        with self._lock:
-            times = self._failures.setdefault(who, deque())
-            self._failures.move_to_end(who)
-            times.append(now)
-            while len(times) > self._attempts:
-                times.popleft()
-            while len(self._failures) > MAX_TRACKED_ADDRESSES:
-                self._failures.popitem(last=False)
-
-    def succeeded(self, who: str) -> None:
-        with self._lock:
-            self._failures.pop(who, None)
 
 
 @dataclass(frozen=True)

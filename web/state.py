@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 from flask import current_app
 
 from web.config import WebConfig
+from web.limiter import AttemptLimiter
 
 if TYPE_CHECKING:
-    from web.auth import AttemptLimiter
     from web.protocol import TableAPI
 
 EXTENSION = "companion"
@@ -51,6 +51,8 @@ class Slots:
 
 @dataclass
 class WebState:
+    """Everything one app's views share, reached through :func:`web_state` (see above)."""
+
     runtime: TableAPI
     config: WebConfig
     limiter: AttemptLimiter
@@ -69,5 +71,6 @@ class WebState:
 
 
 def web_state() -> WebState:
+    """The state of the app serving this request (views know no app object of their own)."""
     state: WebState = current_app.extensions[EXTENSION]
     return state
