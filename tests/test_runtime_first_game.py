@@ -94,7 +94,7 @@ def test_a_table_plays_kniffel_with_the_german_word_list(tmp_path: Path, factory
     ("game", "setup", "needle"),
     [
         ("search", {}, "table.setup for search: set-up needs 'house'"),
-        ("murdero", {"rounds": 3}, "table.setup for murdero: unknown set-up field(s): rounds"),
+        ("murdero", {"rounds": 3}, "table.setup for murdero: set-up: unknown field(s) rounds"),
         ("serialkiller", {"first": "Zoe"}, "table.setup for serialkiller: first player 'Zoe'"),
         ("chess", {}, "table.game: unknown game 'chess'"),
     ],
