@@ -258,7 +258,7 @@ def main() -> int:
           f"locate + read 36 cells {statistics.median(t_all):.0f} ms; "
           f"still frame, one tile turned (gate + re-read it) {statistics.median(t_one):.0f} ms; "
           f"still frame, nothing changed {statistics.median(t_same):.0f} ms")
-    from vision.tiles import _tesseract
+    from vision.tiles import tesseract_opinion as _tesseract
 
     second = _tesseract()
     if second is not None:

@@ -17,8 +17,12 @@ from vision import synth
 from vision.letters import LetterReader, LetterReading
 from vision.observation import Profile, crops_of, read_grid
 from vision.grid import locate
-from vision.tiles import (BACK_NOT, BACK_SURE, REF_BURNT, CellReading, CellState, FaceModel,
-                          TileReader, against_reference, cell_ref, look, settle_set)
+from vision.tiles import (CellReading, CellState, FaceModel, TileReader, TileSettings,
+                          against_reference, cell_ref, look, settle_set)
+
+BACK_SURE = TileSettings().back_sure
+BACK_NOT = TileSettings().back_not
+REF_BURNT = TileSettings().ref_burnt
 
 
 @pytest.fixture(scope="module")
