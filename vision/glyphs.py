@@ -221,7 +221,8 @@ def _composite(mask: np.ndarray, fg: BGR, bg: BGR) -> np.ndarray:
     m = mask[..., None]
     f = np.asarray(fg, np.float32)[None, None, :]
     b = np.asarray(bg, np.float32)[None, None, :]
-    return np.clip(b * (1.0 - m) + f * m, 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(b * (1.0 - m) + f * m, 0, 255).astype(np.uint8)
+    return out
 
 
 # --- crops as a camera sees them (training and benchmarks) -----------------------------------

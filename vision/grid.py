@@ -119,7 +119,7 @@ def not_table_mask(small: np.ndarray) -> np.ndarray:
     shift = -(white @ mean.astype(np.float32))
     x = cv2.transform(lab.astype(np.float32), np.hstack([white, shift[:, None]]))
     m = cv2.multiply(x, x).sum(axis=2)
-    mask = (m > 12.0).astype(np.uint8) * 255
+    mask: np.ndarray = (m > 12.0).astype(np.uint8) * 255
     return mask
 
 

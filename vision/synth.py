@@ -384,7 +384,8 @@ def _table(size: tuple[int, int], style: Style, rng: np.random.Generator) -> np.
     img = field[:, :, None] * base[None, None, :]
     if style.table is Table.CLOTH:
         img += rng.normal(0, 6, (h, w, 1)).astype(np.float32)
-    return np.clip(img, 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(img, 0, 255).astype(np.uint8)
+    return out
 
 
 def _camera(size: tuple[int, int], canvas: tuple[int, int], rng: np.random.Generator,
