@@ -17,6 +17,8 @@ settle what is left (:mod:`~vision.tiles.settle`). The thresholds they use are o
 :class:`TileReader`.
 """
 
+import numpy as np
+
 from vision.tiles.appearance import Look
 from vision.tiles.appearance import look as _look
 from vision.tiles.cells import ALPHABET, CellReading, CellState, TileError
@@ -26,8 +28,6 @@ from vision.tiles.reader import TileReader, tesseract_opinion
 from vision.tiles.reference import CellRef, against_reference, cell_ref
 from vision.tiles.settings import DEFAULT_SETTINGS, TileSettings
 from vision.tiles.settle import settle_set
-
-import numpy as np
 
 
 def look(crop: np.ndarray, settings: TileSettings = DEFAULT_SETTINGS) -> Look:
