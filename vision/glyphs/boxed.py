@@ -87,41 +87,71 @@ def face_crop(
     is not square (photos resized to another aspect) and JPEG.
     """
     w = 40  # face side while drawing
-    n = 3 * w
     if turn is None:
         quarter = int(rng.integers(0, 4)) * 90
         spread = 7.0 if rng.random() < 0.55 else 45.0
         turn = quarter + float(rng.uniform(-spread, spread))
     turn = float(turn) % 360.0
     rotation = int(round(turn / 90.0)) % 4 * 90
+    # every step draws from ``rng`` in a fixed order, so a seed gives the same crop
+    tray = _Tray.lay(rng, w, turn)
+    tray.neighbours(rng, font)
+    tray.face(rng, letter, font, turn)
+    _light(rng, tray.img)
+    return _boxed(rng, tray.img, w, turn), rotation
 
-    img = _table(rng, n)
-    c0 = n / 2.0
-    pitch = w * float(rng.uniform(1.04, 1.35))
-    radius = int(rng.uniform(0.0, 0.22) * w)
-    side_shift = rng.normal(0, 0.07 * w, 2) if rng.random() < 0.7 else np.zeros(2)
-    shade = float(rng.uniform(0.45, 0.85))
-    alpha_face = rounded_square(w, radius)
-    base_angle = float(rng.uniform(0, 360)) if rng.random() < 0.3 else turn
 
-    def place(face: np.ndarray, cx: float, cy: float, angle: float, sides: bool) -> None:
+class _Tray:
+    """The scene around the face: faces of one size on a table or tray, cubes or tiles."""
+
+    def __init__(self, img: np.ndarray, w: int, pitch: float, alpha: np.ndarray,
+                 side_shift: np.ndarray, shade: float, base_angle: float) -> None:
+        self.img = img
+        self.w = w
+        self.n = img.shape[0]
+        self.pitch = pitch
+        self.alpha = alpha
+        self.side_shift = side_shift
+        self.shade = shade
+        self.base_angle = base_angle
+        self.cube = False
+
+    @classmethod
+    def lay(cls, rng: np.random.Generator, w: int, turn: float) -> _Tray:
+        n = 3 * w
+        img = _table(rng, n)
+        pitch = w * float(rng.uniform(1.04, 1.35))
+        radius = int(rng.uniform(0.0, 0.22) * w)
+        side_shift = rng.normal(0, 0.07 * w, 2) if rng.random() < 0.7 else np.zeros(2)
+        shade = float(rng.uniform(0.45, 0.85))
+        base_angle = float(rng.uniform(0, 360)) if rng.random() < 0.3 else turn
+        tray = cls(img, w, pitch, rounded_square(w, radius), side_shift, shade, base_angle)
+        tray.cube = rng.random() < 0.6
+        return tray
+
+    def place(self, face: np.ndarray, cx: float, cy: float, angle: float) -> None:
+        """Draw ``face`` centred at (cx, cy) turned ``angle`` degrees, over a cube's darker
+        body when the faces are cubes."""
+        w, n, img = self.w, self.n, self.img
         a = np.deg2rad(angle)
         m = np.array([[np.cos(a), -np.sin(a), 0.0], [np.sin(a), np.cos(a), 0.0]])
         m[:, 2] = [cx, cy] - m[:, :2] @ np.array([(w - 1) / 2.0, (w - 1) / 2.0])
-        if sides:  # the cube's side faces: a darker body under the face, shifted by the view
-            body = cv2.warpAffine(alpha_face, m + np.array([[0, 0, side_shift[0]], [0, 0, side_shift[1]]]),
-                                  (n, n))[..., None]
-            body_col = face[w // 2, 2].astype(np.float32) * shade
+        if self.cube:  # the cube's side faces: a darker body under the face, shifted by the view
+            shift = np.array([[0, 0, self.side_shift[0]], [0, 0, self.side_shift[1]]])
+            body = cv2.warpAffine(self.alpha, m + shift, (n, n))[..., None]
+            body_col = face[w // 2, 2].astype(np.float32) * self.shade
             img[:] = img * (1 - body) + body_col * body
-        al = cv2.warpAffine(alpha_face, m, (n, n))[..., None]
+        al = cv2.warpAffine(self.alpha, m, (n, n))[..., None]
         fc = cv2.warpAffine(face, m, (n, n), flags=cv2.INTER_LINEAR)
         img[:] = img * (1 - al) + fc * al
 
-    cube = rng.random() < 0.6
-    # neighbours first (the face itself is drawn last, on top)
-    if rng.random() < 0.75:
-        ga = np.deg2rad(base_angle)
-        ux, uy = np.cos(ga) * pitch, np.sin(ga) * pitch
+    def neighbours(self, rng: np.random.Generator, font: Path | None) -> None:
+        """Most of the eight neighbouring faces, drawn before the face itself (it lies on top)."""
+        if rng.random() >= 0.75:
+            return
+        w, c0 = self.w, self.n / 2.0
+        ga = np.deg2rad(self.base_angle)
+        ux, uy = np.cos(ga) * self.pitch, np.sin(ga) * self.pitch
         for di, dj in ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)):
             if rng.random() < 0.2:
                 continue
@@ -131,19 +161,26 @@ def face_crop(
             face = composite(mask, icol, fcol).astype(np.float32)
             cx = c0 + di * ux - dj * uy + rng.normal(0, 0.05 * w)
             cy = c0 + di * uy + dj * ux + rng.normal(0, 0.05 * w)
-            place(face, cx, cy, base_angle + float(rng.normal(0, 6)) + 90 * int(rng.integers(0, 4)), cube)
+            self.place(face, cx, cy, self.base_angle + float(rng.normal(0, 6)) + 90 * int(rng.integers(0, 4)))
 
-    fcol, icol = _face_colours(rng)
-    mask = _face_mask(rng, letter, font, w)
-    face = composite(mask, icol, fcol).astype(np.float32)
-    yy, xx = np.mgrid[0:w, 0:w].astype(np.float32) / w
-    if rng.random() < 0.5:  # a cube's bevel darkens the face towards its edges
-        edge = np.minimum(np.minimum(xx, 1 - xx), np.minimum(yy, 1 - yy))
-        width = rng.uniform(0.05, 0.18)
-        face *= (1.0 - rng.uniform(0.15, 0.5) * np.clip(1 - edge / width, 0, 1) ** 2)[..., None]
-    place(face, c0, c0, turn, cube)
+    def face(self, rng: np.random.Generator, letter: str | None, font: Path | None,
+             turn: float) -> None:
+        """The face itself in the middle, a cube's bevel darkening it towards its edges."""
+        w, c0 = self.w, self.n / 2.0
+        fcol, icol = _face_colours(rng)
+        mask = _face_mask(rng, letter, font, w)
+        face = composite(mask, icol, fcol).astype(np.float32)
+        yy, xx = np.mgrid[0:w, 0:w].astype(np.float32) / w
+        if rng.random() < 0.5:  # a cube's bevel darkens the face towards its edges
+            edge = np.minimum(np.minimum(xx, 1 - xx), np.minimum(yy, 1 - yy))
+            width = rng.uniform(0.05, 0.18)
+            face *= (1.0 - rng.uniform(0.15, 0.5) * np.clip(1 - edge / width, 0, 1) ** 2)[..., None]
+        self.place(face, c0, c0, turn)
 
-    # light over everything: a gradient, sometimes a glare spot or a shadow
+
+def _light(rng: np.random.Generator, img: np.ndarray) -> None:
+    """Light over everything: a gradient, sometimes a glare spot or a shadow."""
+    n = img.shape[0]
     yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) / n
     img *= (1.0 + rng.uniform(-0.5, 0.5) * (xx - 0.5) + rng.uniform(-0.5, 0.5) * (yy - 0.5))[..., None]
     if rng.random() < 0.15:
@@ -155,7 +192,11 @@ def face_crop(
         d = (xx - 0.5) * np.cos(a) + (yy - 0.5) * np.sin(a) - rng.uniform(-0.1, 0.1)
         img *= (1.0 - rng.uniform(0.2, 0.5) * (d > 0))[..., None]
 
-    # the box: the face's extent turned, with slop, then a camera's optics and sensor
+
+def _boxed(rng: np.random.Generator, img: np.ndarray, w: int, turn: float) -> np.ndarray:
+    """The box: the face's extent turned, with slop, then a camera's optics and sensor."""
+    n = img.shape[0]
+    c0 = n / 2.0
     half = (w / 2.0) * (abs(np.cos(np.deg2rad(turn))) + abs(np.sin(np.deg2rad(turn))))
     half *= float(rng.uniform(0.95, 1.12))
     x0, x1, y0, y1 = (c0 - half + rng.normal(0, 0.05 * w), c0 + half + rng.normal(0, 0.05 * w),
@@ -181,5 +222,4 @@ def face_crop(
     u8: np.ndarray = np.asarray(np.clip(crop, 0, 255), dtype=np.uint8)
     ok, buf = cv2.imencode(".jpg", u8, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 96))])
     decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
-    return (u8 if decoded is None else decoded), rotation
-
+    return u8 if decoded is None else np.asarray(decoded)

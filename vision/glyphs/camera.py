@@ -28,11 +28,21 @@ def camera_crop(
     JPEG, a skewed view and the table showing around a rounded face.
     """
     size = 64
+    # every step draws from ``rng`` in a fixed order, so a seed gives the same crop
+    mask = _ink(rng, letter, font, size, rotation, max_tilt)
+    face = _lit_face(rng, mask, size, harsh)
+    img = _on_table(rng, face, size, harsh)
+    return _through_camera(rng, img, harsh)
+
+
+def _ink(rng: np.random.Generator, letter: str | None, font: Path | None, size: int,
+         rotation: int, max_tilt: float) -> np.ndarray:
+    """The face's ink: the letter, or for the reject class a symbol, a picture or noise."""
     tilt = float(rng.uniform(-max_tilt, max_tilt)) if rng.random() < 0.85 else float(rng.normal(0, max_tilt / 3))
     if letter is not None:
         if font is None:
             raise GlyphError("a letter needs a font")
-        mask = glyph_mask(
+        return glyph_mask(
             letter, font, size, rotation=rotation,
             scale=float(rng.uniform(0.42, 0.72)), tilt=tilt,
             offset=(float(rng.normal(0, 0.04)), float(rng.normal(0, 0.04))),
@@ -41,20 +51,23 @@ def camera_crop(
             stretch=float(np.exp(rng.normal(0, 0.1))),
             shear=float(rng.normal(0, 0.08)),
         )
-    else:
-        r = rng.random()
-        if r < 0.35 and font is not None:
-            sym = NON_LETTERS[int(rng.integers(0, len(NON_LETTERS)))]
-            try:
-                mask = glyph_mask(sym, font, size, rotation=int(rng.integers(0, 4)) * 90,
-                                  scale=float(rng.uniform(0.4, 0.7)), tilt=tilt)
-            except GlyphError:
-                mask = shape_mask(rng, size)
-        elif r < 0.9:
-            mask = shape_mask(rng, size)
-        else:
-            mask = np.clip(rng.normal(0.3, 0.3, (size, size)), 0, 1).astype(np.float32)
-            mask = cv2.GaussianBlur(mask, (0, 0), float(rng.uniform(0.5, 3)))
+    r = rng.random()
+    if r < 0.35 and font is not None:
+        sym = NON_LETTERS[int(rng.integers(0, len(NON_LETTERS)))]
+        try:
+            return glyph_mask(sym, font, size, rotation=int(rng.integers(0, 4)) * 90,
+                              scale=float(rng.uniform(0.4, 0.7)), tilt=tilt)
+        except GlyphError:
+            return shape_mask(rng, size)
+    if r < 0.9:
+        return shape_mask(rng, size)
+    mask = np.clip(rng.normal(0.3, 0.3, (size, size)), 0, 1).astype(np.float32)
+    out: np.ndarray = cv2.GaussianBlur(mask, (0, 0), float(rng.uniform(0.5, 3)))
+    return out
+
+
+def _lit_face(rng: np.random.Generator, mask: np.ndarray, size: int, harsh: bool) -> np.ndarray:
+    """The inked face in its colours under uneven light: a gradient, a cube's bevel, glare."""
     if rng.random() < 0.75:
         bg, fg = light_colour(rng), dark_colour(rng)
     else:
@@ -62,8 +75,6 @@ def camera_crop(
     if abs(sum(bg) - sum(fg)) < 150:  # keep the letter visible
         fg = (0, 0, 0) if sum(bg) > 380 else (255, 255, 255)
     face = composite(mask, fg, bg).astype(np.float32)
-
-    # light: a gradient and sometimes a glare spot
     yy, xx = np.mgrid[0:size, 0:size].astype(np.float32) / size
     g = 1.0 + rng.uniform(-0.25, 0.25) * (xx - 0.5) + rng.uniform(-0.25, 0.25) * (yy - 0.5)
     face *= g[..., None]
@@ -76,8 +87,11 @@ def camera_crop(
         rad = rng.uniform(0.1, 0.3)
         spot = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * rad**2))
         face += (spot * rng.uniform(40, 120))[..., None]
+    return face
 
-    # the face on the table: a margin of table, rounded corners, a slightly skewed view
+
+def _on_table(rng: np.random.Generator, face: np.ndarray, size: int, harsh: bool) -> np.ndarray:
+    """The face on the table: a margin of table, rounded corners, a slightly skewed view."""
     out_size = 80
     table = np.empty((out_size, out_size, 3), np.float32)
     table[:] = np.asarray(dark_colour(rng) if rng.random() < 0.6 else light_colour(rng), np.float32)
@@ -96,8 +110,11 @@ def camera_crop(
     alpha_src = rounded_square(size, int(rng.uniform(0, 0.18) * size))
     alpha = cv2.warpPerspective(alpha_src, h, (out_size, out_size), flags=cv2.INTER_LINEAR)[..., None]
     img: np.ndarray = table * (1 - alpha) + warped * alpha
+    return img
 
-    # optics and sensor: blur, lost resolution, noise, JPEG
+
+def _through_camera(rng: np.random.Generator, img: np.ndarray, harsh: bool) -> np.ndarray:
+    """Optics and sensor: blur, motion blur, lost resolution, noise, JPEG."""
     sigma = float(rng.uniform(0, 2.6 if harsh else 1.0))
     if sigma > 0.3:
         img = cv2.GaussianBlur(img, (0, 0), sigma)
@@ -116,5 +133,4 @@ def camera_crop(
     q = int(rng.integers(25 if harsh else 60, 96))
     ok, buf = cv2.imencode(".jpg", u8, [cv2.IMWRITE_JPEG_QUALITY, q])
     decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
-    return u8 if decoded is None else decoded
-
+    return u8 if decoded is None else np.asarray(decoded)
