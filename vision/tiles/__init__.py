@@ -22,7 +22,7 @@ import numpy as np
 from vision.tiles.appearance import Look
 from vision.tiles.appearance import look as _look
 from vision.tiles.cells import ALPHABET, CellReading, CellState, TileError
-from vision.tiles.faces import FaceModel, infer_back
+from vision.tiles.faces import FaceModel
 from vision.tiles.frame import SecondOpinion
 from vision.tiles.reader import TileReader, tesseract_opinion
 from vision.tiles.reference import CellRef, against_reference, cell_ref
@@ -38,5 +38,5 @@ def look(crop: np.ndarray, settings: TileSettings = DEFAULT_SETTINGS) -> Look:
 
 __all__ = ["ALPHABET", "DEFAULT_SETTINGS", "CellReading", "CellRef", "CellState", "FaceModel",
            "Look", "SecondOpinion", "TileError", "TileReader", "TileSettings",
-           "against_reference", "cell_ref", "infer_back", "look", "settle_set",
+           "against_reference", "cell_ref", "look", "settle_set",
            "tesseract_opinion"]

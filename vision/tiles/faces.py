@@ -124,16 +124,6 @@ def model_from_looks(looks: Sequence[Look], s: TileSettings) -> FaceModel:
                      model.flat, scale, model.detail, fine)
 
 
-def infer_back(looks: Sequence[Look], candidates: Sequence[int], least: int = 3,
-               sim_min: float = 0.6,
-               accept: Callable[[list[int]], bool] | None = None,
-               settings: TileSettings = DEFAULT_SETTINGS) -> FaceModel | None:
-    """The back from the cells alone: the largest group of alike cells among ``candidates``
-    (at least ``least`` of them) that ``accept`` agrees is not a group of letters."""
-    found = back_group(looks, candidates, settings, least, sim_min, accept)
-    return found[0] if found is not None else None
-
-
 def _alike_matrix(looks: Sequence[Look], idx: list[int], sim_min: float,
                   s: TileSettings) -> np.ndarray:
     n = len(idx)
@@ -148,9 +138,11 @@ def back_group(looks: Sequence[Look], candidates: Sequence[int], s: TileSettings
                least: int = 3, sim_min: float = 0.6,
                accept: Callable[[list[int]], bool] | None = None,
                ) -> tuple[FaceModel, list[int], bool] | None:
-    """:func:`infer_back` with the cells it learned from, and whether the letter reader sees
-    a letter in them (a back pattern like a letter: known to be the back only because more
-    cells look exactly alike than the set holds of any one letter)."""
+    """The back from the cells alone: the largest group of alike cells among ``candidates``
+    (at least ``least`` of them) that ``accept`` agrees is not a group of letters, with the
+    cells it was learned from, and whether the letter reader sees a letter in them (a back
+    pattern like a letter: known to be the back only because more cells look exactly alike
+    than the set holds of any one letter)."""
     if len(candidates) < least:
         return None
     idx = list(candidates)
@@ -222,4 +214,4 @@ def back_conf(d: float, s: TileSettings) -> float:
 
 
 __all__ = ["FaceModel", "alike_to_most", "back_conf", "back_group", "face_coloured", "glared",
-           "infer_back", "model_from_looks"]
+           "model_from_looks"]
