@@ -111,7 +111,7 @@ def _split_blocks(blocks: list[tuple[tuple[float, float], tuple[float, float], f
 
 
 def find_tiles(small: np.ndarray, mask: np.ndarray | None = None) -> list[Candidate]:
-    """Tile-like squares in the working image, duplicates merged (the largest kept)."""
+    """Tile-like squares in the working image, overlapping finds merged (the largest kept)."""
     h, w = small.shape[:2]
     short = min(h, w)
     lo, hi = 0.03 * short, 0.25 * short
