@@ -125,6 +125,25 @@ def test_one_victim_rule_and_unsure_cells() -> None:
     assert got3[0].state is CellState.UNSURE and got3[0].confidence < 0.6
 
 
+def test_settings_travel_with_the_reader_and_reads_leave_nothing_behind() -> None:
+    """The thresholds are the reader's own TileSettings, not module state: other settings
+    change what a read concludes, and reading the same frame twice gives the same cells."""
+    style = synth.styles("train")[0]
+    back = FaceModel.learn(_faces(style, ["back"] * 6))
+    crops = _faces(style, ["back", "X", "M", "back"])
+    sure_m = LetterReading("M", 90, 0.97, (("M", 0.97),))
+    reader = TileReader(_Scripted({2: sure_m}, crops), back=back, second_opinion=None)  # type: ignore[arg-type]
+    first = reader.read(crops)
+    assert reader.read(crops) == first
+    assert TileSettings() == TileSettings(back_sure=3.0, back_not=4.5, ref_burnt=0.3)
+    nothing_is_plainly_the_back = dataclasses.replace(TileSettings(), back_sure=0.0)
+    strict = TileReader(_Scripted({2: sure_m}, crops), back=back, second_opinion=None,  # type: ignore[arg-type]
+                        settings=nothing_is_plainly_the_back)
+    got = strict.read(crops)
+    assert first[0].state is CellState.HIDDEN and got[0].state is CellState.UNSURE
+    assert look(crops[0], dataclasses.replace(TileSettings(), pattern=8)).pattern.shape == (4, 64)
+
+
 def test_glare_on_the_back_is_not_a_victim() -> None:
     style = synth.styles("train")[2]
     backs = _faces(style, ["back"] * 6)
