@@ -3,7 +3,8 @@
 The fonts are split once, by family, into ``train`` and ``test``: the letter model only ever
 sees ``train`` families, so a benchmark on ``test`` families measures styles it never saw.
 Clones (Liberation/Nimbus/Free Sans are all Helvetica-like) stay on the same side where
-possible; the test families (:data:`TEST_FAMILIES`) are chosen because no train family resembles them closely.
+possible; the test families (:data:`TEST_FAMILIES`) are chosen because no train family
+resembles them closely.
 
 Colours are BGR tuples, as everywhere in OpenCV. Rotation is clockwise, in degrees.
 """
