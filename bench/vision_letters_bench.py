@@ -3,8 +3,10 @@
 
 (a) Renders in the TEST font families (never used in training), every letter A–Z ÄÖÜ at each
     of the 4 rotations: clean tile faces (tilt up to ±5°) and camera-damaged crops.
-(b) Real photos: ../shared/data/boggle-photos (never trained on; used only to compare whole
-    training runs and to see which kinds of faces the renderer lacked).
+(b) Real photos (``--photos DIR``): a set of real photos of letter cubes in trays, with
+    annotated boxes (``DIR/annotations.csv``: filename, class, xmin, ymin, xmax, ymax); never
+    trained on, used only to compare whole training runs and to see which kinds of faces
+    the renderer lacked. Without ``--photos`` this part is skipped and says so.
     Only single-letter cubes are scored (class a–z, and 'q' as Q). 'qu', the digraphs
     ('an', 'in', 'th', 'he', 'er') and 'wild' cubes are not single letters and are left out
     (counted and reported).
@@ -12,10 +14,11 @@
 Accuracy counts a crop right only when the reader names the right letter; an unsure answer
 (letter None) counts as wrong in "accuracy" and is reported separately, with the accuracy
 on the crops the reader was sure of, and "best guess right": the top candidate even when
-unsure (a forced choice, comparable with classifiers that always answer). ms/letter is wall time per crop on this machine
-(shared, under load; single process).
+unsure (a forced choice, comparable with classifiers that always answer). ms/letter is wall
+time per crop on this machine (single process; pessimistic when the machine is busy).
 
-    .venv/bin/python bench/vision_letters_bench.py [--tess-every 20] [--no-tesseract]
+    .venv/bin/python bench/vision_letters_bench.py [--photos DIR] [--tess-every 20]
+        [--no-tesseract]
 """
 
 from __future__ import annotations
@@ -160,7 +163,8 @@ def _tess_at(crop: np.ndarray, rotation: int) -> LetterReading:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data" / "boggle-photos")
+    ap.add_argument("--photos", type=Path, default=None, metavar="DIR",
+                    help="real photos of letter cubes in trays, with annotations.csv")
     ap.add_argument("--model", type=Path, default=MODEL_PATH)
     ap.add_argument("--tess-every", type=int, default=20,
                     help="Tesseract on every k-th photo crop (2k-th render) only: one call takes ~0.2-1 s")
@@ -175,13 +179,15 @@ def main(argv: list[str] | None = None) -> int:
         ("renders, TEST fonts, clean tiles", rendered("test", False, 11)),
         ("renders, TEST fonts, camera-damaged", rendered("test", True, 12)),
     ]
-    if (args.data / "annotations.csv").exists():
-        items, skipped = photos(args.data)
-        sets.append(("real photos (boggle, single letters)", items))
+    if args.photos is None:
+        print("real photos: skipped (no --photos DIR given)")
+    elif not (args.photos / "annotations.csv").is_file():
+        print(f"real photos: skipped ({args.photos / 'annotations.csv'} not found)")
+    else:
+        items, skipped = photos(args.photos)
+        sets.append(("real photos (single letters)", items))
         print(f"photos: {len(items)} single-letter crops scored; left out: "
               + ", ".join(f"{k} {v}" for k, v in sorted(skipped.items())))
-    else:
-        print(f"no photos at {args.data}; photo figures skipped")
     for title, items in sets:
         print(f"\n{title}:")
         measure("model (all 29 letters), one crop a call", reader.read, items)

@@ -14,9 +14,11 @@ from vision.observation import RECT_BORDER, RECT_PX, TableReader
 from vision.stable import Stillness, compare
 from vision.tiles import CellState, TileReader
 
+Game = tuple[list[Board], list[synth.GameFrame]]
+
 
 @pytest.fixture(scope="module")
-def game() -> tuple[list[Board], list[synth.GameFrame]]:
+def game() -> Game:
     style = synth.styles("bench")[2]
     boards = synth.game_boards(seed=8, turns=2)
     frames = list(synth.render_game(boards, style, seed=8, size=(1280, 960), still_frames=2))
@@ -35,7 +37,7 @@ def test_stillness_needs_consecutive_quiet_frames() -> None:
     assert s.update(a)
 
 
-def test_one_turned_tile_is_the_only_change(game) -> None:  # type: ignore[no-untyped-def]
+def test_one_turned_tile_is_the_only_change(game: Game) -> None:
     boards, frames = game
     first = next(f for f in frames if f.turn == 0)
     second = next(f for f in frames if f.turn == 1 and f.still)
@@ -47,7 +49,7 @@ def test_one_turned_tile_is_the_only_change(game) -> None:  # type: ignore[no-un
     assert not change.covered and not change.moved
 
 
-def test_a_hand_over_the_grid_is_covered(game) -> None:  # type: ignore[no-untyped-def]
+def test_a_hand_over_the_grid_is_covered(game: Game) -> None:
     _, frames = game
     first = frames[0]
     hand = next(f for f in frames if not f.still)
@@ -57,7 +59,7 @@ def test_a_hand_over_the_grid_is_covered(game) -> None:  # type: ignore[no-untyp
     assert change.covered or change.moved
 
 
-def test_table_reader_follows_a_game(game) -> None:  # type: ignore[no-untyped-def]
+def test_table_reader_follows_a_game(game: Game) -> None:
     boards, frames = game
     reader = TableReader(TileReader(LetterReader.load()), still_frames=2)
     seen = []

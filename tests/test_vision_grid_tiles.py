@@ -17,17 +17,23 @@ from vision import synth
 from vision.letters import LetterReader, LetterReading
 from vision.observation import Profile, crops_of, read_grid
 from vision.grid import locate
-from vision.tiles import (BACK_NOT, BACK_SURE, REF_BURNT, CellReading, CellState, FaceModel,
-                          TileReader, against_reference, cell_ref, look, settle_set)
+from vision.tiles import (CellReading, CellState, FaceModel, TileReader, TileSettings,
+                          against_reference, cell_ref, look, settle_set)
+
+BACK_SURE = TileSettings().back_sure
+BACK_NOT = TileSettings().back_not
+REF_BURNT = TileSettings().ref_burnt
 
 
 @pytest.fixture(scope="module")
 def letters() -> LetterReader:
     return LetterReader.load()
 
+Scene = tuple[synth.Style, synth.Layout, Board, np.ndarray, np.ndarray]
+
 
 @pytest.fixture(scope="module")
-def scene() -> tuple[synth.Style, synth.Layout, Board, np.ndarray, np.ndarray]:
+def scene() -> Scene:
     """A bench-style table (never tuned on) and its all-face-down reference frame."""
     style = synth.styles("bench")[1]
     layout = synth.make_layout(style, 61, (1640, 1232), glare=False)
@@ -46,7 +52,7 @@ def _check_hidden(cells: Sequence[object], board: Board) -> None:
             assert state is not CellState.HIDDEN, f"cell {i} shows {tile}, read as the back"
 
 
-def test_back_learned_from_a_reference_frame(scene, letters: LetterReader) -> None:  # type: ignore[no-untyped-def]
+def test_back_learned_from_a_reference_frame(scene: Scene, letters: LetterReader) -> None:
     _, _, board, img, ref = scene
     tiles = TileReader(letters)
     obs, _ = read_grid(img, tiles, reference=ref)
@@ -58,7 +64,7 @@ def test_back_learned_from_a_reference_frame(scene, letters: LetterReader) -> No
     assert wrong <= 1  # the rough letter model may still slip once; unsure is fine
 
 
-def test_back_inferred_without_reference(scene, letters: LetterReader) -> None:  # type: ignore[no-untyped-def]
+def test_back_inferred_without_reference(scene: Scene, letters: LetterReader) -> None:
     _, _, board, img, _ = scene
     obs, _ = read_grid(img, TileReader(letters))
     hidden = [c for c, t in zip(obs.cells, board.cells, strict=True) if t is None]
@@ -69,7 +75,7 @@ def test_back_inferred_without_reference(scene, letters: LetterReader) -> None: 
     assert not any(c.state is CellState.HIDDEN for c in shown)
 
 
-def test_face_model_tells_the_back_from_faces(scene) -> None:  # type: ignore[no-untyped-def]
+def test_face_model_tells_the_back_from_faces(scene: Scene) -> None:
     style, _, board, img, ref = scene
     back = FaceModel.learn(crops_of(ref, locate(ref)))
     crops = crops_of(img, locate(img))
@@ -116,9 +122,28 @@ def test_one_victim_rule_and_unsure_cells() -> None:
     # a letter the reader is unsure of stays unsure, with its best guess and low confidence
     unsure = LetterReading(None, 0, 0.45, (("E", 0.45),))
     crops3 = _faces(style, ["E"])
-    got3 = TileReader(_Scripted({0: unsure}, crops3), back=back,
-                      second_opinion=None).read(crops3)  # type: ignore[arg-type]
+    got3 = TileReader(_Scripted({0: unsure}, crops3), back=back,  # type: ignore[arg-type]
+                      second_opinion=None).read(crops3)
     assert got3[0].state is CellState.UNSURE and got3[0].confidence < 0.6
+
+
+def test_settings_travel_with_the_reader_and_reads_leave_nothing_behind() -> None:
+    """The thresholds are the reader's own TileSettings, not module state: other settings
+    change what a read concludes, and reading the same frame twice gives the same cells."""
+    style = synth.styles("train")[0]
+    back = FaceModel.learn(_faces(style, ["back"] * 6))
+    crops = _faces(style, ["back", "X", "M", "back"])
+    sure_m = LetterReading("M", 90, 0.97, (("M", 0.97),))
+    reader = TileReader(_Scripted({2: sure_m}, crops), back=back, second_opinion=None)  # type: ignore[arg-type]
+    first = reader.read(crops)
+    assert reader.read(crops) == first
+    assert TileSettings() == TileSettings(back_sure=3.0, back_not=4.5, ref_burnt=0.3)
+    nothing_is_plainly_the_back = dataclasses.replace(TileSettings(), back_sure=0.0)
+    strict = TileReader(_Scripted({2: sure_m}, crops), back=back, second_opinion=None,  # type: ignore[arg-type]
+                        settings=nothing_is_plainly_the_back)
+    got = strict.read(crops)
+    assert first[0].state is CellState.HIDDEN and got[0].state is CellState.UNSURE
+    assert look(crops[0], dataclasses.replace(TileSettings(), pattern=8)).pattern.shape == (4, 64)
 
 
 def test_glare_on_the_back_is_not_a_victim() -> None:
@@ -133,7 +158,8 @@ def test_glare_on_the_back_is_not_a_victim() -> None:
     assert got[0].state in (CellState.HIDDEN, CellState.UNSURE)
 
 
-def test_profile_round_trip(tmp_path: Path, scene, letters: LetterReader) -> None:  # type: ignore[no-untyped-def]
+def test_profile_round_trip(tmp_path: Path, scene: Scene,
+                            letters: LetterReader) -> None:
     style, _, _, _, ref = scene
     back = FaceModel.learn(crops_of(ref, locate(ref)))
     victim = FaceModel.learn(_faces(style, ["X"]))
@@ -408,7 +434,8 @@ def test_a_faint_letter_under_glare_is_not_the_unchanged_back(amp: int) -> None:
 
     def glared(kind: str) -> np.ndarray:
         img = synth.tile_face(kind, 64, style).astype(np.float32) + blob
-        return np.clip(img + rng.normal(0, 2, (64, 64, 1)), 0, 255).astype(np.uint8)
+        out: np.ndarray = np.clip(img + rng.normal(0, 2, (64, 64, 1)), 0, 255).astype(np.uint8)
+        return out
 
     ref = cell_ref(glared("back"))
     assert ref.burnt >= REF_BURNT

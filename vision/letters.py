@@ -133,7 +133,8 @@ class Net:
 def softmax(z: FloatArray) -> FloatArray:
     z = z - z.max(axis=-1, keepdims=True)
     e = np.exp(z)
-    return e / e.sum(axis=-1, keepdims=True)
+    out: FloatArray = e / e.sum(axis=-1, keepdims=True)
+    return out
 
 
 # --- taught prototypes ---------------------------------------------------------------------

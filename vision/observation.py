@@ -30,8 +30,8 @@ from vision import VisionError
 from vision.grid import Grid, GridNotFound, crop_tile, locate, rectify
 from vision.letters import LetterReader
 from vision.stable import Change, Stillness, compare
-from vision.tiles import (BACK_SURE, TEACH_PER_LETTER, TEACH_SURE, CellReading, CellState,
-                          FaceModel, TileError, TileReader, look, settle_set)
+from vision.tiles import (CellReading, CellState, FaceModel, TileError, TileReader,
+                          TileSettings, look, settle_set)
 
 _log = logging.getLogger(__name__)
 
@@ -184,21 +184,22 @@ def learn_back(reference: np.ndarray, tiles: TileReader, fallback: Grid | None =
         if fallback is None:
             raise
     if fallback is not None and (g is None or same_view(g, fallback)
-                                 or _all_alike(crops_of(reference, fallback))):
+                                 or _all_alike(crops_of(reference, fallback), tiles.settings)):
         g = fallback
     assert g is not None
     tiles.learn_reference(crops_of(reference, g))
     return g
 
 
-def _all_alike(crops: list[np.ndarray]) -> bool:
+def _all_alike(crops: list[np.ndarray], settings: TileSettings) -> bool:
     """Do these crops all show one face (a face-down grid, cropped where it lies)? Then the
     frame's grid fits the reference although locating the reference alone went astray."""
     try:
-        model = FaceModel.learn(crops)
+        model = FaceModel.learn(crops, settings)
     except TileError:
         return False
-    return sum(model.distance(look(c)) < BACK_SURE for c in crops) >= len(crops) - 1
+    return sum(model.distance(look(c, settings)) < settings.back_sure
+               for c in crops) >= len(crops) - 1
 
 
 def same_view(a: Grid, b: Grid, tolerance: float = 0.15) -> bool:
@@ -332,8 +333,8 @@ class TableReader:
         for i in sorted(range(CELLS), key=lambda i: -last[i].confidence):
             c = last[i]
             if (i not in idx and c.state is CellState.LETTER and c.letter is not None
-                    and c.confidence >= TEACH_SURE
-                    and len(best.setdefault(c.letter, [])) < TEACH_PER_LETTER):
+                    and c.confidence >= self.tiles.settings.teach_sure
+                    and len(best.setdefault(c.letter, [])) < self.tiles.settings.teach_per_letter):
                 best[c.letter].append(i)
         where = sorted(i for v in best.values() for i in v)
         teachers = [(i, crop, f"{self.last.cells[i].letter}@{self.last.cells[i].rotation}")
@@ -342,7 +343,7 @@ class TableReader:
         cells = list(self.last.cells)
         for i, c in zip(idx, got, strict=True):
             cells[i] = c
-        t = tuple(settle_set(cells, idx))
+        t = tuple(settle_set(cells, idx, self.tiles.settings))
         return Observation(notation(t), t, self.last.corners,
                            (time.perf_counter() - t0) * 1000, tuple(idx))
 

@@ -1,0 +1,103 @@
+"""Find the 6x6 grid of tiles in a frame, fit its lattice, and rectify it.
+
+Stages (plain functions, each testable on one image):
+
+1. :func:`find_tiles` looks for tile-like squares at a working resolution, in several
+   segmentations (not-the-table colour, brightness both ways, closed edges), because no single
+   one survives every tile colour, back pattern and table.
+2. :func:`fit_lattice` grows a lattice from the best-supported square outwards (a homography
+   refitted at every step, so perspective and tilt are followed), picks the 6x6 window the
+   evidence supports, and orders it so that row 0 is at the top of the image.
+3. :func:`locate` glues both and returns a :class:`Grid` in full-resolution pixels, or raises
+   :class:`GridNotFound`.
+
+Hand-laid tiles are jittered and turned, and their gaps vary: the lattice is fitted to tile
+centres by least squares with outliers dropped, and each cell keeps its own detected tile
+outline when there is one (so a tile far off its place is still cropped whole).
+"""
+
+from __future__ import annotations
+
+import logging
+
+import cv2
+import numpy as np
+
+from companion.games.moerder.board import SIZE
+from vision.grid.lattice import fit_lattice, order_quad, whole_grid
+from vision.grid.model import WORK_SIDE, Candidate, Grid, GridNotFound, project
+from vision.grid.squares import find_tiles, not_table_mask, work_image
+
+_log = logging.getLogger(__name__)
+
+
+def locate(image: np.ndarray) -> Grid:
+    """The grid in a BGR frame; raises :class:`GridNotFound` if there is none."""
+    if image is None or image.ndim != 3 or min(image.shape[:2]) < 32:
+        raise GridNotFound("not a colour image")
+    try:
+        small, scale = work_image(image, WORK_SIDE)
+        evidence = not_table_mask(small)
+        cands = find_tiles(small, evidence)
+        h_small, cells, tile = fit_lattice(cands, evidence)
+    except (GridNotFound, np.linalg.LinAlgError):
+        # a small grid in a wide frame: look again at a finer scale before giving up
+        if max(image.shape[:2]) <= WORK_SIDE * 1.2:
+            raise GridNotFound("no 6x6 grid of tiles found") from None
+        small, scale = work_image(image, int(WORK_SIDE * 1.6))
+        evidence = not_table_mask(small)
+        cands = find_tiles(small, evidence)
+        try:
+            h_small, cells, tile = fit_lattice(cands, evidence)
+        except (GridNotFound, np.linalg.LinAlgError):
+            whole = whole_grid(evidence, cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
+            if whole is None:
+                raise GridNotFound("no 6x6 grid of tiles found") from None
+            up = np.diag([1 / scale, 1 / scale, 1.0])
+            return _grid(up @ whole, 0.92, (None,) * (SIZE * SIZE), 0)
+    up = np.diag([1 / scale, 1 / scale, 1.0])
+    h = up @ h_small
+    hinv = np.linalg.inv(h)
+    quads: list[np.ndarray | None] = [None] * (SIZE * SIZE)
+    for (r, c), k in cells.items():
+        if k >= 0:
+            quads[r * SIZE + c] = order_quad(cands[k].quad / scale, hinv)
+    return _grid(h, tile, tuple(quads), len(cells))
+
+
+def _grid(h: np.ndarray, tile: float, quads: tuple[np.ndarray | None, ...], found: int) -> Grid:
+    t = tile / 2
+    corners = project(h, np.array([[0.5 - t, 0.5 - t], [5.5 + t, 0.5 - t], [5.5 + t, 5.5 + t],
+                                   [0.5 - t, 5.5 + t]]))
+    _log.debug("grid: %d tiles seen, tile %.2f of pitch", found, tile)
+    return Grid(h, corners, tile, quads, found)
+
+
+def rectify(image: np.ndarray, grid: Grid, px: int = 48, border: int = 0) -> np.ndarray:
+    """The grid seen from straight above: ``(6*px + 2*border)`` square, cell (r, c) at
+    [border + r*px, border + c*px]; ``border`` px of the table around it."""
+    s = np.array([[1 / px, 0, -border / px], [0, 1 / px, -border / px], [0, 0, 1.0]])
+    m = grid.homography @ s
+    side = SIZE * px + 2 * border
+    out: np.ndarray = cv2.warpPerspective(image, m, (side, side),
+                                          flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                          borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+def crop_tile(image: np.ndarray, grid: Grid, row: int, col: int, px: int = 64,
+              margin: float = 0.0) -> np.ndarray:
+    """The face of one tile, square ``px``, from its own outline (lattice order, so the crop
+    is upright in grid terms); ``margin`` widens the crop by that fraction per side."""
+    q = grid.cell_quad(row, col).astype(np.float32)
+    c = q.mean(axis=0)
+    q = c + (q - c) * (1 + 2 * margin)
+    dst = np.array([[0, 0], [px, 0], [px, px], [0, px]], np.float32)
+    m = cv2.getPerspectiveTransform(q, dst)
+    out: np.ndarray = cv2.warpPerspective(image, m, (px, px), flags=cv2.INTER_LINEAR,
+                                          borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+__all__ = ["Candidate", "Grid", "GridNotFound", "crop_tile", "find_tiles", "fit_lattice",
+           "locate", "not_table_mask", "project", "rectify"]

@@ -1,0 +1,327 @@
+"""Stage 2 of locating: grow a lattice from the best-supported square outwards (a homography
+refitted at every step, so perspective and tilt are followed), pick the 6x6 window the
+evidence supports, and order it so that row 0 is at the top of the image."""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.games.moerder.board import SIZE
+from vision.grid.model import MIN_TILES, Candidate, GridNotFound, project
+
+_log = logging.getLogger(__name__)
+
+
+def _fit_h(lat: np.ndarray, img: np.ndarray) -> np.ndarray:
+    """Least-squares homography lattice -> image, affine when the points are too few."""
+    spread = np.ptp(lat, axis=0) if len(lat) else np.zeros(2)
+    if len(lat) >= 6 and spread.min() >= 2:
+        h, _ = cv2.findHomography(lat.astype(np.float64), img.astype(np.float64), 0)
+        if h is not None:
+            return np.asarray(h)
+    a = np.hstack([lat, np.ones((len(lat), 1))])
+    sol, *_ = np.linalg.lstsq(a, img, rcond=None)
+    return np.vstack([sol.T, [0, 0, 1]])
+
+
+def _edge_angle(cands: list[Candidate]) -> float:
+    """The squares' common edge direction, modulo 90 degrees (a circular median)."""
+    q = np.array([c.quad for c in cands])
+    e = q[:, 1] - q[:, 0]
+    a = np.arctan2(e[:, 1], e[:, 0]) * 4
+    return float(math.degrees(math.atan2(np.sin(a).mean(), np.cos(a).mean())) / 4)
+
+
+def _skew(h: np.ndarray, edge_angle: float) -> float:
+    """Degrees between the lattice's axis and the squares' edges, modulo 90."""
+    p = project(h, np.array([[2.5, 2.5], [3.5, 2.5], [2.5, 3.5]]))
+    worst = 0.0
+    for e in (p[1] - p[0], p[2] - p[0]):
+        a = math.degrees(math.atan2(e[1], e[0]))
+        worst = max(worst, abs((a - edge_angle + 45) % 90 - 45))
+    lengths = np.linalg.norm(p[1:] - p[0], axis=1)
+    if lengths.max() > 1.5 * lengths.min():
+        worst = 90.0
+    return worst
+
+
+def _seeds(cands: list[Candidate], n: int = 4) -> list[int]:
+    """Squares to grow a lattice from: those with the most neighbours, spread apart."""
+    centres = np.array([c.centre for c in cands])
+    sides = np.array([c.side for c in cands])
+    d = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    near = (d < 2.6 * sides[:, None]).sum(axis=1)
+    out: list[int] = []
+    for i in np.argsort(-near, kind="stable"):
+        if all(d[i, j] > 2 * sides[j] for j in out):
+            out.append(int(i))
+        if len(out) == n:
+            break
+    return out
+
+
+def _grow(cands: list[Candidate], centres: np.ndarray, sides: np.ndarray, s: int) -> np.ndarray:
+    """A lattice grown from square ``s``: its edges give the axes, its neighbours the pitch,
+    and a homography refitted ring by ring follows the perspective."""
+    q = cands[s].quad
+    e1 = (q[1] - q[0] + q[2] - q[3]) / 2
+    e2 = (q[3] - q[0] + q[2] - q[1]) / 2
+    u1, u2 = e1 / np.linalg.norm(e1), e2 / np.linalg.norm(e2)
+    d = centres - centres[s]
+    pitch = []
+    for u, v in ((u1, u2), (u2, u1)):
+        along, across = np.abs(d @ u), np.abs(d @ v)
+        ok = (along > 0.8 * sides[s]) & (along < 3.5 * sides[s]) & (across < 0.45 * sides[s])
+        if ok.any():
+            near = along[ok]
+            pitch.append(float(np.median(near[near < 1.3 * near.min()])))
+        else:
+            pitch.append(1.12 * sides[s])
+    h = np.array([[u1[0] * pitch[0], u2[0] * pitch[1], centres[s][0]],
+                  [u1[1] * pitch[0], u2[1] * pitch[1], centres[s][1]], [0, 0, 1]])
+    for radius in (1.6, 2.6, 3.6, 5.0, 7.0, 9.0):
+        lat = project(np.linalg.inv(h), centres)
+        r = np.abs(lat - np.round(lat)).max(axis=1)
+        sel = (r < 0.3) & (np.abs(np.round(lat)).max(axis=1) <= radius)
+        if sel.sum() < 3:
+            break
+        h = _fit_h(np.round(lat[sel]), centres[sel])
+    return h
+
+
+def fit_lattice(cands: list[Candidate], evidence: np.ndarray,
+                ) -> tuple[np.ndarray, dict[tuple[int, int], int], float]:
+    """The lattice homography (lattice -> working px, cell (r, c) centred at (c+.5, r+.5)),
+    the candidate seen in each cell, and the tile side as a fraction of the pitch.
+
+    ``evidence`` (the not-table mask) decides where the window goes along an axis where
+    fewer than six rows or columns of tiles were seen.
+    """
+    if len(cands) < MIN_TILES:
+        raise GridNotFound(f"no grid of tiles found (only {len(cands)} tile-like squares)")
+    centres = np.array([c.centre for c in cands])
+    h = _best_growth(cands, centres)
+    h, cells = _cells_on(cands, centres, h)
+    start = [_window_start(cells, h, evidence, axis) for axis in (0, 1)]
+    # every row and every column of the window holds at least one tile seen as a square: a
+    # 4x4 or 5x5 arrangement is not stretched into a 6x6 grid
+    if any(len({k[a] for k in cells if start[a] <= k[a] < start[a] + SIZE}) < SIZE
+           for a in (0, 1)):
+        raise GridNotFound("tiles found, but not in a 6x6 grid")
+    # lattice coords of the chosen window -> 0..6, then turned so that rows run down the image
+    shift = np.array([[1, 0, start[0] - 0.5], [0, 1, start[1] - 0.5], [0, 0, 1]], float)
+    h, turn = _upright(h @ shift)
+    out: dict[tuple[int, int], int] = {}
+    for (i, j), k in cells.items():
+        a, b = i - start[0], j - start[1]
+        if 0 <= a < SIZE and 0 <= b < SIZE:
+            col, row = turn(a, b)
+            out[(row, col)] = k
+    return h, out, _tile_side(cands, h, out)
+
+
+def _best_growth(cands: list[Candidate], centres: np.ndarray) -> np.ndarray:
+    """The lattice grown from the seed that puts most squares on lattice places; a lattice
+    skewed against the squares' own edges is gap crossings seen diagonally, not tiles."""
+    sides = np.array([c.side for c in cands])
+    fit: tuple[float, np.ndarray] | None = None
+    edge_angle = _edge_angle(cands)
+    for seed in _seeds(cands):
+        try:
+            h_try = _grow(cands, centres, sides, seed)
+            lat = project(np.linalg.inv(h_try), centres)
+        except np.linalg.LinAlgError:
+            continue
+        score = float(np.sum(np.abs(lat - np.round(lat)).max(axis=1) < 0.2))
+        if _skew(h_try, edge_angle) > 15:  # a diagonal lattice of gap crossings, not tiles
+            score *= 0.3
+        if fit is None or score > fit[0]:
+            fit = (score, h_try)
+    if fit is None:
+        raise GridNotFound("no grid of tiles found (the squares do not form a lattice)")
+    return fit[1]
+
+
+def _cells_on(cands: list[Candidate], centres: np.ndarray, h: np.ndarray,
+              ) -> tuple[np.ndarray, dict[tuple[int, int], int]]:
+    """The candidate nearest each lattice place, and the lattice refitted on the tiles lying
+    near their places (a tile far off its place is kept for its cell but does not pull the
+    lattice)."""
+    lat = project(np.linalg.inv(h), centres)
+    ij = np.round(lat).astype(int)
+    res = np.linalg.norm(lat - ij, axis=1)
+    cells: dict[tuple[int, int], int] = {}
+    for k in np.argsort(res):
+        if res[k] < 0.42 and (ij[k, 0], ij[k, 1]) not in cells:
+            cells[(int(ij[k, 0]), int(ij[k, 1]))] = int(k)
+    if len(cells) < MIN_TILES:
+        raise GridNotFound(f"no grid of tiles found (only {len(cells)} tiles in a lattice)")
+    good = [(k, v) for k, v in cells.items() if res[v] < 0.22]
+    seen = [(k, v) for k, v in good if not cands[v].guess]
+    if len(seen) >= 8:
+        good = seen
+    if len(good) >= 6:
+        h = _fit_h(np.array([k for k, _ in good], float), centres[[v for _, v in good]])
+    return h, cells
+
+
+def _window_start(cells: dict[tuple[int, int], int], h: np.ndarray, evidence: np.ndarray,
+                  axis: int) -> int:
+    """Where the 6-wide window starts along ``axis``: the one holding most tiles, the
+    not-table mask deciding between equally full ones."""
+    vals = np.array([k[axis] for k in cells])
+    lo, hi = int(vals.min()), int(vals.max())
+    options = list(range(hi - SIZE + 1, lo + 1)) if hi - lo + 1 <= SIZE else list(
+        range(lo, hi - SIZE + 2))
+    best: int = options[0]
+    best_score = -1.0
+    for o in options:
+        inside = int(np.sum((vals >= o) & (vals < o + SIZE)))
+        score = inside + _window_evidence(h, evidence, axis, o)
+        if score > best_score:
+            best, best_score = o, score
+    return best
+
+
+def _tile_side(cands: list[Candidate], h: np.ndarray, out: dict[tuple[int, int], int]) -> float:
+    """The tiles' side as a fraction of the pitch, from the outlines seen; a cell whose
+    outline is a square printed on the tile, or a guessed place, keeps the cell but not its
+    outline (marked ``-1 - k`` in ``out``)."""
+    tiles = []
+    hinv = np.linalg.inv(h)
+    for key, k in list(out.items()):
+        lq = project(hinv, cands[k].quad)
+        side = float(np.mean(np.linalg.norm(lq - np.roll(lq, 1, axis=0), axis=1)))
+        if side < 0.7 or cands[k].guess:
+            out[key] = -1 - k
+        else:
+            tiles.append(side)
+    return float(np.clip(np.median(tiles), 0.7, 1.0)) if len(tiles) >= 3 else 0.9
+
+
+def _window_evidence(h: np.ndarray, evidence: np.ndarray, axis: int, start: int) -> float:
+    """How much the not-table mask supports a 6-wide window starting at ``start`` (0..1 per
+    line, summed over the window's lines): decides between windows equally full of tiles."""
+    total = 0.0
+    hh, ww = evidence.shape[:2]
+    for line in range(start, start + SIZE):
+        vals = []
+        for other in np.linspace(-1.5, 6.5, 9):
+            p = (line, other) if axis == 0 else (other, line)
+            x, y = project(h, np.array([p], float))[0]
+            if 0 <= x < ww and 0 <= y < hh:
+                vals.append(evidence[int(y), int(x)] > 0)
+            else:
+                vals.append(False)
+        total += float(np.mean(vals))
+    return total * 0.1
+
+
+def _upright(h: np.ndarray) -> tuple[np.ndarray, "_Turn"]:
+    """Re-express the lattice so its x axis points right and y axis down in the image."""
+    c = project(h, np.array([[3.0, 3.0], [4.0, 3.0], [3.0, 4.0]]))
+    du, dv = c[1] - c[0], c[2] - c[0]
+    best: tuple[float, np.ndarray, _Turn] | None = None
+    for swap in (False, True):
+        for sx in (1, -1):
+            for sy in (1, -1):
+                ax, ay = (dv, du) if swap else (du, dv)
+                score = sx * ax[0] / np.linalg.norm(ax) + sy * ay[1] / np.linalg.norm(ay)
+                # lattice (col,row) -> old lattice (a, b)
+                m = np.zeros((3, 3))
+                m[2, 2] = 1
+                src = (1, 0) if swap else (0, 1)  # which old axis is col, row
+                m[src[0], 0] = sx
+                m[src[1], 1] = sy
+                m[src[0], 2] = 0 if sx > 0 else SIZE
+                m[src[1], 2] = 0 if sy > 0 else SIZE
+                if best is None or score > best[0]:
+                    best = (score, m, _Turn(swap, sx, sy))
+    assert best is not None
+    return h @ best[1], best[2]
+
+
+@dataclass(frozen=True)
+class _Turn:
+    swap: bool
+    sx: int
+    sy: int
+
+    def __call__(self, a: int, b: int) -> tuple[int, int]:
+        """Old window cell (a, b) -> (col, row) in the upright lattice."""
+        col_old, row_old = (b, a) if self.swap else (a, b)
+        col = col_old if self.sx > 0 else SIZE - 1 - col_old
+        row = row_old if self.sy > 0 else SIZE - 1 - row_old
+        return col, row
+
+
+def order_quad(quad: np.ndarray, hinv: np.ndarray) -> np.ndarray:
+    """Corners as TL, TR, BR, BL in lattice terms."""
+    lq = project(hinv, quad)
+    c = lq.mean(axis=0)
+    ang = np.arctan2(lq[:, 1] - c[1], lq[:, 0] - c[0])
+    idx = np.argsort(ang)  # from -pi: TL (-135°) first, then TR, BR, BL
+    first = int(np.argmin([lq[i, 0] + lq[i, 1] for i in idx]))
+    idx = np.roll(idx, -first)
+    out: np.ndarray = quad[idx]
+    return out
+
+
+def whole_grid(mask: np.ndarray, gray: np.ndarray) -> np.ndarray | None:
+    """Tiles laid edge to edge merge into one square blob: take its outline as the grid's
+    (lattice -> working px), when it is large, four-cornered and filled."""
+    k = max(3, int(0.015 * min(mask.shape[:2]))) | 1
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    c = max(contours, key=cv2.contourArea)
+    area = cv2.contourArea(c)
+    if area < 0.05 * mask.size:
+        return None
+    hull = cv2.convexHull(c)
+    approx = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True).reshape(-1, 2)
+    if len(approx) != 4 or area / cv2.contourArea(approx) < 0.85:
+        return None
+    pts = approx.astype(np.float64)
+    rank = np.argsort(pts.sum(axis=1))
+    tl, br = pts[rank[0]], pts[rank[-1]]
+    mid = pts[rank[1:3]]
+    tr, bl = (mid[0], mid[1]) if mid[0, 0] > mid[1, 0] else (mid[1], mid[0])
+    sides = [np.linalg.norm(tr - tl), np.linalg.norm(br - tr), np.linalg.norm(bl - br),
+             np.linalg.norm(tl - bl)]
+    if max(sides) > 1.6 * min(sides):
+        return None
+    # the blob's edge is the tiles' outer edge: half a gap beyond the outer lattice lines
+    g = 0.04
+    src = np.array([[g, g], [SIZE - g, g], [SIZE - g, SIZE - g], [g, SIZE - g]], np.float64)
+    h: np.ndarray = cv2.getPerspectiveTransform(src.astype(np.float32),
+                                                np.array([tl, tr, br, bl], np.float32))
+    if not _has_six_lines(gray, h):
+        return None
+    return h
+
+
+def _has_six_lines(gray: np.ndarray, h: np.ndarray, px: int = 40) -> bool:
+    """Do the joints between tiles fall where a 6x6 lattice puts them? Seen from above,
+    the blob's edge profile must peak at every interior lattice line (a 4x4 or 5x5 block
+    of the same size peaks elsewhere)."""
+    s = np.diag([1 / px, 1 / px, 1.0])
+    top = cv2.warpPerspective(gray, h @ s, (SIZE * px, SIZE * px),
+                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP).astype(np.float32)
+    for axis in (0, 1):
+        grad = np.abs(cv2.Sobel(top, cv2.CV_32F, 1 - axis, axis, ksize=3))
+        profile = grad.mean(axis=axis)
+        lines = [profile[k * px - 2 : k * px + 3].max() for k in range(1, SIZE)]
+        mids = [profile[int((k + 0.5) * px) - 2 : int((k + 0.5) * px) + 3].mean()
+                for k in range(SIZE)]
+        if min(lines) < 1.3 * float(np.median(mids)):
+            return False
+    return True
+
+

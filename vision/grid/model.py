@@ -1,0 +1,68 @@
+"""What locating finds: the tile-like squares, the located grid, and the error when there
+is none."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.games.moerder.board import SIZE
+from vision import VisionError
+
+_log = logging.getLogger(__name__)
+
+WORK_SIDE = 640  # longest side of the working image for locating
+MIN_TILES = 10  # fewer detected tiles than this is no grid
+
+
+class GridNotFound(VisionError):
+    """No 6x6 grid of tiles could be found in the frame."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A tile-like square found in the working image."""
+
+    quad: np.ndarray  # (4, 2) corners, image order not yet normalised
+    centre: np.ndarray  # (2,)
+    side: float
+    guess: bool = False  # placed from a merged blob, not seen: helps the lattice, not the crop
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A located grid in full-resolution pixels.
+
+    ``homography`` maps lattice coordinates (x = column, y = row; cell (r, c) spans
+    [c, c+1] x [r, r+1]) to image pixels. ``tile`` is a tile's side as a fraction of the pitch.
+    """
+
+    homography: np.ndarray
+    corners: np.ndarray  # (4, 2) outer corners of the tiles: TL, TR, BR, BL
+    tile: float
+    quads: tuple[np.ndarray | None, ...]  # per cell (row-major): the detected tile outline
+    found: int  # how many of the 36 tiles were seen as squares
+
+    def cell_quad(self, row: int, col: int) -> np.ndarray:
+        """The tile's corners (TL, TR, BR, BL in lattice order): detected, else the lattice's."""
+        q = self.quads[row * SIZE + col]
+        if q is not None:
+            return q
+        h = self.tile / 2
+        cx, cy = col + 0.5, row + 0.5
+        pts = np.array([[cx - h, cy - h], [cx + h, cy - h], [cx + h, cy + h], [cx - h, cy + h]])
+        return project(self.homography, pts)
+
+    def to_lattice(self, pts: np.ndarray) -> np.ndarray:
+        return project(np.linalg.inv(self.homography), pts)
+
+
+def project(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Apply a homography to (n, 2) points."""
+    p = np.asarray(pts, np.float64).reshape(-1, 1, 2)
+    out: np.ndarray = cv2.perspectiveTransform(p, h).reshape(-1, 2)
+    return out
+

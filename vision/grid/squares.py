@@ -1,0 +1,209 @@
+"""Stage 1 of locating: tile-like squares at a working resolution, in several segmentations
+(not-the-table colour, brightness both ways, closed edges), because no single one survives
+every tile colour, back pattern and table."""
+
+from __future__ import annotations
+
+import logging
+import math
+
+import cv2
+import numpy as np
+
+from companion.games.moerder.board import SIZE
+from vision.grid.model import WORK_SIDE, Candidate
+
+_log = logging.getLogger(__name__)
+
+
+def work_image(image: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray, float]:
+    h, w = image.shape[:2]
+    scale = min(1.0, side / max(h, w))
+    if scale < 1.0:
+        size = (int(round(w * scale)), int(round(h * scale)))
+        while image.shape[1] >= 2 * size[0]:  # halve with smoothing (INTER_AREA is slow)
+            image = cv2.pyrDown(image)
+        image = cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
+        scale = size[0] / w
+    return image, scale
+
+
+def not_table_mask(small: np.ndarray) -> np.ndarray:
+    """Pixels unlike the table, whose colour is learned from the image border.
+
+    The table fills the border of an overhead shot; a Mahalanobis distance in Lab keeps wood
+    grain and uneven light (mostly lightness) from counting as tiles.
+    """
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB)
+    h, w = lab.shape[:2]
+    b = max(4, min(h, w) // 20)
+    ring = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3),
+                           lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
+    ring = ring[:: max(1, len(ring) // 4000)].astype(np.float32)
+    mean = np.median(ring, axis=0)
+    d = ring - mean
+    cov = (d.T @ d) / len(d) + np.diag([60.0, 6.0, 6.0])
+    # whiten: |L x|^2 is the Mahalanobis distance when L^T L = cov^-1
+    white = np.linalg.cholesky(np.linalg.inv(cov)).T.astype(np.float32)
+    shift = -(white @ mean.astype(np.float32))
+    x = cv2.transform(lab.astype(np.float32), np.hstack([white, shift[:, None]]))
+    m = cv2.multiply(x, x).sum(axis=2)
+    mask: np.ndarray = (m > 12.0).astype(np.uint8) * 255
+    return mask
+
+
+def _squares(binary: np.ndarray, min_side: float, max_side: float, grow: float = 0.0,
+             blocks: list[tuple[tuple[float, float], tuple[float, float], float]] | None = None,
+             ) -> list[Candidate]:
+    """Square-ish blobs of ``binary``; filled rectangles too long for one tile go to
+    ``blocks`` (several touching tiles, split later once the tile size is known)."""
+    contours, _ = cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    out: list[Candidate] = []
+    for c in contours:
+        if len(c) < 8:
+            continue
+        area = cv2.contourArea(c)
+        if area < min_side * min_side * 0.8 or area > 12 * max_side * max_side:
+            continue
+        (cx, cy), (rw, rh), ang = cv2.minAreaRect(c)
+        if rw < 1 or rh < 1 or area / (rw * rh) < 0.8:
+            continue
+        if max(rw, rh) / min(rw, rh) > 1.4 or area > max_side * max_side:
+            if blocks is not None:
+                blocks.append(((cx + grow * 0, cy), (rw + 2 * grow, rh + 2 * grow), ang))
+            continue
+        hull = cv2.convexHull(c)
+        approx = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
+        if len(approx) == 4 and cv2.isContourConvex(approx):
+            quad = approx.reshape(4, 2).astype(np.float64)
+        else:
+            quad = cv2.boxPoints(((cx, cy), (rw, rh), ang)).astype(np.float64)
+        centre = quad.mean(axis=0)
+        if grow:
+            quad = centre + (quad - centre) * (1 + grow / (0.5 * math.sqrt(area)))
+        side = math.sqrt(cv2.contourArea(quad.astype(np.float32)))
+        out.append(Candidate(quad, centre, side))
+    return out
+
+
+def _split_blocks(blocks: list[tuple[tuple[float, float], tuple[float, float], float]],
+                  typical: float) -> list[Candidate]:
+    """Touching tiles seen as one filled rectangle: cut it into n x m tiles of the typical size."""
+    out: list[Candidate] = []
+    pitch = typical * 1.08
+    for (cx, cy), (rw, rh), ang in blocks:
+        n, m = int(round(rw / pitch)), int(round(rh / pitch))
+        if not (1 <= n <= 3 and 1 <= m <= 3) or n * m < 2:
+            continue
+        if abs(rw - n * pitch) > 0.35 * typical or abs(rh - m * pitch) > 0.35 * typical:
+            continue
+        a = math.radians(ang)
+        ux, uy = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+        sw, sh = rw / n, rh / m
+        for i in range(n):
+            for j in range(m):
+                c = np.array([cx, cy]) + ux * (i - (n - 1) / 2) * sw + uy * (j - (m - 1) / 2) * sh
+                half = typical / 2
+                quad = np.array([c - ux * half - uy * half, c + ux * half - uy * half,
+                                 c + ux * half + uy * half, c - ux * half + uy * half])
+                out.append(Candidate(quad, c, typical * 0.98))
+    return out
+
+
+def find_tiles(small: np.ndarray, mask: np.ndarray | None = None) -> list[Candidate]:
+    """Tile-like squares in the working image, overlapping finds merged (the largest kept)."""
+    h, w = small.shape[:2]
+    short = min(h, w)
+    lo, hi = 0.03 * short, 0.25 * short
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    blur = cv2.GaussianBlur(gray, (5, 5), 0)
+    edges = cv2.dilate(cv2.Canny(blur, 30, 90), np.ones((2, 2), np.uint8))
+    cands: list[Candidate] = []
+    blocks: list[tuple[tuple[float, float], tuple[float, float], float]] = []
+    if mask is None:
+        mask = not_table_mask(small)
+    k3 = np.ones((3, 3), np.uint8)
+    _, otsu = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    k = max(3, int(0.012 * short)) | 1
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (k, k)))  # fills a patterned back whose pattern is table-coloured
+    for b in (mask, closed, otsu, 255 - otsu):
+        b = cv2.morphologyEx(b, cv2.MORPH_OPEN, k3)
+        cands += _squares(b, lo, hi, blocks=blocks)
+        cut = cv2.morphologyEx(cv2.bitwise_and(b, cv2.bitwise_not(edges)), cv2.MORPH_OPEN, k3)
+        cands += _squares(cut, lo, hi, grow=1.5)
+        cands += _squares(cv2.erode(b, k3, iterations=2), lo, hi, grow=2)
+    cands += _squares(cv2.erode(255 - edges, k3), lo, hi, grow=2.5)
+    merged = _merge(cands)
+    if len(merged) < SIZE * SIZE * 0.6:
+        # touching tiles merge into blobs: their centres still stand out as peaks of the
+        # distance to the blob's edge
+        typical = float(np.median([c.side for c in merged])) if len(merged) >= 3 else None
+        peaks = _dt_peaks(closed, lo, hi, _mask_angle(mask), typical)
+        merged = _merge(merged + peaks, prefer_first=len(merged))
+    if merged:
+        typical = float(np.median([c.side for c in merged]))
+        extra = _split_blocks(blocks, typical)
+        merged = _merge(merged + extra, prefer_first=len(merged))
+    return merged
+
+
+def _mask_angle(mask: np.ndarray) -> float:
+    """The dominant edge direction of a mask, modulo 90 degrees (radians)."""
+    m = mask.astype(np.float32)
+    gx = cv2.Sobel(m, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(m, cv2.CV_32F, 0, 1)
+    mag = np.hypot(gx, gy)
+    a = np.arctan2(gy, gx) * 4
+    return float(math.atan2(float((np.sin(a) * mag).sum()), float((np.cos(a) * mag).sum())) / 4)
+
+
+def _dt_peaks(mask: np.ndarray, lo: float, hi: float, angle: float,
+              typical: float | None) -> list[Candidate]:
+    dt = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+    if typical is None:  # no tile seen alone: the deepest points of the blobs give the size
+        typical = 2 * float(np.percentile(dt[dt > 0], 99)) / 1.3 if (dt > 0).any() else 0.0
+    if typical < lo:
+        return []
+    k = max(3, int(0.7 * typical)) | 1
+    peak = (dt >= cv2.dilate(dt, np.ones((k, k), np.uint8))) & (dt > 0.3 * typical)
+    half = typical / 2
+    ys, xs = np.nonzero(peak)
+    ux = np.array([math.cos(angle), math.sin(angle)])
+    uy = np.array([-math.sin(angle), math.cos(angle)])
+    out: list[Candidate] = []
+    for x, y in zip(xs, ys):
+        if dt[y, x] > 0.8 * typical:  # deep inside a block of tiles: no single centre here
+            continue
+        c = np.array([float(x), float(y)])
+        quad = np.array([c - ux * half - uy * half, c + ux * half - uy * half,
+                         c + ux * half + uy * half, c - ux * half + uy * half])
+        out.append(Candidate(quad, c, typical * 0.98, guess=True))
+    return out
+
+
+def _merge(cands: list[Candidate], prefer_first: int = 0) -> list[Candidate]:
+    """One candidate per place: among overlapping squares of a similar centre keep the largest
+    whose size agrees with the crowd (a tile, not a 2x2 block of tiles). The first
+    ``prefer_first`` candidates win over later ones (seen squares over guessed ones)."""
+    if not cands:
+        return []
+    sides = np.array([c.side for c in cands])
+    # the typical tile size: the side most other squares agree with
+    support = (np.abs(sides[None, :] / sides[:, None] - 1) < 0.2).sum(axis=1)
+    typical = float(np.median(sides[support >= support.max() * 0.8]))
+    order = sorted(range(len(cands)), key=lambda i: (i >= prefer_first, -cands[i].side))
+    out: list[Candidate] = []
+    kept = np.zeros((len(cands), 2))
+    reach = np.zeros(len(cands))
+    for i in order:
+        c = cands[i]
+        if not 0.7 * typical < c.side < 1.35 * typical:
+            continue
+        n = len(out)
+        if n and np.any(np.hypot(*(kept[:n] - c.centre).T) <= reach[:n]):
+            continue
+        kept[n], reach[n] = c.centre, 0.4 * c.side
+        out.append(c)
+    return out
+

@@ -1,0 +1,176 @@
+"""One frame's read, stage by stage: compare with the reference, measure, learn the back if
+it is not known, then a first verdict per cell.
+
+Everything a read finds lives in a :class:`FrameRead` made for that read alone, so nothing
+of one frame leaks into the next except what the caller keeps on purpose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from companion.games.moerder.board import PER_LETTER
+from vision.letters import LetterReading
+from vision.tiles.appearance import Look, look, settled
+from vision.tiles.cells import CellReading, CellState
+from vision.tiles.faces import (FaceModel, alike_to_most, back_conf, back_group, face_coloured,
+                                glared, model_from_looks)
+from vision.tiles.reference import CellRef, against_reference
+from vision.tiles.settings import TileSettings
+
+SecondOpinion = Callable[[np.ndarray, str], LetterReading]
+Teacher = tuple[int, np.ndarray, str]  # (cell, crop, label like "E@90")
+
+
+@dataclass
+class FrameRead:
+    """What one read knows about its cells so far (indices are positions in ``crops``)."""
+
+    crops: Sequence[np.ndarray]
+    where: list[int]  # the board cell of each crop
+    settings: TileSettings
+    alphabet: str
+    same: list[bool | None]  # verdict of the reference: unchanged, changed, cannot tell
+    looks: list[Look]
+    back: FaceModel | None
+    dist: list[float]  # distance to the back (inf without one)
+    teachers: list[Teacher] = field(default_factory=list)
+    second: SecondOpinion | None = None
+    second_left: int = 0  # second opinions this read may still ask for
+    readings: dict[int, LetterReading] = field(default_factory=dict)
+    out: list[CellReading | None] = field(default_factory=list)
+    inferred: bool = False  # the back was inferred from this frame alone
+    group: list[int] = field(default_factory=list)  # the cells it was inferred from
+    letterlike: bool = False  # ... and the letter reader sees a letter in them
+    faces: list[int] = field(default_factory=list)  # cells surely face up, read by the model
+    reread: set[int] = field(default_factory=set)  # read again with the frame's letters taught
+
+
+def start(crops: Sequence[np.ndarray], where: list[int], refs: Sequence[CellRef] | None,
+          back: FaceModel | None, s: TileSettings, alphabet: str) -> FrameRead:
+    """Compare each cell with its reference and measure the ones that need it."""
+    same: list[bool | None] = [
+        against_reference(refs[w], c, s) if refs is not None and 0 <= w < len(refs) else None
+        for w, c in zip(where, crops, strict=True)]
+    # a cell its reference settles as face down is never compared by look (saves time)
+    looks = [look(c, s) if v is not True or back is None else settled(s)
+             for c, v in zip(crops, same, strict=True)]
+    dist = [back.distance(lk) if back is not None else np.inf for lk in looks]
+    return FrameRead(crops, where, s, alphabet, same, looks, back, dist,
+                     out=[None] * len(crops))
+
+
+def needs_letters(f: FrameRead) -> list[int]:
+    """The cells the letter reader sees: those not plainly the back."""
+    return [i for i, d in enumerate(f.dist)
+            if not (d < f.settings.back_sure or f.same[i] is True)]
+
+
+def not_letters(group: list[int], readings: dict[int, LetterReading], s: TileSettings) -> bool:
+    """Is a group of alike cells the back rather than one letter (seven unread Es are alike
+    too)? The letter reader must see next to nothing in most of its cells."""
+    scores = [readings[i].confidence if i in readings else 0.0 for i in group]
+    return float(np.median(scores)) < s.glare_max_letter
+
+
+def infer_the_back(f: FrameRead) -> None:
+    """Without a known back, the largest group of alike cells that is not a group of letters
+    (the set holds 7 of a letter: more alike cells than that can only be the back)."""
+    s, looks, readings = f.settings, f.looks, f.readings
+    sure_faces = [looks[i] for i, r in readings.items() if r.confidence >= s.teach_sure]
+
+    def accept(g: list[int]) -> bool:
+        return (not_letters(g, readings, s)
+                and not (len(g) <= PER_LETTER and face_coloured(g, looks, sure_faces)))
+
+    everyone = list(range(len(looks)))
+    found = back_group(looks, everyone, s, PER_LETTER + 1, 0.85, accept)
+    if found is None:
+        # then only among cells without letter evidence; two alike are enough (the set holds
+        # one victim, and unread letters are printed on the faces' colour)
+        pool = [i for i in everyone
+                if i not in readings or readings[i].confidence < s.victim_max_letter]
+        found = back_group(looks, pool, s, 2, accept=accept)
+    if found is None:
+        return
+    back, f.group, f.letterlike = found
+    f.inferred = True
+    dist = [back.distance(lk) for lk in looks]
+    # refit on every letter-free cell near the first guess: a tight core group alone would
+    # make its own kind look far
+    for _ in range(2):  # twice: the refit may take in more of the backs
+        # (only cells alike to most of the group: the model must not drift)
+        near = [i for i, d in enumerate(dist) if d < s.back_not and (
+            f.letterlike or i not in readings or readings[i].confidence < s.victim_max_letter)
+            and (i in f.group or alike_to_most(looks[i], looks, f.group, s))]
+        if len(near) < 3:
+            break
+        back = model_from_looks([looks[i] for i in near], s)
+        dist = [back.distance(lk) for lk in looks]
+    f.back, f.dist = back, dist
+
+
+def find_faces(f: FrameRead) -> None:
+    """The cells surely face up: changed since the reference, or far from the back."""
+    f.faces = [i for i in f.readings if f.same[i] is False
+               or (f.same[i] is None and f.dist[i] >= f.settings.back_not)]
+
+
+def verdict(f: FrameRead, i: int) -> CellReading | None:
+    """A cell's first verdict from the reference, the back and its letter reading; None
+    leaves it to the later stages (likeness, second opinion, the one-victim rule)."""
+    s, lk, d, same = f.settings, f.looks[i], f.dist[i], f.same[i]
+    r = f.readings.get(i)
+    letter = r.letter if r is not None else None
+    conf = r.confidence if r is not None else 0.0
+    rot = r.rotation if r is not None else 0
+    back = f.back
+    if same is True:
+        return CellReading(CellState.HIDDEN, confidence=0.97)
+    if f.letterlike and (d < s.back_sure or i in f.group) and same is not False:
+        # the back's own pattern, read as a letter by the model
+        return CellReading(CellState.HIDDEN, confidence=max(back_conf(d, s), 0.7))
+    if same is False and d < s.back_sure and not (letter and conf >= s.victim_max_letter):
+        # changed since the reference but still the back: a face-down tile moved
+        return CellReading(CellState.HIDDEN, confidence=back_conf(d, s) * 0.9)
+    if same is False and not letter:
+        return None  # face up for sure: a letter the model could not read, or the victim
+    if d < s.back_sure and not (letter and conf >= s.letter_over_back):
+        return CellReading(CellState.HIDDEN, confidence=back_conf(d, s))
+    if letter and f.inferred and d < s.back_not and conf < s.letter_over_back:
+        # near a back we only guessed at: the pattern may be fooling the letter model
+        return CellReading(CellState.UNSURE, letter, rot, min(conf, 0.5))
+    if letter and (d >= s.back_sure or back is None):
+        return CellReading(CellState.LETTER, letter, rot, conf)
+    if (back is not None and letter is None and conf < s.glare_max_letter
+            and lk.glare < 0.25 and lk.lines < s.victim_ink and glared(lk, back)
+            and back.structure_distance(lk) < s.back_sure):
+        # the back's texture and pattern under some glare or shade: face down, less sure (a
+        # face mostly burnt white by glare is unreadable and stays unsure; glare adds light,
+        # so a face with dark drawn lines is not a glared back)
+        return CellReading(CellState.HIDDEN, confidence=s.glared_back)
+    return None
+
+
+def like_the_group(f: FrameRead) -> None:
+    """Without a reference, a cell left open that the letter reader sees nothing in and that
+    is alike to most of the cells the back was inferred from (by the same test that grouped
+    them) is the back too: the back model's summary can be stricter than the group it came
+    from (uneven light, crops off their place)."""
+    if len(f.group) < 3:
+        return
+    for i, o in enumerate(f.out):
+        if o is not None or f.same[i] is False or i in f.group:
+            continue
+        r = f.readings.get(i)
+        if r is not None and r.confidence >= f.settings.glare_max_letter:
+            continue
+        if alike_to_most(f.looks[i], f.looks, f.group, f.settings):
+            f.out[i] = CellReading(CellState.HIDDEN, confidence=0.8)
+
+
+__all__ = ["FrameRead", "SecondOpinion", "Teacher", "find_faces", "infer_the_back",
+           "like_the_group", "needs_letters", "not_letters", "start", "verdict"]

@@ -1,0 +1,117 @@
+"""The cell reader: the stages of :mod:`vision.tiles.frame`, :mod:`vision.tiles.teach` and
+:mod:`vision.tiles.settle` in order, with what a game keeps between frames (the back, the
+reference cells, the last taught reader) held by the :class:`TileReader` its caller owns."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+import numpy as np
+
+from vision import VisionError
+from vision.letters import LetterReader, LetterReading
+from vision.tiles.cells import ALPHABET, CellReading, CellState, TileError
+from vision.tiles.faces import FaceModel
+from vision.tiles.frame import (FrameRead, SecondOpinion, Teacher, find_faces, infer_the_back,
+                                like_the_group, needs_letters, start, verdict)
+from vision.tiles.reference import CellRef, cell_ref
+from vision.tiles.settings import DEFAULT_SETTINGS, TileSettings
+from vision.tiles.settle import by_likeness, victims, within_the_set
+from vision.tiles.teach import TaughtCache, self_taught, taught_again
+
+_log = logging.getLogger(__name__)
+
+
+def tesseract_opinion() -> SecondOpinion | None:
+    """Tesseract's single-letter reading, when pytesseract and the program are installed: a
+    reader unlike the model, so where both agree the letter is safe."""
+    try:
+        import shutil
+
+        from vision import letters_tesseract
+    except ImportError:
+        return None
+    if shutil.which("tesseract") is None:
+        return None
+
+    def read(crop: np.ndarray, alphabet: str) -> LetterReading:
+        try:
+            return letters_tesseract.read(crop, alphabet)
+        except VisionError:
+            _log.debug("tesseract failed", exc_info=True)
+            return LetterReading(None, 0, 0.0)
+
+    return read
+
+
+class TileReader:
+    """Reads cells from their crops; ``back`` and ``victim`` are learned faces if known."""
+
+    def __init__(self, letters: LetterReader, back: FaceModel | None = None,
+                 victim: FaceModel | None = None, alphabet: str = ALPHABET,
+                 second_opinion: SecondOpinion | None | bool = True,
+                 max_second: int | None = None,
+                 settings: TileSettings = DEFAULT_SETTINGS) -> None:
+        self.letters = letters
+        self.back = back
+        self.victim = victim
+        self.alphabet = alphabet
+        self.settings = settings
+        if second_opinion is True:
+            second_opinion = tesseract_opinion()
+        self.second: SecondOpinion | None = second_opinion or None
+        self.max_second = settings.max_second if max_second is None else max_second
+        self._taught = TaughtCache()
+        self.refs: tuple[CellRef, ...] | None = None  # per cell, from a reference frame
+
+    def learn_back(self, crops: Sequence[np.ndarray]) -> FaceModel:
+        """Learn the back from crops of face-down tiles (any number of them)."""
+        self.back = FaceModel.learn(crops, self.settings)
+        self._taught = TaughtCache()  # a new game or set: what its letters taught is anew
+        return self.back
+
+    def learn_reference(self, crops: Sequence[np.ndarray]) -> FaceModel:
+        """Learn the back, and every cell's own look, from a frame where all tiles lie face
+        down (``crops`` in cell order, cropped with the grid later frames are read with)."""
+        self.refs = tuple(cell_ref(c, self.settings) for c in crops)
+        return self.learn_back(crops)
+
+    def read(self, crops: Sequence[np.ndarray], cells: Sequence[int] | None = None,
+             teachers: Sequence[Teacher] = ()) -> list[CellReading]:
+        """Readings for ``crops`` of the cells ``cells`` (default: 0, 1, ...); without a
+        learned back, it is inferred from these crops (so pass all 36 of a frame then).
+        ``teachers`` are sure letters of other cells of the same frame, as (cell, crop,
+        label like "E@90"): when only a few cells are re-read they teach like the frame's
+        own sure letters would."""
+        where = list(range(len(crops))) if cells is None else list(cells)
+        if len(where) != len(crops):
+            raise TileError(f"{len(crops)} crops for {len(where)} cells")
+        f = start(crops, where, self.refs, self.back, self.settings, self.alphabet)
+        f.teachers = list(teachers)
+        f.second, f.second_left = self.second, self.max_second
+        need = needs_letters(f)
+        if need:
+            got = self.letters.read_many([crops[i] for i in need], self.alphabet)
+            f.readings = dict(zip(need, got, strict=True))
+        if f.back is None:
+            infer_the_back(f)
+        find_faces(f)
+        self_taught(f, self.letters, self._taught)
+        f.out = [verdict(f, i) for i in range(len(crops))]
+        if f.inferred:
+            like_the_group(f)
+        return self._settle(f)
+
+    def _settle(self, f: FrameRead) -> list[CellReading]:
+        """The open cells by likeness, a second round of teaching, the one-victim rule, and
+        the set's counts."""
+        up = [f.same[i] is False for i in range(len(f.crops))]
+        candidates = by_likeness(f, up)
+        candidates = taught_again(f, self.letters, candidates)
+        victims(f, candidates, self.victim)
+        final = [o if o is not None else CellReading(CellState.UNSURE) for o in f.out]
+        return within_the_set(final, self.settings)
+
+
+__all__ = ["TileReader", "tesseract_opinion"]

@@ -1,0 +1,60 @@
+"""The tuned thresholds of the cell reader, in one place.
+
+They were measured on train-style renders and a few real photos; keeping them in one frozen
+object passed to every stage lets a bench or a test try other values without touching module
+state, and shows in one place what the reader's verdicts hang on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class TileSettings:
+    """Thresholds of the cell reader; the defaults are the tuned ones."""
+
+    pattern: int = 12  # side of the pattern thumbnail
+    back_sure: float = 3.0  # back distance (units of the back's spread) below which: the back
+    back_not: float = 4.5  # above which a cell is surely not the back
+    glare_level: int = 250  # gray level counted as glare
+    letter_over_back: float = 0.9  # a letter this sure wins over a cell near the back
+    victim_max_letter: float = 0.3  # a picture: the letter reader's best letter stays below
+    sure_letter: float = 0.85  # letters this sure teach the others in the same frame
+    like_letter: float = 0.82  # likeness (correlation) to a sure letter that makes that letter
+    victim_ink: float = 0.03  # a glared cell may still be the victim if this much is drawn
+    unlike_letter: float = 0.78  # below this likeness to every sure letter: maybe the victim
+    glyph: int = 20  # side of the likeness thumbnail
+    shift: int = 5  # px (of 40) two crops of the same face may be off each other
+    # shift-tolerant correlation of cells counted as one exact look: more than seven such make
+    # a back of a group the letter reader reads (different letters of one frame reach 0.81 at
+    # most on train renders, so eight at this level are no mix of letters)
+    same_face: float = 0.85
+    # shift-tolerant correlation of two crops of one patterned face (same back seen >= 0.42
+    # between backs off their places, <= 0.31 between a face-up tile and the back)
+    shift_same: float = 0.4
+    flat_texture: float = 2.0  # texture below which a face is plain (letters score 10+)
+    teach_sure: float = 0.9  # letters this sure teach the frame's doubtful cells
+    teach_per_letter: int = 2  # examples taught of each letter (four feature passes each)
+    max_second: int = 3  # cells per read that may ask the second opinion (Tesseract is slow)
+    agree_min: float = 0.1  # the model's score for its best letter to agree with Tesseract
+    second_sure: float = 0.85  # a second opinion this sure, against the model: cell unsure
+    glare_max_letter: float = 0.15  # a glared back shows the letter reader next to nothing
+    glared_back: float = 0.65  # confidence of a back recognised by its texture alone
+    fine: float = 0.5  # a face whose blurred thumbnail keeps less contrast: a fine pattern
+    # the reference frame, cell by cell (measured on train-style renders, same grid for both
+    # frames: face-down cells correlate >= 0.66 with their reference (5th percentile 0.93),
+    # face-up cells <= 0.31; over a plain back a face-up cell has >= 6x the reference's fine
+    # contrast, a face-down one <= 1.4x; colour moves by <= 2.2 (Lab) on the same back)
+    ref_shift: int = 4  # px (of a 64 px crop) a cell may sit off its place in the reference
+    ref_same: float = 0.6  # correlation with the reference above which a cell is unchanged
+    ref_changed: float = 0.45  # below which it surely changed
+    ref_flat: float = 6.0  # fine contrast (gray levels) under which a reference cell is plain
+    ref_colour_same: float = 8.0  # Lab distance (lightness counted half) of an unchanged cell
+    ref_colour_changed: float = 15.0  # beyond which the cell surely changed
+    ref_burnt: float = 0.3  # share burnt white above which "unchanged" means little
+
+
+DEFAULT_SETTINGS = TileSettings()
+
+__all__ = ["DEFAULT_SETTINGS", "TileSettings"]

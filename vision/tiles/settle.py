@@ -1,0 +1,149 @@
+"""The last stages of a read: cells the first verdicts left open are settled by likeness to
+the frame's sure letters, a second opinion, and the set's own counts (seven of each letter,
+one victim), never silently guessed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from companion.games.moerder.board import PER_LETTER
+from vision.letters import LetterReading
+from vision.tiles.appearance import glyph_vec
+from vision.tiles.cells import CellReading, CellState
+from vision.tiles.faces import FaceModel
+from vision.tiles.frame import FrameRead
+from vision.tiles.settings import DEFAULT_SETTINGS, TileSettings
+
+
+def _likeness(f: FrameRead, i: int, sure: list[int],
+              vec: dict[int, np.ndarray]) -> list[tuple[str, tuple[float, int]]]:
+    """Each sure letter's best likeness to cell ``i`` (and the turn that gives it), best
+    first."""
+    best: dict[str, tuple[float, int]] = {}
+    for j in sure:
+        o = f.out[j]
+        assert o is not None and o.letter is not None
+        sims = vec[i] @ vec[j][0]
+        k = int(np.argmax(sims))
+        if float(sims[k]) > best.get(o.letter, (-1.0, 0))[0]:
+            best[o.letter] = (float(sims[k]), (o.rotation - 90 * k) % 360)
+    return sorted(best.items(), key=lambda kv: -kv[1][0])
+
+
+def by_likeness(f: FrameRead, up: Sequence[bool]) -> list[int]:
+    """Settle the cells left open by comparing them with the sure letters of the same frame
+    (same font, same print): a close match in some turn is that letter; a face-up cell like
+    no letter and unlike the back is the victim (the set holds one). Returns the victim
+    candidates."""
+    s = f.settings
+    open_ = [i for i, o in enumerate(f.out) if o is None]
+    if not open_:
+        return []
+    sure = [i for i, o in enumerate(f.out)
+            if o is not None and o.state is CellState.LETTER and o.confidence >= s.sure_letter]
+    vec = {i: glyph_vec(f.crops[i], s) for i in open_ + sure}
+    back_known = f.back is not None
+    unlike_letters: list[int] = []
+    for i in open_:
+        ranked = _likeness(f, i, sure, vec)
+        top = ranked[0][1][0] if ranked else 0.0
+        second = ranked[1][1][0] if len(ranked) > 1 else 0.0
+        r = f.readings.get(i)
+        agrees = bool(ranked) and r is not None and bool(r.candidates) and (
+            r.candidates[0][0] == ranked[0][0])
+        if (agrees and top >= s.like_letter and top - second >= 0.05
+                and f.dist[i] >= s.back_sure):
+            letter, (sim, rot) = ranked[0]
+            f.out[i] = CellReading(CellState.LETTER, letter, rot, float(min(0.95, sim)))
+        elif (opinion := second_opinion(f, f.crops[i], r)) is not None:
+            f.out[i] = opinion
+        elif ((up[i] or (back_known and f.dist[i] > s.back_not))
+              and (f.looks[i].glare < 0.25 or f.looks[i].ink > s.victim_ink)
+              and (not sure or top < s.unlike_letter or up[i] or i in f.reread)
+              and (r is None or r.confidence < s.victim_max_letter)):
+            unlike_letters.append(i)
+        else:
+            guess = r.letter if r is not None else None
+            f.out[i] = CellReading(CellState.UNSURE, guess, r.rotation if (r and guess) else 0,
+                                   float(min(r.confidence if r else 0.0, 0.59)))
+    return unlike_letters
+
+
+def second_opinion(f: FrameRead, crop: np.ndarray, r: LetterReading | None,
+                   ) -> CellReading | None:
+    """Ask the second opinion about a cell the model could not settle: a letter both agree on
+    is that letter; a letter only the second opinion sees leaves the cell unsure (so an
+    unread letter is not taken for the victim); nothing seen says nothing."""
+    s = f.settings
+    if f.second is None or f.second_left <= 0:
+        return None
+    f.second_left -= 1
+    t = f.second(crop, f.alphabet)
+    if t.letter is None or t.confidence < 0.6:
+        return None
+    top = r.candidates[0][0] if (r is not None and r.candidates) else None
+    if t.letter == top and r is not None and (r.confidence >= s.agree_min
+                                              or t.confidence >= s.second_sure):
+        return CellReading(CellState.LETTER, t.letter, t.rotation,
+                           float(min(0.9, max(r.confidence, t.confidence) * 0.95)))
+    if t.confidence < s.second_sure:
+        # Tesseract finds some letter in many pictures (a skull's jaw as an E); alone and not
+        # sure, that says nothing
+        return None
+    return CellReading(CellState.UNSURE, t.letter, t.rotation, float(min(t.confidence, 0.5)))
+
+
+def victims(f: FrameRead, idx: list[int], victim: FaceModel | None) -> None:
+    """The set holds one victim: with one candidate it is the victim; with several, the one
+    closest to a taught victim face; the rest stay unsure."""
+    if not idx:
+        return
+    if victim is not None:
+        d = {i: victim.distance(f.looks[i]) for i in idx}
+        best = min(idx, key=lambda i: d[i])
+        pick = best if d[best] < f.settings.back_not else None
+    else:
+        pick = idx[0] if len(idx) == 1 else None
+    for i in idx:
+        reject = 1.0 - float(getattr(f.readings.get(i), "confidence", 0.0))
+        if i == pick:
+            f.out[i] = CellReading(CellState.VICTIM, confidence=float(np.clip(reject, 0.6, 1)))
+        else:
+            f.out[i] = CellReading(CellState.UNSURE, confidence=0.3)
+
+
+def within_the_set(cells: list[CellReading], s: TileSettings,
+                   changed: Sequence[int] | None = None) -> list[CellReading]:
+    """The set holds seven of each letter and one victim: when more are read, the readings of
+    that kind are not to be trusted (a back pattern the model takes for a letter), so all but
+    the very sure ones become unsure (only among ``changed`` cells when given: the others
+    were settled before)."""
+    out = list(cells)
+    may = set(range(len(cells))) if changed is None else set(changed)
+    for state, limit in ((CellState.LETTER, PER_LETTER), (CellState.VICTIM, 1)):
+        kinds: dict[str | None, list[int]] = {}
+        for i, c in enumerate(cells):
+            if c.state is state:
+                kinds.setdefault(c.letter, []).append(i)
+        for idx in kinds.values():
+            if len(idx) <= limit:
+                continue
+            for i in idx:
+                c = cells[i]
+                if i in may and (c.confidence < s.letter_over_back or state is CellState.VICTIM):
+                    out[i] = CellReading(CellState.UNSURE, c.letter, c.rotation,
+                                         min(c.confidence, 0.5))
+    return out
+
+
+def settle_set(cells: Sequence[CellReading], changed: Sequence[int],
+               settings: TileSettings = DEFAULT_SETTINGS) -> list[CellReading]:
+    """A whole board after re-reading only ``changed`` cells: if it now holds more of a kind
+    than the set does (a second victim, an eighth E), the new readings of that kind become
+    unsure; the cells settled before stay."""
+    return within_the_set(list(cells), settings, changed)
+
+
+__all__ = ["by_likeness", "second_opinion", "settle_set", "victims", "within_the_set"]
