@@ -1,4 +1,4 @@
-"""mypy over every package, as CI runs it (STYLE.md: full annotations, mypy in CI)."""
+"""mypy --strict over every package, as CI runs it: full annotations, checked on every run."""
 
 from __future__ import annotations
 
@@ -17,3 +17,11 @@ def test_mypy_is_clean_over_every_package() -> None:
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.startswith("Success: no issues found")
+
+
+def test_mypy_runs_strict() -> None:
+    """The strictness is the project's setting, not a flag someone may forget."""
+    import tomllib
+
+    settings = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert settings["tool"]["mypy"]["strict"] is True
