@@ -108,8 +108,8 @@ def _logging(verbose: bool) -> None:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from companion import config as config_mod
-    from companion.table import Table
     from companion.store import new_pin
+    from companion.table import Table
     from vision.sources import open_source
 
     _logging(args.verbose)
@@ -160,8 +160,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from companion import config as config_mod
     from companion import demo
     from companion.progress import progress
-    from companion.table import Table
     from companion.store import Store, new_pin
+    from companion.table import Table
 
     if args.speed <= 0:
         raise InputError("--speed must be positive")

@@ -60,8 +60,8 @@ def play_out(seed: int, players: Sequence[str] = PLAYERS) -> Script:
     """The turns of one game: tiles in a seeded order, the victim's neighbours with it."""
     import numpy as np
 
-    from companion.games.moerder.chain import find_chains
     from companion.games.moerder import GAME, Next, TurnTile
+    from companion.games.moerder.chain import find_chains
 
     rng = np.random.default_rng([seed, 11])
     pool = [t for t in (Tile.M, Tile.OE, Tile.R, Tile.D, Tile.E) for _ in range(7)] + [Tile.VICTIM]

@@ -13,11 +13,8 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import logging
 from pathlib import Path
 from typing import Any
-
-_log = logging.getLogger(__name__)
 
 DEFAULT_PROFILE = "vision-profile.npz"
 
@@ -124,9 +121,9 @@ def _debug_image(image: Any, grid: Any, obs: Any, path: str) -> None:
 
 def _teach(args: argparse.Namespace) -> int:
     from companion.games.moerder.board import Board
-    from vision.observation import Profile, crops_of, load_image
     from vision.grid import locate
     from vision.letters import LetterReader
+    from vision.observation import Profile, crops_of, load_image
     from vision.tiles import FaceModel
 
     board = Board.parse(args.letters)

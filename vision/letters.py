@@ -21,7 +21,6 @@ blended with the network.
 from __future__ import annotations
 
 import json
-import logging
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -31,8 +30,6 @@ import cv2
 import numpy as np
 
 from vision import VisionError
-
-_log = logging.getLogger(__name__)
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ"
 ROTATIONS = (0, 90, 180, 270)

@@ -6,15 +6,11 @@ the one Tesseract is surest of. Imported lazily: the table does not need Tessera
 
 from __future__ import annotations
 
-import logging
-
 import cv2
 import numpy as np
 
 from vision import VisionError
 from vision.letters import LETTERS, LetterReading
-
-_log = logging.getLogger(__name__)
 
 _TURN_BACK = {  # undo a clockwise turn of the letter
     0: None,

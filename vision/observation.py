@@ -17,7 +17,6 @@ the real back and victim faces, so a real tile set is read as well as a rendered
 
 from __future__ import annotations
 
-import logging
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -30,10 +29,16 @@ from vision import VisionError
 from vision.grid import Grid, GridNotFound, crop_tile, locate, rectify
 from vision.letters import LetterReader
 from vision.stable import Change, Stillness, compare
-from vision.tiles import (CellReading, CellState, FaceModel, TileError, TileReader,
-                          TileSettings, look, settle_set)
-
-_log = logging.getLogger(__name__)
+from vision.tiles import (
+    CellReading,
+    CellState,
+    FaceModel,
+    TileError,
+    TileReader,
+    TileSettings,
+    look,
+    settle_set,
+)
 
 CROP = 64  # px of a tile crop for reading
 CROP_MARGIN = 0.04

@@ -10,15 +10,12 @@ table around the grid, where it reaches in. A change that stays put for a while 
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from companion.games.moerder.board import SIZE
-
-_log = logging.getLogger(__name__)
 
 MOTION_SIZE = (160, 120)
 MOTION_LEVEL = 18  # gray levels: a pixel this much brighter or darker has changed

@@ -25,7 +25,6 @@ from companion.games.base import RuleError
 from web.errors import json_error
 from web.state import web_state
 
-
 bp = Blueprint("analysis", __name__, url_prefix="/api/analysis")
 
 EXTENSION = "companion.analysis"

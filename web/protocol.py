@@ -13,7 +13,6 @@ from typing import Any, Protocol
 
 from companion.table import publish as _publish
 
-
 Busy = _publish.Busy  # every live-stream slot is taken; the web answers 503
 
 

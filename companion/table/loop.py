@@ -35,8 +35,8 @@ from companion.resources import table_rules
 from companion.store import Store
 from companion.table import actions, signals
 from companion.table.advisor import Advice, AdvisorThread
-from companion.table.inbox import STOP, Barrier, PhoneAction, Press
 from companion.table.camera import Camera, CameraStatus, Frames, Reader, Seen, Steady
+from companion.table.inbox import STOP, Barrier, PhoneAction, Press
 from companion.table.publish import PhoneView, Publisher
 from companion.table.state import Game
 from companion.table.timers import TableTimer

@@ -9,9 +9,10 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from companion.errors import InputError
 from companion.games.base import (
-    AnyEffect,
     Answered,
+    AnyEffect,
     EventError,
     GameRules,
     Observed,
@@ -22,7 +23,6 @@ from companion.games.base import (
     Undo,
     effect_json,
 )
-from companion.errors import InputError
 from companion.store import GameRecord, Store
 
 _log = logging.getLogger(__name__)

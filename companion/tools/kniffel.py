@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import random
 import sys
 from typing import Any
@@ -20,8 +19,6 @@ from companion.games.kniffel.lexicon import Lexicon
 from companion.games.kniffel.pad import BOXES, Box, parse_boxes
 from companion.games.kniffel.solver import Entry, best_boxes, check_entry, rank
 from companion.wordlist import load_lexicon
-
-_log = logging.getLogger(__name__)
 
 EXIT_REFUSED = 1
 EXIT_USAGE = 2

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -24,8 +23,6 @@ from companion.games.moerder.board import SIZE, Board, BoardError
 
 if TYPE_CHECKING:
     from companion.games.moerder.solver import Analysis
-
-_log = logging.getLogger(__name__)
 
 DEFAULT_SEED = 0
 

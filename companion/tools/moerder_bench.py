@@ -15,7 +15,6 @@ numpy runs these element-wise operations on one core.
 
 from __future__ import annotations
 
-import logging
 import platform
 import random
 import statistics
@@ -39,8 +38,6 @@ from companion.games.moerder.solver import (
 )
 
 WORST_SAMPLES = 10_000
-
-_log = logging.getLogger(__name__)
 
 
 def open_positions(seed: int, count: int) -> list[Board]:

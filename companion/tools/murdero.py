@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import sys
 from typing import Any
 
@@ -17,8 +16,6 @@ from companion.games.murdero.events import decode_hand
 from companion.games.murdero.hand import HandError
 from companion.games.murdero.scoring import HandScore, score_hand
 from companion.games.murdero.view import score_view
-
-_log = logging.getLogger(__name__)
 
 
 class MurderoInputError(HandError):

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import sys
 from pathlib import Path
 from typing import Any
@@ -38,8 +37,6 @@ from companion.games.search.rules import (
     team_score,
 )
 from companion.stopwatch import Stopwatch
-
-_log = logging.getLogger(__name__)
 
 DEFAULT_SECONDS = 20.0
 

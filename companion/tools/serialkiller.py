@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import sys
 from typing import Any
 
@@ -22,8 +21,6 @@ from companion.errors import InputError
 from companion.games.base import AnyEffect, Refused, RuleError, Timeline, Undo
 from companion.games.serialkiller import GAME, SKState, view
 from companion.games.serialkiller.errors import SerialKillerError
-
-_log = logging.getLogger(__name__)
 
 
 class ReplayError(SerialKillerError, InputError):

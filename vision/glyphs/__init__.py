@@ -14,9 +14,20 @@ from __future__ import annotations
 from vision.glyphs.boxed import face_crop
 from vision.glyphs.camera import camera_crop
 from vision.glyphs.draw import glyph_mask, render_glyph
-from vision.glyphs.fonts import (BGR, FONT_DIRS, LETTERS, NON_LETTERS, SKIP_FAMILIES,
-                                 TEST_FAMILIES, GlyphError, Split, font_family, font_label,
-                                 font_paths, split_families)
+from vision.glyphs.fonts import (
+                                 BGR,
+                                 FONT_DIRS,
+                                 LETTERS,
+                                 NON_LETTERS,
+                                 SKIP_FAMILIES,
+                                 TEST_FAMILIES,
+                                 GlyphError,
+                                 Split,
+                                 font_family,
+                                 font_label,
+                                 font_paths,
+                                 split_families,
+)
 
 __all__ = ["BGR", "FONT_DIRS", "LETTERS", "NON_LETTERS", "SKIP_FAMILIES", "TEST_FAMILIES",
            "GlyphError", "Split", "camera_crop", "face_crop", "font_family", "font_label",

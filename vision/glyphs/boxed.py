@@ -7,7 +7,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.glyphs.draw import composite, dark_colour, glyph_mask, rounded_square, shape_mask
+from vision.glyphs.draw import (
+    composite,
+    dark_colour,
+    glyph_mask,
+    rounded_square,
+    shape_mask,
+)
 from vision.glyphs.fonts import BGR, LETTERS, NON_LETTERS, GlyphError
 
 

@@ -7,8 +7,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.glyphs.draw import (composite, dark_colour, glyph_mask, light_colour, rounded_square,
-                               shape_mask)
+from vision.glyphs.draw import (
+    composite,
+    dark_colour,
+    glyph_mask,
+    light_colour,
+    rounded_square,
+    shape_mask,
+)
 from vision.glyphs.fonts import NON_LETTERS, GlyphError
 
 

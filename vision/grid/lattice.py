@@ -4,7 +4,6 @@ evidence supports, and order it so that row 0 is at the top of the image."""
 
 from __future__ import annotations
 
-import logging
 import math
 from dataclasses import dataclass
 
@@ -13,8 +12,6 @@ import numpy as np
 
 from companion.games.moerder.board import SIZE
 from vision.grid.model import MIN_TILES, Candidate, GridNotFound, project
-
-_log = logging.getLogger(__name__)
 
 
 def _fit_h(lat: np.ndarray, img: np.ndarray) -> np.ndarray:

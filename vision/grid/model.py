@@ -3,7 +3,6 @@ is none."""
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 
 import cv2
@@ -11,8 +10,6 @@ import numpy as np
 
 from companion.games.moerder.board import SIZE
 from vision import VisionError
-
-_log = logging.getLogger(__name__)
 
 WORK_SIDE = 640  # longest side of the working image for locating
 MIN_TILES = 10  # fewer detected tiles than this is no grid

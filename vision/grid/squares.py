@@ -4,7 +4,6 @@ every tile colour, back pattern and table."""
 
 from __future__ import annotations
 
-import logging
 import math
 
 import cv2
@@ -12,8 +11,6 @@ import numpy as np
 
 from companion.games.moerder.board import SIZE
 from vision.grid.model import WORK_SIDE, Candidate
-
-_log = logging.getLogger(__name__)
 
 
 def work_image(image: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray, float]:

@@ -28,7 +28,16 @@ import numpy as np
 from companion.games.moerder.board import CELLS, Board, Tile
 from vision.synth.faces import tile_face
 from vision.synth.scene import make_layout, random_board, render_table
-from vision.synth.styles import BackPattern, Layout, Style, Table, Truth, Victim, fonts, styles
+from vision.synth.styles import (
+    BackPattern,
+    Layout,
+    Style,
+    Table,
+    Truth,
+    Victim,
+    fonts,
+    styles,
+)
 
 
 @dataclass(frozen=True)

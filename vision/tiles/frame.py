@@ -16,8 +16,15 @@ from companion.games.moerder.board import PER_LETTER
 from vision.letters import LetterReading
 from vision.tiles.appearance import Look, look, settled
 from vision.tiles.cells import CellReading, CellState
-from vision.tiles.faces import (FaceModel, alike_to_most, back_conf, back_group, face_coloured,
-                                glared, model_from_looks)
+from vision.tiles.faces import (
+    FaceModel,
+    alike_to_most,
+    back_conf,
+    back_group,
+    face_coloured,
+    glared,
+    model_from_looks,
+)
 from vision.tiles.reference import CellRef, against_reference
 from vision.tiles.settings import TileSettings
 

@@ -13,8 +13,17 @@ from vision import VisionError
 from vision.letters import LetterReader, LetterReading
 from vision.tiles.cells import ALPHABET, CellReading, CellState, TileError
 from vision.tiles.faces import FaceModel
-from vision.tiles.frame import (FrameRead, SecondOpinion, Teacher, find_faces, infer_the_back,
-                                like_the_group, needs_letters, start, verdict)
+from vision.tiles.frame import (
+    FrameRead,
+    SecondOpinion,
+    Teacher,
+    find_faces,
+    infer_the_back,
+    like_the_group,
+    needs_letters,
+    start,
+    verdict,
+)
 from vision.tiles.reference import CellRef, cell_ref
 from vision.tiles.settings import DEFAULT_SETTINGS, TileSettings
 from vision.tiles.settle import by_likeness, victims, within_the_set

@@ -15,14 +15,11 @@ in the config (``DiceSet.parse``).
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.games.kniffel.errors import KniffelError
-
-_log = logging.getLogger(__name__)
 
 N_DICE = 7
 FACES_PER_DIE = 6

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import enum
-import logging
 from dataclasses import dataclass
 
 from companion.games.kniffel.errors import KniffelError
-
-_log = logging.getLogger(__name__)
 
 UPPER_BONUS = 35
 UPPER_BONUS_AT = 50

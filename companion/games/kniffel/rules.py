@@ -11,7 +11,6 @@ at the edge (``GameRules.needs``).
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -33,8 +32,6 @@ from companion.games.kniffel.events import Enter, KniffelExtra, Throw, TimeUp, Z
 from companion.games.kniffel.lexicon import Lexicon
 from companion.games.kniffel.pad import KNIFFEL, Box, Pad
 from companion.games.kniffel.solver import best_boxes, check_entry
-
-_log = logging.getLogger(__name__)
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4

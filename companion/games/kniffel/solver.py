@@ -9,7 +9,6 @@ best combination of disjoint subsets that its rule allows (:func:`best_boxes`).
 from __future__ import annotations
 
 import itertools
-import logging
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -25,8 +24,6 @@ from companion.games.kniffel.pad import (
     UPPER_BONUS_AT,
     Box,
 )
-
-_log = logging.getLogger(__name__)
 
 ALL = (1 << N_DICE) - 1
 # The fair share of each upper box towards the 50 the bonus needs (50 / 5 boxes).

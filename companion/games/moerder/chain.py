@@ -11,7 +11,6 @@ cells ``(row, column)`` from the M to the last R.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 
 from companion.games.moerder.board import (
@@ -23,8 +22,6 @@ from companion.games.moerder.board import (
     index_cell,
     neighbours,
 )
-
-_log = logging.getLogger(__name__)
 
 Chain = tuple[Cell, ...]
 

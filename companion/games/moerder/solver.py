@@ -21,7 +21,6 @@ Randomness is handed in: :func:`p_end` takes a ``numpy.random.Generator``.
 
 from __future__ import annotations
 
-import logging
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -44,8 +43,6 @@ from companion.games.moerder.chain import (
     Chain,
     find_chains,
 )
-
-_log = logging.getLogger(__name__)
 
 __all__ = [
     "Analysis",

@@ -9,13 +9,10 @@ card at least once, 15 in all, so at most two copies beyond one of each across t
 from __future__ import annotations
 
 import enum
-import logging
 import re
 from dataclasses import dataclass
 
 from companion.games.murdero.errors import MurderoError
-
-_log = logging.getLogger(__name__)
 
 
 class Colour(enum.Enum):

@@ -30,7 +30,6 @@ JSON form of one hand (the ``hand`` of a ``hand_entered`` event, and ``HAND.json
 from __future__ import annotations
 
 import enum
-import logging
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -48,8 +47,6 @@ from companion.games.murdero.cards import (
     parse_card,
 )
 from companion.games.murdero.errors import MurderoError
-
-_log = logging.getLogger(__name__)
 
 MAX_CASES = 3
 HAND_LIMIT = 8

@@ -18,7 +18,6 @@ hand is begun by the seat after the one that began the hand before.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -38,8 +37,6 @@ from companion.games.base import (
 from companion.games.murdero.events import HandCorrected, HandEntered, NewGame, NextTurn
 from companion.games.murdero.hand import HandEnd, HandError, PlayerHand, seats_of_pairs
 from companion.games.murdero.scoring import HandScore, score_hand, side_label
-
-_log = logging.getLogger(__name__)
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4

@@ -5,7 +5,6 @@ All randomness comes from the :class:`random.Random` handed in, so a seed gives 
 
 from __future__ import annotations
 
-import logging
 import random
 from collections.abc import Sequence
 
@@ -20,8 +19,6 @@ from companion.games.murdero.cards import (
     deck,
 )
 from companion.games.murdero.hand import Case, Ending, HandEnd, PlayerHand, partners_of
-
-_log = logging.getLogger(__name__)
 
 
 def random_hand(rng: random.Random, names: Sequence[str], pairs: bool = False) -> HandEnd:

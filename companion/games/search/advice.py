@@ -8,7 +8,6 @@ so :func:`state_from_view` rebuilds it exactly and the page's figures are the re
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping
 from typing import Any
 
@@ -25,8 +24,6 @@ from companion.games.search.rules import (
     new_state,
     team_score,
 )
-
-_log = logging.getLogger(__name__)
 
 HINT_NODES = 20_000  # a few seconds on a Pi: good first moves turn up early (the probes)
 REVIEW_NODES = 100_000

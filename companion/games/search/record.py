@@ -15,7 +15,6 @@ Lost turns are not written: the referee skips a player who cannot move.
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 
 from companion.games.base import Refused
@@ -31,8 +30,6 @@ from companion.games.search.rules import (
     new_state,
     place_start,
 )
-
-_log = logging.getLogger(__name__)
 
 
 class RecordError(SearchError):

@@ -8,7 +8,6 @@ referee share one definition of a legal move.
 from __future__ import annotations
 
 import enum
-import logging
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -28,8 +27,6 @@ from companion.games.base import (
 )
 from companion.games.search.events import AskHint, Move, Start
 from companion.games.search.house import House, HouseError, Room, deck
-
-_log = logging.getLogger(__name__)
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 PENALTY = 5  # "minus five times the difference"
@@ -95,7 +92,6 @@ class SearchState:
     @property
     def tracks(self) -> tuple[int, ...]:
         return tuple(p.track for p in self.players)
-
 
 
 # --- the move rules, shared with the solver -------------------------------------------------

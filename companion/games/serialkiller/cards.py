@@ -7,13 +7,10 @@ is read too), ``AD``, ``7C``; lower case and the suit symbols ♠♥♦♣ are a
 from __future__ import annotations
 
 import enum
-import logging
 import re
 from dataclasses import dataclass
 
 from companion.games.serialkiller.errors import SerialKillerError
-
-_log = logging.getLogger(__name__)
 
 
 class CardError(SerialKillerError):

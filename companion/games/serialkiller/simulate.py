@@ -6,7 +6,6 @@ the :class:`random.Random` handed in, so a seed gives the same game every time.
 
 from __future__ import annotations
 
-import logging
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,8 +29,6 @@ from companion.games.serialkiller.rules import (
     open_graves,
 )
 from companion.games.serialkiller.view import legal
-
-_log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
