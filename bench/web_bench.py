@@ -1,4 +1,4 @@
-"""Web edge figures over real HTTP (waitress, the real Runtime on a temp SQLite log).
+"""Web edge figures over real HTTP (waitress, the real Table on a temp SQLite log).
 
 Run: ``.venv/bin/python bench/web_bench.py [--quick]``. Prints one line per figure and a JSON
 object at the end. Figures depend on the machine's load; say what else ran.
