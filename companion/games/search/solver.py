@@ -99,10 +99,6 @@ class Review:
     first_departure: int | None  # 1-based move where the table left every best line, if known
 
 
-class _Stop(Exception):
-    pass
-
-
 class _Search:
     def __init__(
         self,
