@@ -1,7 +1,13 @@
-"""Shared fixtures. ``SHARED`` is the shared/ folder beside the repo (rules, real data)."""
+"""Fixtures for every test: gpiozero's MockFactory, and the folder of rule texts if given.
+
+The games' rule texts are not part of the repository (they are the publishers'); the tests
+that check quoted sentences against them run when ``COMPANION_RULE_TEXTS`` names a folder
+holding them, and are skipped with that reason otherwise.
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,14 +16,16 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared"
 
 
 @pytest.fixture(scope="session")
-def shared_dir() -> Path:
-    if not SHARED.is_dir():
-        pytest.skip("shared/ is not beside the repo")
-    return SHARED
+def rule_texts() -> Path:
+    """The folder of the games' rule texts (``murdero.txt``, ``serial-killer.txt``…)."""
+    folder = os.environ.get("COMPANION_RULE_TEXTS", "")
+    if not folder or not Path(folder).is_dir():
+        pytest.skip("the rule texts are not in the repository; set COMPANION_RULE_TEXTS to "
+                    "a folder holding them to check the quotes")
+    return Path(folder)
 
 
 @pytest.fixture

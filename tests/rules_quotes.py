@@ -28,8 +28,8 @@ def _quotes(prefix: str) -> list[tuple[str, str]]:
     return out
 
 
-def check_quotes(shared_dir: Path, prefix: str, rules_file: str, minimum: int) -> None:
-    text = _norm((shared_dir / "rules" / rules_file).read_text(encoding="utf-8"))
+def check_quotes(rule_texts: Path, prefix: str, rules_file: str, minimum: int) -> None:
+    text = _norm((rule_texts / rules_file).read_text(encoding="utf-8"))
     quotes = _quotes(prefix)
     missing = [(f, q) for f, q in quotes if _norm(q) not in text]
     assert not missing, f"quoted but not in {rules_file}: {missing}"

@@ -1,6 +1,6 @@
 """Finde den Mörder rules: every sentence of the rule text, and every reading we chose.
 
-Each test quotes the sentence of shared/rules/finde-den-moerder.txt it checks (``# RULE:``) or
+Each test quotes the sentence of the rule text it checks (``# RULE:``) or
 the reading from the rules module docstring (``# READING:``). Sentences that are not for a
 referee: "age 10 and up", "Duration: about 20 minutes", "You must keep the orientation ..."
 (the tiles stay as they are; see the test on letters facing any way), "(YES. It has to be in

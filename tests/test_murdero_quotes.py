@@ -7,5 +7,5 @@ from pathlib import Path
 from rules_quotes import check_quotes
 
 
-def test_every_quoted_murdero_rule_is_in_the_rule_text(shared_dir: Path) -> None:
-    check_quotes(shared_dir, "murdero", "murdero.txt", 40)
+def test_every_quoted_murdero_rule_is_in_the_rule_text(rule_texts: Path) -> None:
+    check_quotes(rule_texts, "murdero", "murdero.txt", 40)

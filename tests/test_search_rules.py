@@ -1,4 +1,4 @@
-"""The referee, sentence by sentence of shared/rules/search-sackson.txt (each quoted)."""
+"""The referee, sentence by sentence of the rule text (each quoted)."""
 
 from __future__ import annotations
 

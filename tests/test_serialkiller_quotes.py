@@ -7,5 +7,5 @@ from pathlib import Path
 from rules_quotes import check_quotes
 
 
-def test_every_quoted_serial_killer_rule_is_in_the_rule_text(shared_dir: Path) -> None:
-    check_quotes(shared_dir, "serialkiller", "serial-killer.txt", 30)
+def test_every_quoted_serial_killer_rule_is_in_the_rule_text(rule_texts: Path) -> None:
+    check_quotes(rule_texts, "serialkiller", "serial-killer.txt", 30)
