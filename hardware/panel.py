@@ -290,13 +290,17 @@ class Panel:
 
     # --- lights ---------------------------------------------------------------------------
 
-    def show_turn(self, seat: int | None, out: Sequence[int] = ()) -> None:
-        """The player on turn lit, the others dark (``out``: players who quit stay dark)."""
+    def show_turn(self, seat: int | None, out: Sequence[int] = (), hurry: bool = False) -> None:
+        """The player on turn lit, the others dark (``out``: players who quit stay dark);
+        ``hurry``: their time is running out, so their LED blinks fast instead."""
+        lit = Steady(Mode.BLINK, 0.12, 0.12) if hurry else Steady(Mode.ON)
         for i in range(self.seats):
-            self._lights.set(i, Steady(Mode.ON if i == seat else Mode.OFF))
-        if seat is not None and self._shown != ("turn", seat):
-            self._say(f"LED {seat + 1} ({self._name(seat)}) on: their turn")
-        self._shown = ("turn", seat)
+            self._lights.set(i, lit if i == seat else Steady(Mode.OFF))
+        shown = ("hurry" if hurry else "turn", seat)
+        if seat is not None and self._shown != shown:
+            what = "blinks fast: their time runs out" if hurry else "on: their turn"
+            self._say(f"LED {seat + 1} ({self._name(seat)}) {what}")
+        self._shown = shown
 
     def show_winner(self, seat: int | None) -> None:
         """The winner's LED blinks on; no winner: every LED blinks three times, then dark."""

@@ -4,6 +4,7 @@ a phone, and carried on after a restart from its checkpoint in the log."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,13 @@ def _after(rt: Table, clock: Clock, seconds: float) -> dict[str, Any]:
     return rt.snapshot()
 
 
+def _until(condition: Any, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "not shown in time"
+        time.sleep(0.005)
+
+
 def _kinds(snap: dict[str, Any]) -> list[str]:
     return [e["kind"] for e in (snap["last"] or {}).get("effects", [])]
 
@@ -70,9 +78,12 @@ def test_the_hourglass_starts_with_the_first_throw_warns_and_ends_the_turn(
     assert snap["timer"]["left_s"] == 15 and "timer_warning" not in _kinds(snap)
     buzzer = factory.pin(table.pins.buzzer)
     buzzer.clear_states()
+    led = factory.pin(table.pins.leds[0])
+    led.clear_states()
     snap = _after(table, clock, 6)  # 9 s left: the last ten seconds are announced
     assert "timer_warning" in _kinds(snap)
     assert table.panel.wait_idle() and any(s.state for s in buzzer.states)
+    _until(lambda: sum(1 for s in led.states if s.state) >= 3)  # Ana's LED blinks: hurry
     snap = _after(table, clock, 10)
     game = snap["game_id"]
     last = table.store.events(game)[-1]
@@ -83,6 +94,8 @@ def test_the_hourglass_starts_with_the_first_throw_warns_and_ends_the_turn(
     assert refused.value.code == "time_up"
     snap = table.submit({"action": "event", "event": {"type": "zero", "box": "chance"}})
     assert snap["players"][1]["on_turn"] and snap["timer"] is None
+    ben = factory.pin(table.pins.leds[1])
+    _until(lambda: ben.state and not led.state)  # Ben's turn: his LED steady, Ana's dark
 
 
 def test_a_paused_hourglass_does_not_run_and_undo_takes_it_back(table: Table, clock: Clock) -> None:

@@ -291,8 +291,10 @@ class Table(PhoneView, AbstractContextManager["Table"]):
 
     def _show(self) -> None:
         if self.game is not None:
-            signals.steady(self.panel, self._view(), camera_lost=self.camera.status["status"] == "lost",
-                           asking=self.game.prompt is not None)
+            view = self._view()
+            signals.steady(self.panel, view, camera_lost=self.camera.status["status"] == "lost",
+                           asking=self.game.prompt is not None,
+                           hurry=self.timer.hurrying(view.on_turn))
 
     # --- phones ---------------------------------------------------------------------------
 

@@ -64,13 +64,15 @@ def sound(panel: Panel, effects: Sequence[AnyEffect]) -> None:
             panel.play(UNDONE)
 
 
-def steady(panel: Panel, view: TableView, *, camera_lost: bool, asking: bool) -> None:
-    """The steady lights for the game as it stands and the status LED, most urgent first."""
+def steady(panel: Panel, view: TableView, *, camera_lost: bool, asking: bool,
+           hurry: bool = False) -> None:
+    """The steady lights for the game as it stands and the status LED, most urgent first;
+    ``hurry``: the timer of the seat on turn is in its last seconds."""
     panel.set_names(list(view.players))
     if view.over:
         panel.show_winners(list(view.winners))
     else:
-        panel.show_turn(view.on_turn, view.out)
+        panel.show_turn(view.on_turn, view.out, hurry=hurry)
     if camera_lost:
         light = Light.CAMERA_LOST
     elif asking:

@@ -157,6 +157,12 @@ class TableTimer:
     def due(self) -> float | None:
         return None if self.countdown is None else self.countdown.due(self._clock())
 
+    def hurrying(self, seat: int | None) -> bool:
+        """Whether ``seat``'s timer is in its last seconds (warned, still running)."""
+        c = self.countdown
+        return (c is not None and seat is not None and c.request.seat == seat and c.warned
+                and not c.expired and not c.paused)
+
     def view(self) -> dict[str, Any] | None:
         return None if self.countdown is None else self.countdown.view(self._clock())
 
