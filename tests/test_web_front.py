@@ -226,3 +226,28 @@ def test_a_forged_forwarded_for_does_not_dodge_the_pin_limit(table: Table) -> No
                            body=body, headers={"Content-Type": "application/json",
                                                "X-Companion-Pin": PIN})
         assert status == 200
+
+
+def test_live_pages_get_changes_once_the_table_has_a_slot_again(tmp_path: Path) -> None:
+    """The one table subscription behind all live pages waits for a slot rather than giving
+    up when the table's slots are all held (here by a stand-in for a camera view)."""
+    with make_table(tmp_path, max_streams=1) as runtime:
+        held = runtime.subscribe()
+        held.__enter__()
+        app = web.create_app(runtime, {"max_streams": 4})
+        with web.Server(app, port=0) as server:
+            live, buf = open_live_page(server.port, "127.0.0.8")
+            try:
+                held.__exit__(None, None, None)
+                deadline = time.monotonic() + TIMEOUT
+                flip = False
+                while True:  # changes until the hub is subscribed again; then one arrives
+                    flip = not flip
+                    version = change(server.port, flip)
+                    live.settimeout(0.5)
+                    with contextlib.suppress(socket.timeout):
+                        wait_for_version(live, buf, version)
+                        break
+                    assert time.monotonic() < deadline, "the hub never subscribed again"
+            finally:
+                live.close()

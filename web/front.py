@@ -144,18 +144,29 @@ class Front:
     # --- the table's changes, to every live page ------------------------------------------
 
     def _follow(self) -> None:
-        """One subscription for all live pages: a change is encoded once, written N times."""
-        try:
-            with self._runtime.subscribe() as sub:
-                while not self._stop.is_set():
-                    message = sub.get(timeout=HUB_POLL_S)
-                    if message is not None:
-                        data = sse_bytes(message)
-                        version = message.get("version")
-                        with contextlib.suppress(RuntimeError):  # loop closed meanwhile
-                            self._loop.call_soon_threadsafe(self._broadcast, version, data)
-        except Exception:
-            _log.exception("the live-page hub stopped; live pages get no more changes")
+        """One subscription for all live pages: a change is encoded once, written N times.
+
+        If the table's stream slots are all taken (camera views), it tries again shortly
+        rather than leaving the live pages without changes for good."""
+        from web.api import is_busy
+
+        while not self._stop.is_set():
+            try:
+                with self._runtime.subscribe() as sub:
+                    while not self._stop.is_set():
+                        message = sub.get(timeout=HUB_POLL_S)
+                        if message is not None:
+                            self._hand_over(message)
+            except Exception as exc:
+                if not is_busy(exc):
+                    _log.exception("the live-page hub stopped; live pages get no more changes")
+                    return
+                self._stop.wait(HUB_POLL_S)
+
+    def _hand_over(self, message: dict[str, Any]) -> None:
+        data = sse_bytes(message)
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+            self._loop.call_soon_threadsafe(self._broadcast, message.get("version"), data)
 
     def _broadcast(self, version: object, data: bytes) -> None:
         for page in list(self._pages):
