@@ -684,7 +684,7 @@ def test_unknown_web_setting_is_refused_by_name(table: Table) -> None:
     with pytest.raises(WebConfigError, match="heartbeat"):
         web.create_app(table, {"heartbeat": 5})
     with pytest.raises(WebConfigError, match="max_streams"):
-        web.create_app(table, {"threads": 4, "max_streams": 4})
+        web.create_app(table, {"max_streams": 0})
     with pytest.raises(WebConfigError, match="port"):
         web.create_app(table, {"port": "80"})
 

@@ -203,6 +203,9 @@ def start_game_from_the_form(phone: Any) -> None:
     """Ana, Ben and Cem, Ben first, through the page's new-game form."""
     if not phone.locator("#new-game").evaluate("e => e.open"):
         phone.locator("#new-game summary").click()
+    # the page fills the names in from the form's toggle event, which comes after the click:
+    # edit them only once it has, or its names land after the test's (a fourth, empty seat)
+    wait_until(phone, "() => document.querySelectorAll('#player-names input').length > 0")
     names = phone.locator("#player-names input")
     while names.count() > 2:
         names.nth(names.count() - 1).evaluate("e => e.remove()")

@@ -3,9 +3,9 @@
 ``create_app(runtime, config)`` builds a Flask app around any object keeping to
 :class:`web.protocol.TableAPI` (the real one is ``companion.table.Table``); ``config`` is
 the ``[web]`` section. Nothing lives in module globals: each app holds its own runtime,
-limiter and stream counts, so tests build one app each. Served by waitress with threads
-(:func:`serve`, :class:`Server`), never Flask's development server and never in debug mode,
-in the same process as the runtime so the camera is opened once.
+limiter and stream counts, so tests build one app each. Served by :class:`Server` (an asyncio
+front door, :mod:`web.front`, before waitress with threads), never Flask's development server
+and never in debug mode, in the same process as the runtime so the camera is opened once.
 """
 
 from __future__ import annotations
@@ -110,6 +110,15 @@ def create_app(
     return app
 
 
+def _security_headers(app: Flask) -> dict[str, str]:
+    """The headers ``create_app`` puts on every answer, read from the app itself so the live
+    pages served by :mod:`web.front` carry exactly the same ones."""
+    names = ("X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy",
+             "Content-Security-Policy")
+    reply = app.test_client().get("/api/not-a-route")
+    return {name: reply.headers[name] for name in names if name in reply.headers}
+
+
 def _wants_json() -> bool:
     if request.path.startswith("/api/") or request.is_json:
         return True
@@ -136,41 +145,61 @@ def _install_error_handlers(app: Flask) -> None:
 
 
 # channel_request_lookahead > 0 makes waitress keep reading a connection while its request
-# runs, so a phone that closed its live page is noticed (environ["waitress.client_disconnected"])
-# and its stream ends within a second instead of at the next heartbeat.
+# runs, so a phone that closed its camera view is noticed (environ["waitress.client_disconnected"])
+# and its stream ends within a second. waitress listens on loopback only, behind web.front,
+# which is the only client it trusts for X-Forwarded-For (the phone's address, for the PIN
+# limiter); the front does the per-address cap and the timeouts, so waitress's own connection
+# cap is far above anything the front lets through.
 _WAITRESS: dict[str, Any] = {
     "ident": "companion",
     "channel_timeout": 60,
     "channel_request_lookahead": 1,
     "clear_untrusted_proxy_headers": True,
+    "trusted_proxy": "127.0.0.1",
+    "trusted_proxy_count": 1,
+    "trusted_proxy_headers": {"x-forwarded-for"},
+    "connection_limit": 2000,
+    "asyncore_use_poll": True,
 }
 
 
 def serve(app: Flask, host: str = "0.0.0.0", port: int = 8000, threads: int = 8) -> None:
-    """Serve ``app`` with waitress until interrupted (the runtime runs in other threads)."""
-    import waitress
-
-    _log.info("dashboard on http://%s:%d/ (%d threads)", host, port, threads)
-    waitress.serve(app, host=host, port=port, threads=threads, **_WAITRESS)
+    """Serve ``app`` until interrupted (the runtime runs in other threads)."""
+    stop = threading.Event()
+    with Server(app, host, port, threads) as server:
+        _log.info("dashboard on %s (%d threads)", server.url, threads)
+        try:
+            stop.wait()
+        except KeyboardInterrupt:
+            pass
 
 
 class Server:
-    """waitress in a background thread, as a context manager (the demo and the tests).
+    """The dashboard's server in background threads, as a context manager.
 
-    ``port=0`` picks a free port; :attr:`port` and :attr:`url` tell which. ``close()`` is
-    idempotent and stops accepting, then ends the serving thread.
+    The public socket belongs to :class:`web.front.Front` (asyncio: per-address cap, head and
+    idle timeouts, live pages without a thread each); everything else goes to waitress on a
+    loopback port. ``port=0`` picks a free port; :attr:`port` and :attr:`url` tell which.
+    ``close()`` is idempotent and stops accepting, then ends the serving threads.
     """
 
     def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 0,
                  threads: int = 8) -> None:
+        import socket
+
         from waitress.server import create_server
 
+        from web.front import Front
         from web.state import EXTENSION
 
         self._state = app.extensions[EXTENSION]
-        self._server = create_server(app, host=host, port=port, threads=threads, **_WAITRESS)
+        self._server = create_server(app, host="127.0.0.1", port=0, threads=threads,
+                                     **_WAITRESS)
+        sock = socket.create_server((host, port), reuse_port=False, backlog=1024)
         self.host = host
-        self.port = int(self._server.effective_port)
+        self.port = int(sock.getsockname()[1])
+        self._front = Front(self._state.runtime, self._state.config,
+                            int(self._server.effective_port), _security_headers(app), sock)
         self._thread = threading.Thread(target=self._run, name="web-server", daemon=True)
         self._closed = False
 
@@ -178,6 +207,11 @@ class Server:
     def url(self) -> str:
         host = "127.0.0.1" if self.host in ("0.0.0.0", "") else self.host
         return f"http://{host}:{self.port}/"
+
+    @property
+    def live_pages(self) -> int:
+        """Live pages open now (the bench and the tests wait on it)."""
+        return self._front.live_pages
 
     def _run(self) -> None:
         try:
@@ -188,6 +222,7 @@ class Server:
 
     def start(self) -> Server:
         self._thread.start()
+        self._front.start()
         return self
 
     def close(self) -> None:
@@ -196,8 +231,9 @@ class Server:
         self._closed = True
         from waitress import wasyncore
 
-        # Live streams end first (they hold worker threads), then the workers, then the
-        # sockets; closing every socket in the map is what ends waitress's loop.
+        # The front first (no new connections, live pages end), then the camera streams (they
+        # hold worker threads), then the workers, then waitress's sockets, which ends its loop.
+        self._front.close()
         self._state.closing.set()
         self._server.task_dispatcher.shutdown(timeout=5)
         wasyncore.close_all(self._server._map)

@@ -2,7 +2,7 @@
 
 Reading is open to every phone on the LAN; changing the table goes through
 :func:`web.auth.require_pin`. Long-lived streams (server-sent events, the MJPEG camera) each
-hold one waitress thread, so both are counted and refused with a 503 when full rather than
+hold a slot (a camera view also a waitress thread), so both are counted and refused with a 503 when full rather than
 letting phones starve the server.
 """
 

@@ -25,11 +25,17 @@ class WebConfig:
 
     host: str = "0.0.0.0"
     port: int = 8000
-    # waitress worker threads; every open live stream (SSE, camera) holds one.
+    # waitress worker threads for requests and camera views; live pages hold none (web.front).
     threads: int = 8
-    # live-state streams at once; kept below ``threads`` so pages and actions still get a thread.
-    max_streams: int = 4
+    # live pages (server-sent events) at once; each costs a socket and a few KiB, no thread.
+    max_streams: int = 64
     max_camera_streams: int = 2
+    # connections one client address may hold at once; the excess is refused with a 503.
+    max_per_address: int = 24
+    # a request head must arrive within this many seconds (slow requests are cut off).
+    header_timeout_s: float = 10.0
+    # a passed-on request whose connection is silent this long both ways is closed.
+    idle_timeout_s: float = 60.0
     heartbeat_s: float = 15.0
     # failed PIN attempts per client address within the window before answering 429.
     login_attempts: int = 5
@@ -45,14 +51,14 @@ class WebConfig:
             raise WebConfigError(f"web.port must be 0..65535, got {self.port}")
         if self.threads < 2:
             raise WebConfigError("web.threads must be at least 2")
-        if not 1 <= self.max_streams < self.threads:
-            raise WebConfigError(
-                f"web.max_streams must be 1..{self.threads - 1} (below web.threads), "
-                f"got {self.max_streams}"
-            )
+        if not 1 <= self.max_streams <= 10000:
+            raise WebConfigError(f"web.max_streams must be 1..10000, got {self.max_streams}")
+        if self.max_per_address < 2:
+            raise WebConfigError("web.max_per_address must be at least 2")
         if not 0 <= self.max_camera_streams < self.threads:
             raise WebConfigError("web.max_camera_streams must be 0..threads-1")
-        for name in ("heartbeat_s", "login_window_s", "session_hours"):
+        for name in ("heartbeat_s", "login_window_s", "session_hours", "header_timeout_s",
+                     "idle_timeout_s"):
             if getattr(self, name) <= 0:
                 raise WebConfigError(f"web.{name} must be positive")
         if self.language not in ("de", "en"):
