@@ -181,9 +181,11 @@ class Store:
                 db.execute("BEGIN IMMEDIATE")
                 cur = db.execute(sql, params)
                 db.execute("COMMIT")
-            except BaseException:
+            except BaseException as exc:
                 if db.in_transaction:
                     db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error):
+                    raise _write_error(exc) from exc
                 raise
             return cur
 
@@ -212,9 +214,11 @@ class Store:
                     [(game_id, i, name, colour) for i, (name, colour) in enumerate(players)],
                 )
                 db.execute("COMMIT")
-            except BaseException:
+            except BaseException as exc:
                 if db.in_transaction:
                     db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error):
+                    raise _write_error(exc) from exc
                 raise
             return game_id
 
@@ -255,9 +259,11 @@ class Store:
                     db.execute("UPDATE games SET ended = ?, result = ? WHERE id = ?",
                                (at, json.dumps(dict(end), ensure_ascii=False), game_id))
                 db.execute("COMMIT")
-            except BaseException:
+            except BaseException as exc:
                 if db.in_transaction:
                     db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error):
+                    raise _write_error(exc) from exc
                 raise
         return EventRecord(game_id, seq, at, source, json.loads(text))
 
@@ -379,6 +385,18 @@ class Store:
 # --- the table PIN -----------------------------------------------------------------------------
 
 _PBKDF2_ROUNDS = 200_000
+
+
+def _write_error(exc: sqlite3.Error) -> StoreError:
+    """What a failed write means for the people at the table, in one line: nothing of it was
+    kept, everything acknowledged before it still is."""
+    text = str(exc)
+    if "full" in text:
+        return StoreError(f"the event log is full ({text}): free space on its disk; "
+                          "nothing of this event was written")
+    if "readonly" in text or "read-only" in text:
+        return StoreError(f"the event log cannot be written ({text}): its disk is read-only")
+    return StoreError(f"the event log could not be written: {text}")
 
 
 def new_pin(digits: int = 6) -> str:

@@ -26,6 +26,7 @@ from flask import Blueprint, Response, request
 
 from companion.errors import InputError
 from companion.games.base import Refused, RuleError
+from companion.store import StoreError
 from web import protocol
 from web.actions import clean_action
 from web.auth import require_pin
@@ -173,6 +174,8 @@ def action() -> Any:
         return json_error(409, "refused", exc.reason, code=exc.code, details=details)
     except (InputError, RuleError) as exc:
         return json_error(400, "bad_action", str(exc))
+    except StoreError as exc:  # the log cannot be written: nothing happened, try again later
+        return json_error(503, "log_unavailable", str(exc))
     _log.info("action %s from %s", cleaned["action"], request.remote_addr)
     return Response(
         json.dumps({"ok": True, "state": snapshot}, ensure_ascii=False),

@@ -32,7 +32,7 @@ from companion.games.base import (
     TableView,
 )
 from companion.resources import table_rules
-from companion.store import Store
+from companion.store import Store, StoreError
 from companion.table import actions, signals
 from companion.table.advisor import Advice, AdvisorThread
 from companion.table.camera import Camera, CameraStatus, Frames, Reader, Seen, Steady
@@ -314,10 +314,13 @@ class Table(PhoneView, AbstractContextManager["Table"]):
         assert self.game is not None
         try:
             self._act(actions.parse(item.body), item.source)
-        except (Refused, EventError, InputError) as exc:
+        except (Refused, EventError, InputError, StoreError) as exc:
             if isinstance(exc, Refused):
                 self._refused(exc, item.source, None)
                 self._publish()
+            if isinstance(exc, StoreError):  # nothing was applied: the game stands as it was
+                _log.error("an action could not be recorded: %s", exc)
+                self.panel.play(signals.LOG_FAILED)
             item.reply.set_exception(exc)
             return
         if self.game.last is not None and self.game.last.get("source") == item.source:
