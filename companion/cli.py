@@ -16,6 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from companion import __version__
+from companion.inputs import OneLineParser
 
 # Modules that add sub-commands, in the order ``--help`` lists them. A group's module is
 # imported only if it exists, so a checkout in the middle of a change still runs.
@@ -33,7 +34,7 @@ EXIT_USAGE = 2
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="companion",
         description="Table Companion: referee, scorer and timer for games on a real table.",
     )
