@@ -58,7 +58,8 @@ def read_text(
     chunks: list[bytes] = []
     if str(name) == "-":
         # a replaced sys.stdin (tests, embedding) may be text only
-        _read_chunks(stdin or getattr(sys.stdin, "buffer", sys.stdin), chunks, max_bytes, where)
+        source: IO[Any] = getattr(sys.stdin, "buffer", sys.stdin) if stdin is None else stdin
+        _read_chunks(source, chunks, max_bytes, where)
     else:
         with open(name, "rb") as fh:
             _read_chunks(fh, chunks, max_bytes, where)
@@ -117,25 +118,38 @@ def load_json(text: str, where: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
         raise InputError(f"{where}: JSON nested too deep") from None
 
 
+def check_file(name: str | Path, *, max_bytes: int = MAX_IMAGE_BYTES) -> Path:
+    """A binary file another library will read whole (a profile, a model), refused by size
+    first, so ``/dev/zero`` or a huge file never reaches it."""
+    path = Path(name)
+    if not path.is_file():
+        why = "not a regular file" if path.exists() else "no such file"
+        raise InputError(f"{excerpt(str(path))}: {why}")
+    if path.stat().st_size > max_bytes:
+        raise InputError(f"{excerpt(str(path))}: larger than {max_bytes // (1024 * 1024)} MB")
+    return path
+
+
 def check_image(name: str | Path, *, max_pixels: int = MAX_IMAGE_PIXELS) -> None:
     """Refuse an image by its header, before any decoder allocates its pixels."""
     from PIL import Image, UnidentifiedImageError
 
-    path = Path(name)
-    if not path.is_file():
-        raise InputError(f"{path}: no such file")
-    if path.stat().st_size > MAX_IMAGE_BYTES:
-        raise InputError(f"{path}: larger than {MAX_IMAGE_BYTES // (1024 * 1024)} MB")
+    path = check_file(name)
     try:
         with Image.open(path) as img:  # lazy: reads the header only
             width, height = img.size
-    except (UnidentifiedImageError, Image.DecompressionBombError):
+    except Image.DecompressionBombError:  # Pillow's own, far higher, limit
+        raise InputError(
+            f"{path}: more than {max_pixels // 1_000_000} megapixels; not decoded"
+        ) from None
+    except UnidentifiedImageError:
         raise InputError(f"{path}: not an image with a readable size") from None
     except (OSError, ValueError, SyntaxError) as exc:
         raise InputError(f"{path}: not a readable image ({excerpt(str(exc))})") from None
     if width * height > max_pixels:
         raise InputError(
-            f"{path}: {width}x{height} pixels, more than {max_pixels // 1_000_000} megapixels"
+            f"{path}: {width}x{height} pixels, more than {max_pixels // 1_000_000} megapixels; "
+            "not decoded"
         )
 
 
@@ -159,5 +173,5 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 __all__ = ["MAX_IMAGE_PIXELS", "MAX_JSON_DEPTH", "MAX_LINE_CHARS", "MAX_TEXT_BYTES",
-           "OneLineParser", "check_image", "check_image_out", "excerpt", "json_depth",
+           "OneLineParser", "check_file", "check_image", "check_image_out", "excerpt", "json_depth",
            "load_json", "read_text"]
