@@ -124,9 +124,9 @@ def check_file(name: str | Path, *, max_bytes: int = MAX_IMAGE_BYTES) -> Path:
     path = Path(name)
     if not path.is_file():
         why = "not a regular file" if path.exists() else "no such file"
-        raise InputError(f"{excerpt(str(path))}: {why}")
+        raise InputError(f"{excerpt(str(path), 300)}: {why}")
     if path.stat().st_size > max_bytes:
-        raise InputError(f"{excerpt(str(path))}: larger than {max_bytes // (1024 * 1024)} MB")
+        raise InputError(f"{excerpt(str(path), 300)}: larger than {max_bytes // (1024 * 1024)} MB")
     return path
 
 

@@ -197,3 +197,16 @@ def test_text_over_the_limit_names_the_file(tmp_path: Path) -> None:
     bad.write_bytes(b"ok\n\xff\n")
     with pytest.raises(InputError, match="latin.txt: line 2: not UTF-8"):
         read_text(bad)
+
+
+def test_a_word_list_with_a_300kb_line_is_refused(long_line: Path) -> None:
+    refused(run("kniffel", "best", "--no-cache", "--words", str(long_line), "--dice", "T2 O3 R2 E1 I1 C4 H3"),
+            str(long_line), "line 1")
+
+
+def test_a_long_bad_roll_is_quoted_short(tmp_path: Path) -> None:
+    batch = tmp_path / "rolls.txt"
+    batch.write_text("Q" * 4000 + "\n", encoding="utf-8")
+    result = run("kniffel", "best", "--batch", str(batch))
+    refused(result, str(batch), "line 1")
+    assert len(result.stdout) < 1000

@@ -111,8 +111,8 @@ def _best(args: argparse.Namespace) -> int:
         try:
             out = _best_json(Roll.parse(line), lexicon, open_boxes, args.upper)
         except ValueError as exc:
-            out = {"line": n, "roll": excerpt(line.strip()), "error": str(exc)}
-            failed.append(f"line {n}: {exc}")
+            out = {"line": n, "roll": excerpt(line.strip()), "error": excerpt(str(exc), 120)}
+            failed.append(f"line {n}: {excerpt(str(exc), 120)}")
         print(json.dumps(out, ensure_ascii=False))
     if failed:
         more = f" (and {len(failed) - 1} more)" if len(failed) > 1 else ""
