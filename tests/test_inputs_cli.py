@@ -29,12 +29,15 @@ def _cap() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
 
-def run(*argv: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run(*argv: str, cwd: Path | None = None, stdin: str = "/dev/null"
+        ) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "companion.cli", *argv], capture_output=True, text=True,
-        cwd=cwd or ROOT, env=env, preexec_fn=_cap, timeout=TIMEOUT_S, check=False,
-    )
+    with open(stdin, "rb") as fh:
+        return subprocess.run(
+            [sys.executable, "-m", "companion.cli", *argv], capture_output=True, text=True,
+            cwd=cwd or ROOT, env=env, preexec_fn=_cap, timeout=TIMEOUT_S, check=False,
+            stdin=fh,
+        )
 
 
 def refused(result: subprocess.CompletedProcess[str], *words: str) -> str:
@@ -95,6 +98,14 @@ def huge_png(tmp_path: Path) -> Path:
 ])
 def test_an_endless_file_is_refused(argv: tuple[str, ...]) -> None:
     refused(run(*argv), "/dev/zero")
+
+
+@pytest.mark.parametrize("argv", [
+    ("murdero", "score", "-"), ("serialkiller", "replay", "-"),
+    ("moerder", "analyse", "--batch", "-"), ("kniffel", "best", "--batch", "-"),
+])
+def test_an_endless_stdin_is_refused(argv: tuple[str, ...]) -> None:
+    refused(run(*argv, stdin="/dev/zero"), "larger than")
 
 
 @pytest.mark.parametrize("argv", [
