@@ -16,6 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from companion import __version__
+from companion.inputs import OneLineParser, excerpt
 
 # Modules that add sub-commands, in the order ``--help`` lists them. A group's module is
 # imported only if it exists, so a checkout in the middle of a change still runs.
@@ -33,7 +34,7 @@ EXIT_USAGE = 2
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="companion",
         description="Table Companion: referee, scorer and timer for games on a real table.",
     )
@@ -81,8 +82,9 @@ def _subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentP
 
 def _one_line(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.filename is not None:
-        return f"{exc.filename}: {exc.strerror or exc}"
-    return " ".join(str(exc).split()) or type(exc).__name__
+        return f"{excerpt(str(exc.filename), 300)}: {exc.strerror or exc}"
+    # a message may quote the input; a long quote must not make the line unreadable
+    return excerpt(str(exc), 300) or type(exc).__name__
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import TextIO
 
 from companion.errors import InputError
+from companion.inputs import read_text
 from companion.games.kniffel.errors import KniffelError
 from companion.games.kniffel.lexicon import MAX_DICE, Lexicon, spellings
 from companion.progress import progress
@@ -170,11 +171,15 @@ def _index(
     return lexicon
 
 
+MAX_WORD_LIST_BYTES = 32 * 1024 * 1024
+
+
 def _playable(path: Path, plain_list: bool, progress_to: TextIO | None = None) -> list[str]:
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except UnicodeDecodeError:
-        raise WordListError(f"{path}: not UTF-8 text") from None
+        # the German list is 5 MB; a word never needs a long line
+        lines = read_text(path, max_bytes=MAX_WORD_LIST_BYTES, max_line=256).splitlines()
+    except InputError as exc:
+        raise WordListError(str(exc)) from None
     except OSError as exc:
         raise WordListError(f"{path}: {exc.strerror or exc}") from None
     chunks = [lines[i : i + _CHUNK] for i in range(0, len(lines), _CHUNK)]

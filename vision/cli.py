@@ -13,8 +13,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-from pathlib import Path
 from typing import Any
+
+from companion.inputs import check_file, check_image, check_image_out
 
 DEFAULT_PROFILE = "vision-profile.npz"
 
@@ -62,12 +63,15 @@ def register(subparsers: Any) -> None:
 
 
 def _read_grid(args: argparse.Namespace) -> int:
-    from vision.observation import Profile, load_image, read_grid
+    from vision.observation import Profile, read_grid
     from vision.tiles import TileReader
 
-    image = load_image(args.image)
-    reference = load_image(args.reference) if args.reference else None
+    if args.debug_out:
+        check_image_out(args.debug_out)  # before the slow part, so a typo costs nothing
+    image = _load_image(args.image)
+    reference = _load_image(args.reference) if args.reference else None
     if args.profile:
+        check_file(args.profile)
         tiles = Profile.load(args.profile).tile_reader()
     else:
         from vision.letters import LetterReader
@@ -114,21 +118,28 @@ def _debug_image(image: Any, grid: Any, obs: Any, path: str) -> None:
         cv2.putText(out, label, (int(c[0]) - 12 * thick, int(c[1]) + 5 * thick),
                     cv2.FONT_HERSHEY_SIMPLEX, scale, colours[cell.state], thick, cv2.LINE_AA)
     cv2.polylines(out, [np.asarray(obs.corners, np.int32)], True, (255, 0, 255), thick + 1)
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    if not cv2.imwrite(path, out):
+    if not cv2.imwrite(str(check_image_out(path)), out):
         raise OSError(f"{path}: cannot write the debug image (use .png or .jpg)")
+
+
+def _load_image(path: str) -> Any:
+    """A photo, refused by its header if its pixels would not fit in the Pi's memory."""
+    from vision.observation import load_image
+
+    check_image(path)
+    return load_image(path)
 
 
 def _teach(args: argparse.Namespace) -> int:
     from companion.games.moerder.board import Board
     from vision.grid import locate
     from vision.letters import LetterReader
-    from vision.observation import Profile, crops_of, load_image
+    from vision.observation import Profile, crops_of
     from vision.tiles import FaceModel
 
     board = Board.parse(args.letters)
-    photo = load_image(args.photo)
-    reference = load_image(args.reference) if args.reference else None
+    photo = _load_image(args.photo)
+    reference = _load_image(args.reference) if args.reference else None
     grid = locate(photo)
     crops = crops_of(photo, grid)
     base = LetterReader.load()

@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from companion.errors import InputError
+from companion.inputs import OneLineParser, check_file, check_image, read_text
 from vision import VisionError
 
 EXIT_USAGE = 2
@@ -49,6 +51,10 @@ def _imread(path: Path) -> Any:
     import numpy as np
 
     try:
+        check_image(path)
+    except InputError as exc:
+        raise ReadLetterError(str(exc)) from None
+    try:
         data = np.fromfile(str(path), dtype=np.uint8)
     except OSError as exc:
         raise ReadLetterError(f"{path}: cannot open ({exc.strerror or exc})") from exc
@@ -74,6 +80,8 @@ def run_read_letter(args: argparse.Namespace) -> int:
     if (args.image is None) == (args.batch is None):
         raise ReadLetterError("give either IMAGE or --batch LISTFILE")
     try:
+        if args.model is not None:
+            check_file(args.model)
         reader = LetterReader.load(args.model)
         if args.alphabet is not None:
             reader.read_many([], args.alphabet)  # check the alphabet before any work
@@ -93,9 +101,9 @@ def run_read_letter(args: argparse.Namespace) -> int:
 
     listfile = Path(args.batch)
     try:
-        lines = listfile.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ReadLetterError(f"{listfile}: cannot read the list ({exc})") from exc
+        lines = read_text(listfile).splitlines()
+    except OSError as exc:
+        raise ReadLetterError(f"{listfile}: cannot read the list ({exc.strerror or exc})") from exc
     paths = [ln.strip() for ln in lines if ln.strip() and not ln.strip().startswith("#")]
     failed = 0
     for name in progress(paths, len(paths), "read-letter"):
@@ -117,7 +125,7 @@ def run_read_letter(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Stand-alone entry (``python -m vision.letters_cli read-letter ...``), same behaviour."""
-    parser = argparse.ArgumentParser(prog="vision")
+    parser = OneLineParser(prog="vision")
     add_commands(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)
     try:

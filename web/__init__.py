@@ -53,6 +53,9 @@ def create_app(
         raise WebError("the runtime's session secret must be at least 32 characters")
 
     app = Flask(__name__, static_folder="static", template_folder="templates")
+    from web.bounded_json import bounded_json
+
+    app.json = bounded_json(app)  # deep bodies: a 400, not a RecursionError
     app.config.update(
         SECRET_KEY=secret,
         SESSION_COOKIE_NAME=SESSION_COOKIE,

@@ -18,6 +18,7 @@ from companion.games.kniffel.dice import DEFAULT_DICE, Roll
 from companion.games.kniffel.lexicon import Lexicon
 from companion.games.kniffel.pad import BOXES, Box, parse_boxes
 from companion.games.kniffel.solver import Entry, best_boxes, check_entry, rank
+from companion.inputs import excerpt, read_text
 from companion.wordlist import load_lexicon
 
 EXIT_REFUSED = 1
@@ -101,11 +102,7 @@ def _best(args: argparse.Namespace) -> int:
         else:
             _print_best(roll, result)
         return 0
-    try:
-        with open(args.batch, encoding="utf-8") as fh:
-            lines = fh.read().splitlines()
-    except UnicodeDecodeError:
-        raise InputError(f"{args.batch}: not UTF-8 text") from None
+    lines = read_text(args.batch).splitlines()
     lexicon = _lexicon(args)
     failed: list[str] = []
     for n, line in enumerate(lines, start=1):
@@ -114,8 +111,8 @@ def _best(args: argparse.Namespace) -> int:
         try:
             out = _best_json(Roll.parse(line), lexicon, open_boxes, args.upper)
         except ValueError as exc:
-            out = {"line": n, "roll": line.strip(), "error": str(exc)}
-            failed.append(f"line {n}: {exc}")
+            out = {"line": n, "roll": excerpt(line.strip()), "error": excerpt(str(exc), 120)}
+            failed.append(f"line {n}: {excerpt(str(exc), 120)}")
         print(json.dumps(out, ensure_ascii=False))
     if failed:
         more = f" (and {len(failed) - 1} more)" if len(failed) > 1 else ""

@@ -15,11 +15,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.errors import InputError
 from companion.games.moerder.board import SIZE, Board, BoardError
+from companion.inputs import read_text
 
 if TYPE_CHECKING:
     from companion.games.moerder.solver import Analysis
@@ -124,10 +124,7 @@ def read_batch(name: str) -> list[Board]:
 
     Raises :class:`InputError` naming the line of the first bad board.
     """
-    if name == "-":
-        lines = sys.stdin.read().splitlines()
-    else:
-        lines = Path(name).read_text(encoding="utf-8").splitlines()
+    lines = read_text(name).splitlines()
     boards = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
+from companion.errors import InputError
 from companion.games.base import EventError
 from companion.games.murdero.events import decode_hand
 from companion.games.murdero.hand import HandError
 from companion.games.murdero.scoring import HandScore, score_hand
 from companion.games.murdero.view import score_view
+from companion.inputs import load_json, read_text
 
 
 class MurderoInputError(HandError):
@@ -35,9 +36,9 @@ def register(subparsers: Any) -> None:
 
 def load_hand(text: str, where: str) -> tuple[HandScore, bool]:
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise MurderoInputError(f"{where}: not JSON ({exc.msg}, line {exc.lineno})") from None
+        data = load_json(text, where)
+    except InputError as exc:
+        raise MurderoInputError(str(exc)) from None
     if not isinstance(data, dict):
         raise MurderoInputError(f"{where}: a hand must be a JSON object")
     pairs = data.pop("pairs", False)
@@ -54,11 +55,8 @@ def load_hand(text: str, where: str) -> tuple[HandScore, bool]:
 
 
 def _score(args: argparse.Namespace) -> int:
-    if args.hand == "-":
-        text, where = sys.stdin.read(), "stdin"
-    else:
-        with open(args.hand, encoding="utf-8") as fh:
-            text, where = fh.read(), args.hand
+    text = read_text(args.hand, max_line=None)
+    where = "stdin" if args.hand == "-" else args.hand
     score, pairs = load_hand(text, where)
     if args.json:
         print(json.dumps({"pairs": pairs, **score_view(score)}, indent=2, ensure_ascii=False))

@@ -36,6 +36,7 @@ from companion.games.search.rules import (
     new_state,
     team_score,
 )
+from companion.inputs import read_text
 from companion.stopwatch import Stopwatch
 
 DEFAULT_SECONDS = 20.0
@@ -103,10 +104,8 @@ def _limits(parser: argparse.ArgumentParser) -> None:
 
 
 def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise SearchInputError(f"{path}: not a UTF-8 text file") from None
+    # an InputError, not a SearchError, so the callers do not name the file twice
+    return read_text(path)
 
 
 def _load_house(path: Path) -> House:

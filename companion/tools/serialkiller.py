@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from companion.errors import InputError
 from companion.games.base import AnyEffect, Refused, RuleError, Timeline, Undo
 from companion.games.serialkiller import GAME, SKState, view
 from companion.games.serialkiller.errors import SerialKillerError
+from companion.inputs import load_json, read_text
 
 
 class ReplayError(SerialKillerError, InputError):
@@ -100,15 +100,12 @@ def _effect_text(effect: AnyEffect) -> str:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    if args.game == "-":
-        text, where = sys.stdin.read(), "stdin"
-    else:
-        with open(args.game, encoding="utf-8") as fh:
-            text, where = fh.read(), args.game
+    text = read_text(args.game, max_line=None)
+    where = "stdin" if args.game == "-" else args.game
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ReplayError(f"{where}: not JSON ({exc.msg}, line {exc.lineno})") from None
+        data = load_json(text, where)
+    except InputError as exc:
+        raise ReplayError(str(exc)) from None
     steps = replay(data, where)
     final = steps[-1][1] if steps else GAME.new(data.get("setup", {}))
     if args.json:

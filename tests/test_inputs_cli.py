@@ -1,0 +1,223 @@
+"""Huge, endless and malformed inputs: one line on stderr, exit 2, bounded time and memory.
+
+Each case runs the real command in a subprocess with its address space capped, so a
+regression shows as a refusal that did not happen (MemoryError, a kill) rather than as a
+machine that swaps.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import struct
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import pytest
+
+from companion.errors import InputError
+from companion.inputs import excerpt, json_depth, load_json, read_text
+
+ROOT = Path(__file__).resolve().parent.parent
+MEMORY = 1024 * 1024 * 1024  # address space; Python with numpy/OpenCV maps far more than it uses
+TIMEOUT_S = 60  # a bound on a hung child, not a timing claim
+
+
+def _cap() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+
+def run(*argv: str, cwd: Path | None = None, stdin: str = "/dev/null"
+        ) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with open(stdin, "rb") as fh:
+        return subprocess.run(
+            [sys.executable, "-m", "companion.cli", *argv], capture_output=True, text=True,
+            cwd=cwd or ROOT, env=env, preexec_fn=_cap, timeout=TIMEOUT_S, check=False,
+            stdin=fh,
+        )
+
+
+def refused(result: subprocess.CompletedProcess[str], *words: str) -> str:
+    err = result.stderr
+    assert result.returncode == 2, err
+    assert "Traceback" not in err
+    assert err.count("\n") == 1 and err.startswith("companion: error: "), err
+    assert len(err) < 300, err
+    for word in words:
+        assert word in err, err
+    return err
+
+
+def png_claiming(width: int, height: int) -> bytes:
+    """A valid PNG header with a huge IHDR and a tiny IDAT: small on disk, huge decoded."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        crc = zlib.crc32(kind + data) & 0xFFFFFFFF
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr)
+            + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b""))
+
+
+@pytest.fixture()
+def deep_json(tmp_path: Path) -> Path:
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 1500 + "]" * 1500, encoding="utf-8")
+    return path
+
+
+@pytest.fixture()
+def long_line(tmp_path: Path) -> Path:
+    path = tmp_path / "long.txt"
+    path.write_text("a" * 300_000 + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture()
+def huge_png(tmp_path: Path) -> Path:
+    path = tmp_path / "huge.png"
+    path.write_bytes(png_claiming(30000, 30000))
+    return path
+
+
+# --- endless files ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv", [
+    ("kniffel", "best", "--batch", "/dev/zero"),
+    ("moerder", "analyse", "--batch", "/dev/zero"),
+    ("search", "check", "--house", "/dev/zero", "--moves", "/dev/zero"),
+    ("search", "best", "--house", "/dev/zero", "--starts", "a"),
+    ("murdero", "score", "/dev/zero"),
+    ("serialkiller", "replay", "/dev/zero"),
+    ("vision", "read-letter", "--batch", "/dev/zero"),
+])
+def test_an_endless_file_is_refused(argv: tuple[str, ...]) -> None:
+    refused(run(*argv), "/dev/zero")
+
+
+@pytest.mark.parametrize("argv", [
+    ("murdero", "score", "-"), ("serialkiller", "replay", "-"),
+    ("moerder", "analyse", "--batch", "-"), ("kniffel", "best", "--batch", "-"),
+])
+def test_an_endless_stdin_is_refused(argv: tuple[str, ...]) -> None:
+    refused(run(*argv, stdin="/dev/zero"), "larger than")
+
+
+@pytest.mark.parametrize("argv", [
+    ("vision", "read-grid", "/dev/zero"),
+    ("vision", "read-letter", "/dev/zero"),
+])
+def test_an_endless_device_is_not_an_image(argv: tuple[str, ...]) -> None:
+    refused(run(*argv), "/dev/zero", "not a regular file")
+
+
+# --- long lines, deep JSON ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("tool", [("kniffel", "best", "--batch"), ("moerder", "analyse", "--batch")])
+def test_a_300kb_line_is_refused_with_a_short_excerpt(tool: tuple[str, ...], long_line: Path) -> None:
+    err = refused(run(*tool, str(long_line)), str(long_line), "line 1")
+    assert "a" * 60 + "…" in err and "a" * 61 not in err
+
+
+def test_a_300kb_house_line_is_refused(long_line: Path) -> None:
+    refused(run("search", "check", "--house", str(long_line), "--moves", str(long_line)),
+            str(long_line), "line 1")
+
+
+@pytest.mark.parametrize("tool", [("murdero", "score"), ("serialkiller", "replay")])
+def test_json_nested_1500_deep_is_refused(tool: tuple[str, ...], deep_json: Path) -> None:
+    refused(run(*tool, str(deep_json)), str(deep_json), "nested")
+
+
+# --- images -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv", [
+    ("vision", "read-grid"), ("vision", "read-letter"), ("vision", "teach", "--letters", "/".join(["......"] * 6)),
+])
+def test_a_png_claiming_30000_squared_is_refused_before_decoding(
+    argv: tuple[str, ...], huge_png: Path
+) -> None:
+    assert huge_png.stat().st_size < 1000
+    refused(run(*argv, str(huge_png)), str(huge_png), "megapixels")
+
+
+def test_a_reference_photo_is_checked_too(huge_png: Path, tmp_path: Path) -> None:
+    import cv2
+    import numpy as np
+
+    small = tmp_path / "small.png"
+    assert cv2.imwrite(str(small), np.zeros((8, 8, 3), np.uint8))
+    refused(run("vision", "read-grid", str(small), "--reference", str(huge_png)), str(huge_png))
+
+
+def test_debug_out_with_an_unknown_extension_is_refused(huge_png: Path) -> None:
+    refused(run("vision", "read-grid", str(huge_png), "--debug-out", "x.weird"), "x.weird")
+
+
+def test_debug_out_in_a_missing_folder_is_refused_and_not_created(
+    huge_png: Path, tmp_path: Path
+) -> None:
+    refused(run("vision", "read-grid", str(huge_png), "--debug-out", "missing/folder/x.png",
+                cwd=tmp_path), "missing/folder")
+    assert not (tmp_path / "missing").exists()
+
+
+# --- argparse -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv", [
+    ("kniffel", "nosuch"), ("moerder", "analyse", "--se", "x", "--board", "y"), ("--nope",),
+    ("vision", "read-grid"),
+])
+def test_argument_errors_are_one_line_without_usage(argv: tuple[str, ...]) -> None:
+    err = refused(run(*argv))
+    assert "usage:" not in err
+
+
+# --- the helpers themselves ---------------------------------------------------------------------
+
+
+def test_excerpt_is_short_and_on_one_line() -> None:
+    assert excerpt("x" * 100) == "x" * 60 + "…"
+    assert excerpt("a\nb") == "a b"
+
+
+def test_depth_ignores_brackets_inside_strings() -> None:
+    assert json_depth('{"a": "[[[[[[", "b": [1, {"c": "\\"]]"}]}') == 3
+    assert load_json('{"a": "[[[["}', "x") == {"a": "[[[["}
+
+
+def test_not_json_names_the_place() -> None:
+    with pytest.raises(InputError, match=r"^here: not JSON"):
+        load_json("{", "here")
+
+
+def test_text_over_the_limit_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "big.txt"
+    path.write_text("ab\n" * 100, encoding="utf-8")
+    with pytest.raises(InputError, match="big.txt: larger than"):
+        read_text(path, max_bytes=100)
+    bad = tmp_path / "latin.txt"
+    bad.write_bytes(b"ok\n\xff\n")
+    with pytest.raises(InputError, match="latin.txt: line 2: not UTF-8"):
+        read_text(bad)
+
+
+def test_a_word_list_with_a_300kb_line_is_refused(long_line: Path) -> None:
+    refused(run("kniffel", "best", "--no-cache", "--words", str(long_line), "--dice", "T2 O3 R2 E1 I1 C4 H3"),
+            str(long_line), "line 1")
+
+
+def test_a_long_bad_roll_is_quoted_short(tmp_path: Path) -> None:
+    batch = tmp_path / "rolls.txt"
+    batch.write_text("Q" * 4000 + "\n", encoding="utf-8")
+    result = run("kniffel", "best", "--batch", str(batch))
+    refused(result, str(batch), "line 1")
+    assert len(result.stdout) < 1000
