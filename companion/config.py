@@ -143,8 +143,14 @@ def load(path: str | Path | None = None, environ: Mapping[str, str] | None = Non
         if not chosen.is_file():
             raise ConfigError(f"{chosen}: no such settings file")
     if chosen is not None:
+        from companion.inputs import read_text
+
+        try:  # bounded like every input: a settings file is a few kilobytes
+            text = read_text(chosen, max_bytes=1 << 20, max_line=None)
+        except InputError as exc:
+            raise ConfigError(str(exc)) from None
         try:
-            data = tomllib.loads(chosen.read_text(encoding="utf-8"))
+            data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{chosen}: {exc}") from None
         except UnicodeDecodeError:
