@@ -51,6 +51,14 @@ def register(subparsers: Any) -> None:
     export.add_argument("-o", "--output", type=Path, default=None, help="write to a file")
     export.set_defaults(func=cmd_export)
 
+    pin = subparsers.add_parser(
+        "pin", help="roll a new PIN for the table (every phone is logged out)")
+    pin.add_argument("--new", action="store_true", required=True,
+                     help="choose a new PIN, print it once and store only its hash")
+    pin.add_argument("--config", type=Path, default=None)
+    pin.add_argument("--db", type=Path, default=None, help="the event log (default: config)")
+    pin.set_defaults(func=cmd_pin)
+
 
 # --- systemd -----------------------------------------------------------------------------------
 
@@ -266,4 +274,20 @@ def cmd_export(args: argparse.Namespace) -> int:
         args.output.write_text(text + "\n", encoding="utf-8")
     else:
         sys.stdout.write(text + "\n")
+    return 0
+
+
+def cmd_pin(args: argparse.Namespace) -> int:
+    """A new PIN, made on the device itself: someone who learnt the old one (or guessed at
+    it) is out, and so is every phone logged in with it, also on a table running now."""
+    from companion import config as config_mod
+
+    db = args.db
+    if db is None:
+        db = Path(config_mod.load(args.config).section("table")["database"])
+    if not Path(db).is_file():
+        raise InputError(f"{db}: no event log there")
+    with _open_store(db) as store:
+        pin = store.roll_pin()
+    sys.stdout.write(f"PIN: {pin}\nEvery phone logged in before is logged out.\n")
     return 0

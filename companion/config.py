@@ -84,6 +84,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "max_camera_streams": 2,
         "login_attempts": 5,
         "login_window_s": 300.0,
+        "login_global_per_minute": 30,
         "session_hours": 12.0,
         "public_url": "",
     },

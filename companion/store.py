@@ -369,6 +369,15 @@ class Store:
     def set_pin(self, pin: str) -> None:
         self.set_setting("pin_hash", hash_pin(pin))
 
+    def roll_pin(self) -> str:
+        """A new PIN (returned once, stored hashed) and a new session key, so every session
+        signed with the old one ends, on a table running now as after a restart."""
+        pin = new_pin()
+        with self._lock:
+            self.set_pin(pin)
+            self.set_setting("session_secret", secrets.token_hex(32))
+        return pin
+
     def check_pin(self, pin: str) -> bool:
         stored = self.setting("pin_hash")
         return stored is not None and verify_pin(pin, stored)

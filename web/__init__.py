@@ -80,7 +80,8 @@ def create_app(
     app.extensions[EXTENSION] = WebState(
         runtime=runtime,
         config=settings,
-        limiter=AttemptLimiter(settings.login_attempts, settings.login_window_s, clock),
+        limiter=AttemptLimiter(settings.login_attempts, settings.login_window_s, clock,
+                               global_attempts=settings.login_global_per_minute),
         streams=Slots(settings.max_streams),
         cameras=Slots(settings.max_camera_streams),
         renderers=renderers,

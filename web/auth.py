@@ -10,6 +10,7 @@ against one limit per client address, so the PIN cannot be guessed quickly.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import logging
 import secrets
@@ -22,7 +23,6 @@ from urllib.parse import urlsplit
 from flask import (
     Blueprint,
     Response,
-    current_app,
     redirect,
     render_template,
     request,
@@ -71,28 +71,45 @@ def csrf_token() -> str:
     return token
 
 
+def _key_mark() -> str:
+    """A short mark of the table's current session key: a session made under an older key
+    (before ``companion pin --new``) is no longer logged in, without a restart."""
+    secret = web_state().runtime.session_secret()
+    return hashlib.sha256(secret.encode()).hexdigest()[:16]
+
+
 def logged_in() -> bool:
-    return session.get("auth") is True
+    return session.get("auth") is True and session.get("key") == _key_mark()
 
 
 def check_pin(pin: Any) -> PinCheck:
     """Check ``pin`` against the table's, counting failures against the client's limit."""
     who = client_address()
-    wait = web_state().limiter.retry_after(who)
+    limiter = web_state().limiter
+    wait = limiter.retry_after(who)
     if wait is not None:
-        err = json_error(429, "too_many_attempts", "too many wrong PINs; wait and try again",
-                         retry_after=round(wait))
+        everyone = limiter.locked_for() is not None
+        err = json_error(429, "too_many_attempts",
+                         "too many wrong PINs at this table; every login waits" if everyone
+                         else "too many wrong PINs; wait and try again",
+                         retry_after=round(wait), everyone=everyone)
         err.headers["Retry-After"] = str(max(1, round(wait)))
         return PinCheck(False, err)
     if not isinstance(pin, str) or not 1 <= len(pin) <= MAX_PIN_LENGTH:
         return PinCheck(False, json_error(400, "bad_pin", "the PIN must be a non-empty string"))
     ws = web_state()
-    key = hmac.new(str(current_app.secret_key).encode(), pin.encode(), "sha256").digest()
+    # keyed by the table's current session key: a PIN confirmed before ``companion pin --new``
+    # rolled both is never taken from the cache afterwards
+    key = hmac.new(ws.runtime.session_secret().encode(), pin.encode(), "sha256").digest()
     now = ws.clock()
     if ws.pin_cache.get(key, -1.0) < now:
         if not ws.runtime.check_pin(pin):
             ws.limiter.failed(who)
             _log.info("wrong PIN from %s", who)
+            locked = ws.limiter.locked_for()
+            if locked is not None:  # this wrong PIN closed the door for everyone
+                _log.warning("PIN logins locked for %.0f s after a burst of wrong PINs", locked)
+                ws.runtime.lock_logins(locked)
             return PinCheck(False, json_error(401, "pin_wrong", "wrong PIN"))
         ws.pin_cache.clear()  # only the current PIN is ever worth remembering
         ws.pin_cache[key] = now + PIN_CACHE_S
@@ -168,6 +185,7 @@ def login() -> Any:
     session.clear()
     session.permanent = True
     session["auth"] = True
+    session["key"] = _key_mark()
     token = csrf_token()  # a fresh token for the new session
     _log.info("login from %s", client_address())
     if _wants_json():

@@ -40,6 +40,8 @@ class WebConfig:
     # failed PIN attempts per client address within the window before answering 429.
     login_attempts: int = 5
     login_window_s: float = 300.0
+    # wrong PINs from all addresses together within a minute before every login waits.
+    login_global_per_minute: int = 30
     session_hours: float = 12.0
     # the address the QR code shows; empty: the address the page was opened with.
     public_url: str = ""
@@ -65,6 +67,8 @@ class WebConfig:
             raise WebConfigError(f"web.language must be de or en, got {self.language!r}")
         if self.login_attempts < 1:
             raise WebConfigError("web.login_attempts must be at least 1")
+        if self.login_global_per_minute < 1:
+            raise WebConfigError("web.login_global_per_minute must be at least 1")
 
     @classmethod
     def from_mapping(cls, section: Mapping[str, Any] | None) -> WebConfig:

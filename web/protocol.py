@@ -50,3 +50,6 @@ class TableAPI(Protocol):
 
     def session_secret(self) -> str:
         """The key that signs web sessions; made once and stored, so logins survive restarts."""
+
+    def lock_logins(self, seconds: float) -> None:
+        """Logins wait ``seconds`` after a burst of wrong PINs: the table shows and sounds it."""

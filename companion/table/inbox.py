@@ -33,6 +33,13 @@ class Barrier:
     done: threading.Event
 
 
+@dataclass(frozen=True)
+class LoginsLocked:
+    """The web has stopped every PIN login for ``seconds`` (a burst of wrong PINs)."""
+
+    seconds: float
+
+
 STOP = object()
 
-__all__ = ["STOP", "Barrier", "PhoneAction", "Press"]
+__all__ = ["STOP", "Barrier", "LoginsLocked", "PhoneAction", "Press"]

@@ -27,7 +27,6 @@ from companion.games import find_game
 from companion.games.base import (
     AnyEffect,
     EventError,
-    GameRules,
     Refused,
     TableView,
 )
@@ -36,7 +35,7 @@ from companion.store import Store, StoreError
 from companion.table import actions, signals
 from companion.table.advisor import Advice, AdvisorThread
 from companion.table.camera import Camera, CameraStatus, Frames, Reader, Seen, Steady
-from companion.table.inbox import STOP, Barrier, PhoneAction, Press
+from companion.table.inbox import STOP, Barrier, LoginsLocked, PhoneAction, Press
 from companion.table.publish import PhoneView, Publisher
 from companion.table.state import Game
 from companion.table.timers import TableTimer
@@ -139,14 +138,6 @@ class Table(PhoneView, AbstractContextManager["Table"]):
     def alive(self) -> bool:
         """True while the table thread runs (the service's watchdog pings only then)."""
         return any(t.name == "table" and t.is_alive() for t in self._threads)
-
-    @property
-    def rules(self) -> GameRules[Any] | None:
-        return None if self.game is None else self.game.rules
-
-    @property
-    def game_id(self) -> int | None:
-        return None if self.game is None else self.game.id
 
     # --- the game in progress -------------------------------------------------------------
 
@@ -268,6 +259,10 @@ class Table(PhoneView, AbstractContextManager["Table"]):
             self._do_camera(item)
         elif isinstance(item, Advice):
             self._do_advice(item)
+        elif isinstance(item, LoginsLocked):
+            self._locked_until = self._clock() + item.seconds
+            self.panel.play(signals.LOGINS_LOCKED)
+            self._publish()
         elif item is not None and not isinstance(item, Barrier):
             self._do_reading(item)  # a reading handed over directly (post_reading)
 
@@ -416,7 +411,8 @@ class Table(PhoneView, AbstractContextManager["Table"]):
         those on the way, reach the new game. False (and no camera) when that game is gone.
         """
         self.source, self.reader = source, reader
-        return self.camera.attach(source, reader, game_id, lambda: self.game_id)
+        return self.camera.attach(source, reader, game_id,
+                                  lambda: None if self.game is None else self.game.id)
 
     def detach_camera(self, message: str | None = None) -> None:
         """Stop watching: the table runs on buttons and phones alone (status ``none``)."""
@@ -475,10 +471,18 @@ class Table(PhoneView, AbstractContextManager["Table"]):
             "advisor": {"enabled": self._advising and self.game.rules.advisor is not None,
                         **self.game.advice},
             "timer": self.timer.view(),
+            "logins_locked_s": max(0, round(self._locked_until - self._clock())) or None,
             "panel": {"status": self.panel.status.value},
         })
 
     # --- for tests and benches (public: the bench measures through them) ------------------
+
+    _locked_until = 0.0
+
+    def lock_logins(self, seconds: float) -> None:
+        """The web stopped every PIN login after a burst of wrong PINs: sound the alarm and
+        tell every phone, so the table knows someone is guessing (any thread)."""
+        self._inbox.put(LoginsLocked(seconds))
 
     def post_reading(self, reading: Any) -> None:
         """Hand the table a reading as the camera thread does."""
