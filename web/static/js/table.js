@@ -189,6 +189,10 @@
       C.clear(cam);
       var status = snap.camera.status || "none";
       cam.appendChild(C.el("span", { class: "cam cam-" + status, text: C.t("camera." + status) }));
+      if (snap.logins_locked_s) {  // someone is guessing the PIN: every login waits
+        cam.appendChild(C.el("span", { class: "cam cam-lost",
+          text: C.t("logins.locked", { s: snap.logins_locked_s }) }));
+      }
     }
   }
 
