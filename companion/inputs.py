@@ -151,6 +151,12 @@ def check_image(name: str | Path, *, max_pixels: int = MAX_IMAGE_PIXELS) -> None
             f"{path}: {width}x{height} pixels, more than {max_pixels // 1_000_000} megapixels; "
             "not decoded"
         )
+    try:  # the file's own checksums, without decoding: a truncated file is refused here in
+        # one line, before a decoder prints its own complaint to stderr
+        with Image.open(path) as img:
+            img.verify()
+    except (OSError, ValueError, SyntaxError) as exc:
+        raise InputError(f"{path}: a damaged or truncated image ({excerpt(str(exc))})") from None
 
 
 def check_image_out(name: str | Path) -> Path:

@@ -148,6 +148,18 @@ def test_a_png_claiming_30000_squared_is_refused_before_decoding(
     refused(run(*argv, str(huge_png)), str(huge_png), "megapixels")
 
 
+def test_a_truncated_photo_is_one_line_not_a_decoders_complaint(tmp_path: Path) -> None:
+    import cv2
+    import numpy as np
+
+    whole = tmp_path / "whole.png"
+    cv2.imwrite(str(whole), np.random.default_rng(1).integers(0, 255, (120, 160, 3), np.uint8))
+    cut = tmp_path / "cut.png"
+    data = whole.read_bytes()
+    cut.write_bytes(data[: len(data) // 2])
+    refused(run("vision", "read-grid", str(cut)), str(cut), "truncated")
+
+
 def test_a_reference_photo_is_checked_too(huge_png: Path, tmp_path: Path) -> None:
     import cv2
     import numpy as np
