@@ -256,14 +256,20 @@ def _lan_address() -> str:
 # --- export ------------------------------------------------------------------------------------
 
 
-def cmd_export(args: argparse.Namespace) -> int:
+def _existing_log(args: argparse.Namespace) -> Path:
+    """The event log ``--db`` names, else the settings' one; it must exist (a typo must not
+    create an empty log somewhere)."""
     from companion import config as config_mod
 
-    db = args.db
-    if db is None:
-        db = Path(config_mod.load(args.config).section("table")["database"])
-    if not Path(db).is_file():
+    db = Path(args.db) if args.db is not None else Path(
+        config_mod.load(args.config).section("table")["database"])
+    if not db.is_file():
         raise InputError(f"{db}: no event log there")
+    return db
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    db = _existing_log(args)
     with _open_store(db) as store:
         try:
             data = store.export(args.game)
@@ -280,14 +286,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_pin(args: argparse.Namespace) -> int:
     """A new PIN, made on the device itself: someone who learnt the old one (or guessed at
     it) is out, and so is every phone logged in with it, also on a table running now."""
-    from companion import config as config_mod
-
-    db = args.db
-    if db is None:
-        db = Path(config_mod.load(args.config).section("table")["database"])
-    if not Path(db).is_file():
-        raise InputError(f"{db}: no event log there")
-    with _open_store(db) as store:
+    with _open_store(_existing_log(args)) as store:
         pin = store.roll_pin()
     sys.stdout.write(f"PIN: {pin}\nEvery phone logged in before is logged out.\n")
     return 0
