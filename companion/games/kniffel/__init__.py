@@ -27,8 +27,9 @@ would (each reading has a test in ``tests/test_kniffel_readings.py``):
 10. A player may strike any open box with a zero after throwing, even if the roll fits
     elsewhere; when the roll fits no open box a zero is the only move (effect
     ``nothing_fits``).
-11. Hourglass: when the runtime reports the sand ran out, the player can no longer throw or
-    enter words; the only move left is a zero in an open box of their choice.
+11. Hourglass: it runs from the turn's first throw (or from a player's button, before it);
+    when the runtime reports the sand ran out, the player can no longer throw or enter words;
+    the only move left is a zero in an open box of their choice.
 12. A roll must be one the dice set can show (each face on a different die); a misread roll
     is refused as ``impossible_roll`` rather than scored.
 
@@ -46,7 +47,9 @@ from companion.games.kniffel.errors import KniffelError
 from companion.games.kniffel.events import (
     CODEC,
     Enter,
+    FixThrow,
     KniffelExtra,
+    StartHourglass,
     Throw,
     TimeUp,
     Zero,
@@ -54,7 +57,7 @@ from companion.games.kniffel.events import (
 from companion.games.kniffel.lexicon import Lexicon
 from companion.games.kniffel.pad import BOXES, Box, Pad, PadError
 from companion.games.kniffel.rules import KniffelState, apply, new
-from companion.games.kniffel.view import table_view, view
+from companion.games.kniffel.view import act, advisor, press, table_view, view
 
 
 def build_rules(lexicon: Lexicon | None = None) -> GameRules[KniffelState]:
@@ -68,6 +71,9 @@ def build_rules(lexicon: Lexicon | None = None) -> GameRules[KniffelState]:
         encode=CODEC.encode,
         view=view,
         table=table_view,
+        press=press,
+        act=act,
+        advisor=None if lexicon is None else advisor(lexicon),
         needs=("lexicon",),
         bind=_bind,
     )
@@ -88,6 +94,7 @@ __all__ = [
     "DiceSet",
     "Enter",
     "Face",
+    "FixThrow",
     "KniffelError",
     "KniffelExtra",
     "KniffelState",
@@ -95,6 +102,7 @@ __all__ = [
     "Pad",
     "PadError",
     "Roll",
+    "StartHourglass",
     "Throw",
     "TimeUp",
     "Zero",

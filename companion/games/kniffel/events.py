@@ -3,8 +3,10 @@
 :class:`Throw` (``throw``) the dice as they lie after a (re-)roll; :class:`Enter` (``enter``)
 the roll in a box with the words laid; :class:`Zero` (``zero``) strike a box;
 :class:`KniffelExtra` (``kniffel_extra``) a further Wort-Kniffel for 100 extra points and a
-zero; :class:`TimeUp` (``time_up``) the hourglass ran out (sent by the table's timer with the
-turn number, so a late timer from a finished turn is refused as ``stale_timer``).
+zero; :class:`StartHourglass` (``start_hourglass``) the hourglass turned before the first
+throw (a button); :class:`TimeUp` (``time_up``) the hourglass ran out (sent by the table's
+timer with the turn number, so a late timer from a finished turn is refused as
+``stale_timer``).
 """
 
 from __future__ import annotations
@@ -17,7 +19,17 @@ from companion.games.kniffel.pad import Box
 
 @dataclass(frozen=True)
 class Throw:
-    """The seven dice after a throw, in notation (``"T2 O3 R2 E1 I1 C4 H3"``)."""
+    """The seven dice after a throw, in notation (``"T2 O3 R2 E1 I1 C4 H3"``); ``kept``: the
+    positions of dice the camera saw lying still through the throw (shown, not refereed: the
+    rules let a player keep any dice)."""
+
+    dice: str
+    kept: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class FixThrow:
+    """The dice of the current throw as they really lie: a misread corrected by a person."""
 
     dice: str
 
@@ -49,13 +61,19 @@ class KniffelExtra:
 
 
 @dataclass(frozen=True)
+class StartHourglass:
+    """Turn the hourglass before the first throw (a player's button)."""
+
+
+@dataclass(frozen=True)
 class TimeUp:
     """The hourglass of turn ``turn`` ran out (sent by the runtime's clock)."""
 
     turn: int
 
 
-EVENTS = (Throw, Enter, Zero, KniffelExtra, TimeUp)
+EVENTS = (Throw, FixThrow, Enter, Zero, KniffelExtra, StartHourglass, TimeUp)
 CODEC = EventCodec(EVENTS)
 
-__all__ = ["CODEC", "EVENTS", "Enter", "KniffelExtra", "Throw", "TimeUp", "Zero"]
+__all__ = ["CODEC", "EVENTS", "Enter", "FixThrow", "KniffelExtra", "StartHourglass", "Throw", "TimeUp",
+           "Zero"]

@@ -28,7 +28,15 @@ from companion.games.base import (
     parse_players,
 )
 from companion.games.kniffel.dice import DEFAULT_DICE, DiceError, DiceSet, Roll
-from companion.games.kniffel.events import Enter, KniffelExtra, Throw, TimeUp, Zero
+from companion.games.kniffel.events import (
+    Enter,
+    FixThrow,
+    KniffelExtra,
+    StartHourglass,
+    Throw,
+    TimeUp,
+    Zero,
+)
 from companion.games.kniffel.lexicon import Lexicon
 from companion.games.kniffel.pad import KNIFFEL, Box, Pad
 from companion.games.kniffel.solver import best_boxes, check_entry
@@ -40,8 +48,24 @@ DEFAULT_HOURGLASS_S = 90
 
 
 @dataclass(frozen=True)
+class Written:
+    """One entry as the pad shows it: who, which box, the points and words, and the player's
+    total after it (the chart of totals by round)."""
+
+    seat: int
+    box: Box
+    score: int
+    words: tuple[str, ...]
+    total: int
+
+
+@dataclass(frozen=True)
 class KniffelState:
-    """Whole game: players' pads, whose turn, the dice on the table and the hourglass."""
+    """Whole game: players' pads, whose turn, the dice on the table and the hourglass.
+
+    ``started``: the hourglass was turned by hand before the first throw; ``kept``: the dice
+    the camera saw kept through the last re-roll; ``written``: every entry so far, in order.
+    """
 
     players: tuple[str, ...]
     pads: tuple[Pad, ...]
@@ -52,6 +76,9 @@ class KniffelState:
     roll: Roll | None = None
     rolls: int = 0
     time_up: bool = False
+    started: bool = False
+    kept: tuple[int, ...] = ()
+    written: tuple[Written, ...] = ()
 
     @property
     def finished(self) -> bool:
@@ -102,6 +129,12 @@ def apply(
         case Throw():
             _not_after_time(state)
             return _throw(state, event, lexicon)
+        case FixThrow():
+            _not_after_time(state)
+            return _fix_throw(state, event)
+        case StartHourglass():
+            _not_after_time(state)
+            return _start_hourglass(state)
         case Enter():
             _not_after_time(state)
             return _enter(state, event, lexicon)
@@ -162,16 +195,40 @@ def _kniffel_extra(
     return Outcome(outcome.state, (extra, *outcome.effects))
 
 
-def _throw(state: KniffelState, event: Throw, lexicon: Lexicon | None) -> Outcome[KniffelState]:
-    if state.rolls >= ROLLS_PER_TURN:
-        raise Refused("no_rolls_left", f"a turn has at most {ROLLS_PER_TURN} throws")
+def _start_hourglass(state: KniffelState) -> Outcome[KniffelState]:
+    if state.started or state.rolls > 0:
+        raise Refused("hourglass_running", "the hourglass is already running")
+    who = state.players[state.current]
+    return Outcome(replace(state, started=True), (Effect("hourglass", {"player": who}),))
+
+
+def _read_roll(state: KniffelState, dice: str) -> Roll:
     try:
-        roll = Roll.parse(event.dice, state.dice)
+        roll = Roll.parse(dice, state.dice)
     except DiceError as exc:
         raise Refused("bad_dice", str(exc)) from None
     if state.dice.assign(roll) is None:
         raise Refused("impossible_roll", f"the dice set cannot show {roll}", dice=str(roll))
-    nxt = replace(state, roll=roll, rolls=state.rolls + 1)
+    return roll
+
+
+def _fix_throw(state: KniffelState, event: FixThrow) -> Outcome[KniffelState]:
+    if state.roll is None:
+        raise Refused("no_roll", "roll the dice first")
+    roll = _read_roll(state, event.dice)
+    who = state.players[state.current]
+    return Outcome(replace(state, roll=roll),
+                   (Effect("fixed", {"player": who, "roll": str(roll)}),))
+
+
+def _throw(state: KniffelState, event: Throw, lexicon: Lexicon | None) -> Outcome[KniffelState]:
+    if state.rolls >= ROLLS_PER_TURN:
+        raise Refused("no_rolls_left", f"a turn has at most {ROLLS_PER_TURN} throws")
+    roll = _read_roll(state, event.dice)
+    kept = tuple(sorted(set(event.kept)))
+    if any(not 0 <= i < len(roll.faces) for i in kept) or (state.roll is None and kept):
+        raise Refused("bad_dice", "kept dice must be dice of the last throw")
+    nxt = replace(state, roll=roll, rolls=state.rolls + 1, kept=kept)
     left = ROLLS_PER_TURN - nxt.rolls
     who = state.players[state.current]
     effects = [Effect("rolled", {"player": who, "roll": str(roll), "rolls_left": left})]
@@ -193,6 +250,7 @@ def _finish_turn(
 ) -> Outcome[KniffelState]:
     who = state.players[state.current]
     pads = tuple(pad if i == state.current else p for i, p in enumerate(state.pads))
+    written = Written(state.current, box, score, words, pad.total)
     effects: list[AnyEffect] = [Effect("entered", {"player": who, "box": box.value, "score": score,
                                   "words": list(words)})]
     if pad.bonus and not state.pad.bonus:
@@ -205,6 +263,9 @@ def _finish_turn(
         roll=None,
         rolls=0,
         time_up=False,
+        started=False,
+        kept=(),
+        written=state.written + (written,),
     )
     if nxt.finished:
         totals = {n: p.total for n, p in zip(nxt.players, nxt.pads)}
