@@ -116,6 +116,15 @@
     toastTimer = setTimeout(function () { box.hidden = true; }, 4000);
   };
 
+  /* A refusal in the page's language: the rules send a stable code and its details; a game's
+     labels word it as "refused.<code>" with {detail} placeholders. A code no label words yet
+     falls back to the rules' own sentence. */
+  C.refusal = function (body) {
+    if (!body) return "";
+    var key = "refused." + body.code;
+    return body.code && labels[key] ? C.t(key, body.details || {}) : (body.reason || "");
+  };
+
   C.getJSON = function (url) {
     return fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (r) {
@@ -140,7 +149,7 @@
           throw new Error(body.reason);
         }
         if (r.status === 409) {
-          C.toast(C.t("toast.refused", { reason: body.reason }), "warn");
+          C.toast(C.t("toast.refused", { reason: C.refusal(body) }), "warn");
           throw Object.assign(new Error(body.reason), { body: body });
         }
         if (!r.ok) {

@@ -128,12 +128,13 @@
     if (toggle) toggle.checked = !!(snap.advisor && snap.advisor.enabled);
   }
 
-  function renderAdvisor(snap) {
+  function renderAdvisor(r, snap) {
     var card = document.getElementById("advisor-card");
     var a = snap.advisor || {};
     if (!a.enabled || !snap.view) { card.hidden = true; return; }
     card.hidden = false;
     var box = C.clear(document.getElementById("advisor"));
+    if (r.advisor) { r.advisor(box, snap); return; }  // a game that draws its own figures
     if (a.possible !== null && a.possible !== undefined) {
       box.appendChild(C.el("p", { class: "verdict " + (a.possible ? "yes" : "no"),
         text: C.t(a.possible ? "advisor.possible" : "advisor.impossible") }));
@@ -160,7 +161,7 @@
     lastSeenVersion = snap.version;
     var last = snap.last;
     if (first || !last) return;
-    if (last.kind === "refused" && last.reason) C.toast(C.t("toast.refused", { reason: last.reason }), "warn");
+    if (last.kind === "refused" && last.reason) C.toast(C.t("toast.refused", { reason: C.refusal(last) }), "warn");
     (last.effects || []).forEach(function (e) {
       if (e.kind === "claim_valid") C.toast(C.t("chain.verified"), "win");
     });
@@ -182,7 +183,7 @@
     renderControls(r, snap);
     var tapHint = document.getElementById("tap-hint");
     if (tapHint) tapHint.hidden = !r.tapHint;  // only games whose pieces can be tapped say so
-    renderAdvisor(snap);
+    renderAdvisor(r, snap);
     announce(snap);
     var cam = document.getElementById("game-notes");
     if (cam && snap.camera) {

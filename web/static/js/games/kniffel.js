@@ -1,0 +1,471 @@
+/* Wort-Kniffel: the throw as dice, throws left, the hourglass as a countdown ring, every
+   player's pad, entering a box with its words (the server checks them), striking a box, a chart
+   of the totals by round; the advisor card shows the best entry of every open box and which
+   dice to keep. Reads the game's view JSON (companion/games/kniffel/view.py). */
+(function () {
+  "use strict";
+  var C = window.Companion;
+  var SEAT_COLOURS = ["#ef4444", "#22c55e", "#3b82f6", "#facc15"];
+
+  var LABELS = {
+    en: {
+      "kn.turn": "{name}'s turn", "kn.round": "Round {n} of {of}", "kn.throw_n": "throw {n} of 3",
+      "kn.won": "{name} wins with {points} points", "kn.won_many": "Shared win: {names}",
+      "kn.throw": "The throw", "kn.no_throw": "Waiting for the first throw.",
+      "kn.throws_left": "{n} throws left", "kn.throws_left_1": "1 throw left", "kn.throws_left_0": "no throws left",
+      "kn.kept": "kept", "kn.tap_die": "Tap a die to correct it.",
+      "kn.type_throw": "Type the throw", "kn.throw_placeholder": "T O R E I C H",
+      "kn.send_throw": "Enter throw", "kn.fix_title": "Die {n}: what does it show?",
+      "kn.hourglass": "Hourglass", "kn.start_hourglass": "Turn the hourglass", "kn.pause": "Pause", "kn.resume": "Go on",
+      "kn.paused": "paused", "kn.time_up": "The sand ran out: strike an open box with a zero.",
+      "kn.seconds": "{s} s",
+      "kn.entry": "Enter {name}'s throw", "kn.box": "Box", "kn.words": "Words",
+      "kn.words_placeholder": "e.g. TOR, EI", "kn.enter": "Enter", "kn.strike": "Strike (0)",
+      "kn.table_ok": "the table accepts words the list does not know",
+      "kn.refused": "Not accepted: {reason}",
+      "kn.pads": "Pads", "kn.upper": "Upper sum", "kn.bonus": "Bonus (from 50)", "kn.lower": "Lower sum",
+      "kn.extra": "Wort-Kniffel extra", "kn.total": "Total", "kn.open": "open",
+      "kn.chart": "Totals by round", "kn.chart_empty": "The chart fills in after the first entries.",
+      "kn.best": "Best entry for every open box", "kn.nothing_fits": "Nothing fits: strike a box.",
+      "kn.keep": "Keep {dice} and throw again: {expected} points expected (standing: {stand}).",
+      "kn.keep_all": "Stand: no re-roll is expected to do better than {stand} points.",
+      "kn.keep_none": "Throw all seven again: {expected} points expected (standing: {stand}).",
+      "kn.advisor_wait": "Advice follows the first throw.",
+      "kn.buttons": "Buttons: a short press by the player on turn turns the hourglass before the first throw; long and double presses do nothing during play.",
+      "kn.hourglass_s": "Hourglass (seconds)", "kn.pts": "{n} pts",
+      "box.two": "Two-letter words", "box.three": "Three-letter words", "box.four": "Four-letter word",
+      "box.five": "Five-letter word", "box.six": "Six-letter word", "box.pair_of_words": "Word pair",
+      "box.three_words": "Three words", "box.full_house": "Full house", "box.street": "Street (vowels)",
+      "box.kniffel": "Wort-Kniffel", "box.chance": "Chance",
+      "kn.event.throw": "threw {dice}", "kn.event.fix_throw": "corrected the throw: {dice}",
+      "kn.event.enter": "{box}", "kn.event.zero": "struck {box}", "kn.event.kniffel_extra": "Wort-Kniffel extra",
+      "kn.event.start_hourglass": "hourglass turned", "kn.event.time_up": "the sand ran out",
+      "refused.no_roll": "throw the dice first", "refused.box_filled": "that box is already filled",
+      "refused.no_rolls_left": "a turn has three throws at most", "refused.time_up": "the sand ran out: strike a box with a zero",
+      "refused.bad_dice": "that is not a throw of seven dice", "refused.impossible_roll": "these dice cannot show {dice}",
+      "refused.not_a_word": "{word} is not in the word list", "refused.cannot_spell": "the dice cannot lay these words",
+      "refused.wrong_length": "a word has the wrong number of letters for this box",
+      "refused.box_takes_words": "this box takes a different number of words",
+      "refused.same_word": "the words of one entry must be different",
+      "refused.not_all_dice": "the words must use all seven dice", "refused.not_vowels": "a street needs seven vowels",
+      "refused.no_first_kniffel": "the first Wort-Kniffel goes into its box",
+      "refused.hourglass_running": "the hourglass is already running", "refused.game_over": "the game is over",
+      "refused.not_your_turn": "it is {player}'s turn", "refused.stale_timer": "that hourglass belongs to another turn"
+    },
+    de: {
+      "kn.turn": "{name} ist dran", "kn.round": "Runde {n} von {of}", "kn.throw_n": "Wurf {n} von 3",
+      "kn.won": "{name} gewinnt mit {points} Punkten", "kn.won_many": "Geteilter Sieg: {names}",
+      "kn.throw": "Der Wurf", "kn.no_throw": "Warte auf den ersten Wurf.",
+      "kn.throws_left": "noch {n} Würfe", "kn.throws_left_1": "noch 1 Wurf", "kn.throws_left_0": "kein Wurf mehr",
+      "kn.kept": "behalten", "kn.tap_die": "Würfel antippen, um ihn zu korrigieren.",
+      "kn.type_throw": "Wurf eintippen", "kn.throw_placeholder": "T O R E I C H",
+      "kn.send_throw": "Wurf eintragen", "kn.fix_title": "Würfel {n}: was zeigt er?",
+      "kn.hourglass": "Sanduhr", "kn.start_hourglass": "Sanduhr umdrehen", "kn.pause": "Pause", "kn.resume": "Weiter",
+      "kn.paused": "angehalten", "kn.time_up": "Die Sanduhr ist abgelaufen: ein offenes Feld mit 0 streichen.",
+      "kn.seconds": "{s} s",
+      "kn.entry": "Wurf von {name} eintragen", "kn.box": "Feld", "kn.words": "Wörter",
+      "kn.words_placeholder": "z. B. TOR, EI", "kn.enter": "Eintragen", "kn.strike": "Streichen (0)",
+      "kn.table_ok": "der Tisch lässt Wörter gelten, die die Liste nicht kennt",
+      "kn.refused": "Nicht angenommen: {reason}",
+      "kn.pads": "Blöcke", "kn.upper": "Summe oben", "kn.bonus": "Bonus (ab 50)", "kn.lower": "Summe unten",
+      "kn.extra": "Wort-Kniffel-Extra", "kn.total": "Gesamt", "kn.open": "offen",
+      "kn.chart": "Punkte nach Runden", "kn.chart_empty": "Das Diagramm füllt sich nach den ersten Einträgen.",
+      "kn.best": "Bester Eintrag für jedes offene Feld", "kn.nothing_fits": "Nichts passt: ein Feld streichen.",
+      "kn.keep": "{dice} behalten und nochmal werfen: {expected} Punkte erwartet (stehen lassen: {stand}).",
+      "kn.keep_all": "Stehen lassen: kein neuer Wurf bringt im Mittel mehr als {stand} Punkte.",
+      "kn.keep_none": "Alle sieben nochmal werfen: {expected} Punkte erwartet (stehen lassen: {stand}).",
+      "kn.advisor_wait": "Der Rat folgt dem ersten Wurf.",
+      "kn.buttons": "Tasten: kurz drücken (wer dran ist) dreht vor dem ersten Wurf die Sanduhr um; lang und doppelt drücken tun während des Spiels nichts.",
+      "kn.hourglass_s": "Sanduhr (Sekunden)", "kn.pts": "{n} Pkt.",
+      "box.two": "Zweier-Wörter", "box.three": "Dreier-Wörter", "box.four": "Vierer-Wort",
+      "box.five": "Fünfer-Wort", "box.six": "Sechser-Wort", "box.pair_of_words": "Wort-Zweier",
+      "box.three_words": "Wort-Dreier", "box.full_house": "Full-House", "box.street": "Straße (Vokale)",
+      "box.kniffel": "Wort-Kniffel", "box.chance": "Chance",
+      "kn.event.throw": "warf {dice}", "kn.event.fix_throw": "Wurf korrigiert: {dice}",
+      "kn.event.enter": "{box}", "kn.event.zero": "{box} gestrichen", "kn.event.kniffel_extra": "Wort-Kniffel-Extra",
+      "kn.event.start_hourglass": "Sanduhr umgedreht", "kn.event.time_up": "Sanduhr abgelaufen",
+      "refused.no_roll": "erst würfeln", "refused.box_filled": "dieses Feld ist schon ausgefüllt",
+      "refused.no_rolls_left": "ein Zug hat höchstens drei Würfe", "refused.time_up": "die Sanduhr ist abgelaufen: ein Feld mit 0 streichen",
+      "refused.bad_dice": "das ist kein Wurf aus sieben Würfeln", "refused.impossible_roll": "diese Würfel können {dice} nicht zeigen",
+      "refused.not_a_word": "{word} steht nicht in der Wortliste", "refused.cannot_spell": "die Würfel ergeben diese Wörter nicht",
+      "refused.wrong_length": "ein Wort hat für dieses Feld die falsche Länge",
+      "refused.box_takes_words": "dieses Feld verlangt eine andere Zahl von Wörtern",
+      "refused.same_word": "die Wörter eines Eintrags müssen verschieden sein",
+      "refused.not_all_dice": "die Wörter müssen alle sieben Würfel nutzen", "refused.not_vowels": "eine Straße braucht sieben Vokale",
+      "refused.no_first_kniffel": "der erste Wort-Kniffel gehört in sein Feld",
+      "refused.hourglass_running": "die Sanduhr läuft schon", "refused.game_over": "das Spiel ist vorbei",
+      "refused.not_your_turn": "{player} ist dran", "refused.stale_timer": "diese Sanduhr gehört zu einem anderen Zug"
+    }
+  };
+  C.addLabels(LABELS);
+  var t = C.t;
+  var ensureStyle = C.stylesheet("kniffel");
+
+  function seatColour(snap, i) {
+    var p = (snap.players || [])[i];
+    return p && p.colour ? C.ledColour(p.colour, i) : SEAT_COLOURS[i % SEAT_COLOURS.length];
+  }
+
+  function boxName(key) { return t("box." + key); }
+
+  function throwsLeft(n) {
+    return n === 1 ? t("kn.throws_left_1") : n === 0 ? t("kn.throws_left_0") : t("kn.throws_left", { n: n });
+  }
+
+  /* A die from above: the letter and its value in the corner, the diamond as ◆. */
+  function die(face, i, opts) {
+    var joker = face.letter === "*";
+    var node = C.el(opts.onTap ? "button" : "div", {
+      class: "kn-die" + (joker ? " joker" : "") + (opts.kept ? " kept" : "") + (face.letter === "?" ? " unsure" : ""),
+      type: opts.onTap ? "button" : null, dataset: { die: String(i), letter: face.letter },
+      "aria-label": (joker ? "◆" : face.letter) + (face.value ? " " + face.value : ""),
+      onclick: opts.onTap ? function () { opts.onTap(i); } : null
+    }, C.el("span", { class: "kn-letter", text: joker ? "◆" : face.letter }),
+      joker || face.value === null || face.value === undefined ? null : C.el("sub", { class: "kn-value", text: String(face.value) }));
+    if (opts.kept) node.appendChild(C.el("span", { class: "kn-kept", text: t("kn.kept") }));
+    return node;
+  }
+
+  /* The hourglass as a ring that empties; it counts down on the phone between live updates
+     and stops where the table says it is paused. */
+  var ring = { node: null, timer: null, left: 0, at: 0, seconds: 1, paused: false, warn: 10, tick: null };
+  function drawRing(box, snap) {
+    var tm = snap.timer;
+    var R = 26, L = 2 * Math.PI * R;
+    var svg = C.svg("svg", { viewBox: "0 0 64 64", class: "kn-ring", id: "kn-ring", role: "timer",
+      "aria-label": t("kn.hourglass") });
+    svg.appendChild(C.svg("circle", { cx: 32, cy: 32, r: R, class: "kn-ring-bg" }));
+    var arc = C.svg("circle", { cx: 32, cy: 32, r: R, class: "kn-ring-sand", "stroke-dasharray": L.toFixed(1),
+      transform: "rotate(-90 32 32)" });
+    svg.appendChild(arc);
+    var label = C.svg("text", { x: 32, y: 37, "text-anchor": "middle", class: "kn-ring-text", id: "kn-left" });
+    svg.appendChild(label);
+    var wrap = C.el("div", { class: "kn-hourglass" }, svg);
+    box.appendChild(wrap);
+    ring.seconds = tm ? tm.seconds : (snap.view || {}).hourglass_s || 90;
+    ring.left = tm ? tm.left_s : ring.seconds;
+    ring.at = Date.now();
+    ring.paused = !tm || !!tm.paused;
+    ring.warn = tm ? tm.warn_s : 10;
+    function paint() {
+      var left = ring.paused ? ring.left : Math.max(0, ring.left - (Date.now() - ring.at) / 1000);
+      if ((snap.view || {}).time_up) left = 0;
+      arc.setAttribute("stroke-dashoffset", (L * (1 - left / Math.max(1, ring.seconds))).toFixed(1));
+      label.textContent = String(Math.ceil(left));
+      wrap.classList.toggle("hurry", !ring.paused && left > 0 && left <= ring.warn);
+      wrap.classList.toggle("idle", !tm);
+    }
+    clearInterval(ring.tick);
+    paint();
+    if (tm && !tm.paused) ring.tick = setInterval(paint, 250);
+    if (tm && tm.paused) wrap.appendChild(C.el("span", { class: "kn-paused", text: t("kn.paused") }));
+  }
+
+  function drawTurn(box, snap, view, canEdit, state) {
+    var card = C.el("section", { class: "card kn-turn", id: "kn-turn" });
+    var head = C.el("div", { class: "kn-turn-head" });
+    head.appendChild(C.el("div", {}, C.el("h2", { text: t("kn.throw") }),
+      C.el("span", { class: "kn-left", id: "kn-throws-left", text: throwsLeft(view.rolls_left) })));
+    drawRing(head, snap);
+    card.appendChild(head);
+    var dice = C.el("div", { class: "kn-dice", id: "kn-dice" });
+    if (view.throw) {
+      view.throw.forEach(function (f, i) {
+        dice.appendChild(die(f, i, { kept: (view.kept || []).indexOf(i) >= 0,
+          onTap: canEdit && !view.time_up ? function (k) { openFix(snap, view, k); } : null }));
+      });
+    } else {
+      dice.appendChild(C.el("p", { class: "hint", text: t("kn.no_throw") }));
+    }
+    card.appendChild(dice);
+    if (view.time_up) card.appendChild(C.el("p", { class: "kn-timeup", id: "kn-timeup", role: "alert", text: t("kn.time_up") }));
+    else if (view.throw && canEdit) card.appendChild(C.el("p", { class: "hint", text: t("kn.tap_die") }));
+    if (canEdit && !view.time_up && view.rolls_left > 0) {
+      var input = C.el("input", { type: "text", id: "kn-throw-input", maxlength: "40", autocomplete: "off",
+        autocapitalize: "characters", placeholder: t("kn.throw_placeholder"), "aria-label": t("kn.type_throw"),
+        value: state.throwText || "", oninput: function () { state.throwText = input.value; } });
+      card.appendChild(C.el("form", { class: "kn-row", id: "kn-throw-form", onsubmit: function (e) {
+        e.preventDefault();
+        C.act({ action: "throw", dice: input.value }).then(function () { state.throwText = ""; }, function () {});
+      } }, input, C.el("button", { class: "btn", type: "submit", id: "kn-send-throw" }, t("kn.send_throw"))));
+    }
+    box.appendChild(card);
+  }
+
+  /* Correct one die: every letter the set has (and the diamond); the value follows the set. */
+  function openFix(snap, view, index) {
+    var old = document.getElementById("sheet");
+    if (old) old.remove();
+    var choices = C.el("div", { class: "sheet-tiles kn-choices" });
+    (view.letters || []).forEach(function (letter) {
+      choices.appendChild(C.el("button", { type: "button", class: "kn-pick" + (letter === view.throw[index].letter ? " current" : ""),
+        dataset: { letter: letter }, onclick: function () {
+          sheet.remove();
+          var faces = view.throw.map(function (f, i) { return i === index ? letter : (f.letter === "*" ? "*" : f.letter + f.value); });
+          C.act({ action: "throw", dice: faces.join(" "), fix: true }).catch(function () {});
+        } }, letter === "*" ? "◆" : letter));
+    });
+    var sheet = C.el("div", { class: "sheet", id: "sheet", role: "dialog", "aria-modal": "true" },
+      C.el("div", { class: "sheet-body" },
+        C.el("h3", { text: t("kn.fix_title", { n: index + 1 }) }), choices,
+        C.el("div", { class: "sheet-actions" },
+          C.el("button", { class: "btn", type: "button", onclick: function () { sheet.remove(); } }, C.t("correct.cancel")))));
+    sheet.addEventListener("click", function (e) { if (e.target === sheet) sheet.remove(); });
+    document.body.appendChild(sheet);
+  }
+
+  function openBoxes(view) {
+    var p = (view.players || [])[view.seat] || { boxes: {} };
+    return (view.boxes || []).filter(function (b) { return p.boxes[b] === null; });
+  }
+
+  function drawEntry(box, snap, view, state) {
+    if (view.finished || (!view.throw && !view.time_up)) return;
+    var card = C.el("section", { class: "card kn-entry", id: "kn-entry" });
+    card.appendChild(C.el("h2", { text: t("kn.entry", { name: view.current }) }));
+    var open = openBoxes(view);
+    if (open.indexOf(state.pick) < 0) state.pick = open[0] || "";
+    var select = C.el("select", { id: "kn-box", "aria-label": t("kn.box"), onchange: function () { state.pick = select.value; } });
+    open.forEach(function (b) { select.appendChild(C.el("option", { value: b, text: boxName(b), selected: b === state.pick })); });
+    card.appendChild(C.el("label", { for: "kn-box", text: t("kn.box") }));
+    card.appendChild(select);
+    var words = C.el("input", { type: "text", id: "kn-words", maxlength: "80", autocomplete: "off",
+      autocapitalize: "characters", placeholder: t("kn.words_placeholder"), value: state.words || "",
+      disabled: !!view.time_up, oninput: function () { state.words = words.value; } });
+    var tableOk = C.el("input", { type: "checkbox", id: "kn-table-ok", disabled: !!view.time_up });
+    if (!view.time_up) {
+      card.appendChild(C.el("label", { for: "kn-words", text: t("kn.words") }));
+      card.appendChild(words);
+      card.appendChild(C.el("label", { class: "switch", for: "kn-table-ok" }, tableOk, C.el("span", { text: t("kn.table_ok") })));
+    }
+    var error = C.el("p", { class: "kn-error", id: "kn-error", role: "alert", hidden: !state.error, text: state.error || "" });
+    function sent() { state.words = ""; state.error = null; }
+    function refused(err) {
+      var body = err && err.body;
+      if (!body || body.error !== "refused") return;
+      state.error = t("kn.refused", { reason: C.refusal(body) });
+      error.textContent = state.error;
+      error.hidden = false;
+    }
+    var actions = C.el("div", { class: "kn-row" });
+    if (!view.time_up) {
+      actions.appendChild(C.el("button", { class: "btn btn-primary", type: "button", id: "kn-enter", onclick: function () {
+        state.error = null;
+        var list = words.value.split(/[\s,;]+/).filter(function (w) { return w; });
+        C.act({ action: "enter", box: select.value, words: list, table_ok: tableOk.checked }).then(sent, refused);
+      } }, t("kn.enter")));
+    }
+    actions.appendChild(C.el("button", { class: "btn btn-ghost", type: "button", id: "kn-strike", onclick: function () {
+      state.error = null;
+      C.act({ action: "zero", box: select.value }).then(sent, refused);
+    } }, t("kn.strike")));
+    card.appendChild(actions);
+    card.appendChild(error);
+    box.appendChild(card);
+  }
+
+  function drawPads(box, snap, view) {
+    var card = C.el("section", { class: "card kn-pads", id: "kn-pads" });
+    card.appendChild(C.el("h2", { text: t("kn.pads") }));
+    var table = C.el("table", { class: "kn-pad", id: "kn-pad" });
+    var headRow = C.el("tr", {}, C.el("th", { scope: "col" }));
+    view.players.forEach(function (p, i) {
+      var th = C.el("th", { scope: "col", class: i === view.seat ? "on-turn" : "", text: p.name });
+      th.style.setProperty("--seat", seatColour(snap, i));
+      headRow.appendChild(th);
+    });
+    table.appendChild(C.el("thead", {}, headRow));
+    var body = C.el("tbody");
+    function row(label, cls, cell) {
+      var tr = C.el("tr", { class: cls || "" }, C.el("th", { scope: "row", text: label }));
+      view.players.forEach(function (p, i) { tr.appendChild(cell(p, i)); });
+      body.appendChild(tr);
+    }
+    function sumCell(key) { return function (p, i) { return C.el("td", { class: "sum" + (i === view.seat ? " on-turn" : ""), text: String(p[key]) }); }; }
+    view.boxes.forEach(function (b) {
+      row(boxName(b), view.upper_boxes.indexOf(b) >= 0 ? "upper" : "lower", function (p, i) {
+        var v = p.boxes[b];
+        var words = (p.words || {})[b] || [];
+        var td = C.el("td", { class: (v === null ? "open" : v === 0 ? "struck" : "filled") + (i === view.seat ? " on-turn" : ""),
+          dataset: { box: b, player: String(i) } });
+        td.appendChild(C.el("b", { text: v === null ? "·" : String(v), title: v === null ? t("kn.open") : null }));
+        if (words.length) td.appendChild(C.el("small", { text: words.join(" ") }));
+        return td;
+      });
+      if (b === view.upper_boxes[view.upper_boxes.length - 1]) {
+        row(t("kn.upper"), "sums", sumCell("upper"));
+        row(t("kn.bonus"), "sums", sumCell("bonus"));
+      }
+    });
+    row(t("kn.lower"), "sums", sumCell("lower"));
+    if (view.players.some(function (p) { return p.kniffel_extra; })) row(t("kn.extra"), "sums", sumCell("kniffel_extra"));
+    row(t("kn.total"), "total", sumCell("total"));
+    table.appendChild(body);
+    card.appendChild(C.el("div", { class: "kn-pad-wrap" }, table));
+    box.appendChild(card);
+  }
+
+  function drawChart(box, snap, view) {
+    var card = C.el("section", { class: "card", id: "kn-chart-card" });
+    card.appendChild(C.el("h2", { text: t("kn.chart") }));
+    var lines = view.chart || [];
+    var n = Math.max.apply(null, [0].concat(lines.map(function (l) { return l.length; })));
+    if (!n) {
+      card.appendChild(C.el("p", { class: "hint", text: t("kn.chart_empty") }));
+      box.appendChild(card);
+      return;
+    }
+    var W = 340, H = 180, L = 34, R = 12, T = 12, B = 24;
+    var hi = Math.max.apply(null, [50].concat.apply([50], lines));
+    function x(i) { return L + (W - L - R) * i / Math.max(1, view.rounds); }
+    function y(v) { return T + (H - T - B) * (1 - v / hi); }
+    var svg = C.svg("svg", { viewBox: "0 0 " + W + " " + H, class: "kn-chart", id: "kn-chart", role: "img", "aria-label": t("kn.chart") });
+    var step = hi > 200 ? 100 : 50;
+    for (var g = 0; g <= hi; g += step) {
+      svg.appendChild(C.svg("line", { x1: L, x2: W - R, y1: y(g), y2: y(g), class: "grid" }));
+      svg.appendChild(C.svg("text", { x: L - 5, y: y(g) + 4, class: "axis", "text-anchor": "end", text: String(g) }));
+    }
+    for (var r = 0; r <= view.rounds; r += 1) {
+      if (r % 2 === 0 || r === view.rounds) svg.appendChild(C.svg("text", { x: x(r), y: H - 6, class: "axis", "text-anchor": "middle", text: String(r) }));
+    }
+    lines.forEach(function (line, si) {
+      var pts = [[0, 0]].concat(line.map(function (v, k) { return [k + 1, v]; }));
+      var g2 = C.svg("g", { class: "series" });
+      g2.setAttribute("data-player", view.players[si].name);
+      var poly = C.svg("polyline", { points: pts.map(function (p) { return x(p[0]).toFixed(1) + "," + y(p[1]).toFixed(1); }).join(" "), class: "line" });
+      poly.style.stroke = seatColour(snap, si);
+      g2.appendChild(poly);
+      pts.slice(1).forEach(function (p) {
+        var dot = C.svg("circle", { cx: x(p[0]).toFixed(1), cy: y(p[1]).toFixed(1), r: 3.5, class: "dot" });
+        dot.style.fill = seatColour(snap, si);
+        dot.appendChild(C.svg("title", { text: view.players[si].name + ": " + p[1] }));
+        g2.appendChild(dot);
+      });
+      svg.appendChild(g2);
+    });
+    card.appendChild(svg);
+    var legend = C.el("div", { class: "kn-legend" });
+    view.players.forEach(function (p, i) {
+      var sw = C.el("i");
+      sw.style.background = seatColour(snap, i);
+      legend.appendChild(C.el("span", {}, sw, p.name));
+    });
+    card.appendChild(legend);
+    box.appendChild(card);
+  }
+
+  var renderer = {
+    title: "Wort-Kniffel",
+
+    render: function (root, snap, ui) {
+      ensureStyle();
+      var view = snap.view || {};
+      if (!view.players) return;
+      var state = root._kniffel;
+      if (!state || !root.contains(state.box)) {
+        C.clear(root);
+        state = root._kniffel = { box: C.el("div", { class: "kn-page" }), pick: "", words: "", throwText: "", error: null };
+        root.appendChild(state.box);
+      }
+      var canEdit = !!(ui && ui.canEdit) && !view.finished;
+      // a new throw or turn clears what was typed for the last one
+      var turnKey = view.turn + "/" + view.rolls + "/" + view.roll;
+      if (state.turnKey !== turnKey) { state.turnKey = turnKey; state.error = null; if (state.lastTurn !== view.turn) state.words = ""; state.lastTurn = view.turn; }
+      var focused = document.activeElement && state.box.contains(document.activeElement) ? document.activeElement.id : null;
+      C.clear(state.box);
+      drawTurn(state.box, snap, view, canEdit, state);
+      if (canEdit) drawEntry(state.box, snap, view, state);
+      drawPads(state.box, snap, view);
+      drawChart(state.box, snap, view);
+      state.box.appendChild(C.el("p", { class: "hint kn-buttons", id: "kn-buttons", text: t("kn.buttons") }));
+      if (focused) { var again = document.getElementById(focused); if (again && again.focus) again.focus(); }
+    },
+
+    banner: function (snap) {
+      var view = snap.view || {};
+      if (view.finished) {
+        var names = view.winners || [];
+        var best = Math.max.apply(null, view.players.map(function (p) { return p.total; }));
+        var seat = view.players.map(function (p) { return p.name; }).indexOf(names[0]);
+        return { text: names.length === 1 ? t("kn.won", { name: names[0], points: best }) : t("kn.won_many", { names: names.join(", ") }),
+          tone: "win", colour: seat >= 0 ? seatColour(snap, seat) : null };
+      }
+      var sub = t("kn.round", { n: view.round, of: view.rounds });
+      if (view.rolls) sub += " · " + t("kn.throw_n", { n: view.rolls });
+      return { text: t("kn.turn", { name: view.current }), sub: sub, tone: view.time_up ? "warn" : "turn",
+        colour: seatColour(snap, view.seat) };
+    },
+
+    badges: function (snap, index) {
+      var p = ((snap.view || {}).players || [])[index];
+      return p ? [{ text: t("kn.pts", { n: p.total }), tone: "info" }] : [];
+    },
+
+    onTurn: function (snap, index) {
+      var view = snap.view || {};
+      return !view.finished && view.seat === index;
+    },
+
+    controls: function (snap) {
+      var view = snap.view || {};
+      if (view.finished) return [];
+      var out = [];
+      if (!view.hourglass && !view.time_up && !view.rolls) {
+        out.push({ id: "hourglass", label: "⏳ " + t("kn.start_hourglass"), tone: "primary",
+          action: { action: "event", event: { type: "start_hourglass" } } });
+      }
+      if (snap.timer) {
+        out.push({ id: "pause", label: snap.timer.paused ? "▶ " + t("kn.resume") : "⏸ " + t("kn.pause"),
+          action: { action: "timer", pause: !snap.timer.paused } });
+      }
+      return out;
+    },
+
+    /* The advisor card: the best entry of every open box, best first, and which dice to keep. */
+    advisor: function (box, snap) {
+      var a = snap.advisor || {};
+      var view = snap.view || {};
+      if (!a.best) { box.appendChild(C.el("p", { class: "hint", text: t("kn.advisor_wait") })); return; }
+      if (a.keep) {
+        var faces = (view.throw || []);
+        var kept = a.keep.dice.map(function (i) { var f = faces[i] || {}; return f.letter === "*" ? "◆" : f.letter; }).join(" ");
+        var text = a.keep.dice.length === faces.length ? t("kn.keep_all", { stand: a.keep.stand })
+          : a.keep.dice.length === 0 ? t("kn.keep_none", { expected: a.keep.expected, stand: a.keep.stand })
+          : t("kn.keep", { dice: kept, expected: a.keep.expected, stand: a.keep.stand });
+        box.appendChild(C.el("p", { class: "kn-keep", id: "kn-keep", text: text }));
+      }
+      box.appendChild(C.el("h3", { text: t("kn.best") }));
+      if (!a.best.length) { box.appendChild(C.el("p", { class: "hint", text: t("kn.nothing_fits") })); return; }
+      var list = C.el("ol", { class: "kn-best", id: "kn-best" });
+      a.best.forEach(function (b) {
+        list.appendChild(C.el("li", { dataset: { box: b.box } },
+          C.el("b", { text: String(b.score) }), C.el("span", { text: boxName(b.box) }),
+          b.words.length ? C.el("small", { text: b.words.join(" · ") }) : null));
+      });
+      box.appendChild(list);
+    },
+
+    players: { min: 2, max: 4 },
+
+    setupFields: function (box) {
+      var select = C.el("select", { id: "kn-hourglass-s" });
+      [60, 90, 120, 180].forEach(function (s) {
+        select.appendChild(C.el("option", { value: String(s), text: t("kn.seconds", { s: s }), selected: s === 90 }));
+      });
+      box.appendChild(C.el("label", { for: "kn-hourglass-s", text: t("kn.hourglass_s") }));
+      box.appendChild(select);
+    },
+
+    readSetup: function (box, names) {
+      var s = box.querySelector("#kn-hourglass-s");
+      return { players: names, hourglass_s: Number(s && s.value || 90) };
+    },
+
+    describe: function (event) {
+      if (!event) return C.t("history.start");
+      var values = { dice: event.dice || "", box: event.box ? boxName(event.box) : "" };
+      return t("kn.event." + event.type, values) + (event.words && event.words.length ? " — " + event.words.join(", ") : "");
+    }
+  };
+  C.games.kniffel = renderer;
+})();
