@@ -152,10 +152,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def vision_reader(settings: dict[str, Any]) -> Any:
-    """The vision pipeline as the table's reader (frames to a grid reading)."""
-    from companion.table import GridReader as make
+    """The vision pipeline as the table's reader: the tile grid or the loose dice, whichever
+    the game on the table reads."""
+    from companion.table.camera import DiceReader, GridReader, Readers
 
-    return make(settings)
+    return Readers({"grid": lambda: GridReader(settings), "dice": lambda: DiceReader(settings)})
 
 
 # --- demo --------------------------------------------------------------------------------------

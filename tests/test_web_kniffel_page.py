@@ -169,3 +169,24 @@ def test_the_hourglass_runs_out_in_english(browser: Any, english: Any, tmp_path:
                    "[data-box='kniffel']\").classList.contains('struck')")
         assert "Ben's turn" in english.locator("#banner strong").inner_text()
         assert get(site.url, "api/state")["view"]["time_up"] is False
+
+
+def test_the_camera_asks_about_an_unsure_die(browser: Any, english: Any, tmp_path: Path) -> None:
+    from companion.games.readings import DiceReading, DieSeen
+
+    with kniffel_site(tmp_path, hourglass_s=600) as site:
+        login(english, site.url, site.pin)
+        english.wait_for_selector("#kn-pad")
+        seen = DiceReading(tuple(DieSeen(ch, None, (100.0 + 150 * i, 300.0), 80.0)
+                                 for i, ch in enumerate("TOREIC?")))
+        for _ in range(3):
+            site.table.post_reading(seen)
+        english.wait_for_selector("#kn-question")
+        assert english.locator("#kn-answer").is_disabled()  # a ? is left
+        english.locator("#kn-question .kn-die[data-die='6']").click()
+        english.click("#sheet .kn-pick[data-letter='H']")
+        english.click("#kn-answer:not([disabled])")
+        wait_until(english, "() => !document.querySelector('#kn-question') &&"
+                   " document.querySelectorAll('#kn-dice .kn-die').length === 7")
+        assert dice_shown(english) == list("TOREICH")
+        assert get(site.url, "api/state")["view"]["roll"] == "T2 O3 R2 E1 I1 C4 H3"

@@ -284,7 +284,9 @@ class GameRules(Generic[S]):
       ``resolve``…) as event JSONs applied all or nothing; raises :class:`EventError` for a
       word it does not know. The table's own words (``event``, ``undo``…) never reach it.
     - ``observe(state, reading, memo)``: a still camera reading as :class:`Observed` events
-      and questions; ``None`` for a game the camera does not read.
+      and questions; ``None`` for a game the camera does not read. ``reads`` names the kind of
+      reading it takes (``grid``: a tile grid, ``dice``: loose dice), so the table's camera
+      reads what the game on the table needs.
     - ``advisor``: figures worth computing off the table's thread, or ``None``.
     - ``needs`` and ``bind(resources)``: resources the full rules need that a pure package
       cannot load itself (Wort-Kniffel's word list, by the name ``lexicon``); the edge loads
@@ -305,6 +307,7 @@ class GameRules(Generic[S]):
     press: Callable[[S, int, str], Mapping[str, Any] | None] | None = None
     act: Callable[[S, str, Mapping[str, Any]], Sequence[Mapping[str, Any]]] | None = None
     observe: Callable[[S, Any, Any], Observed] | None = None
+    reads: str | None = None
     advisor: Advisor[S] | None = None
     needs: tuple[str, ...] = ()
     bind: Callable[[Mapping[str, Any]], GameRules[S]] | None = None

@@ -56,3 +56,31 @@ class GridReading:
     @property
     def key(self) -> str:
         return self.cells
+
+
+@dataclass(frozen=True)
+class DieSeen:
+    """One die as read from above: its top ``letter`` (A-Z, ``*`` the diamond, ``?`` unsure),
+    the ``value`` printed on it if read, where it lies (``center``, pixels) and its edge
+    ``size`` in pixels (how far it must move to count as moved), ``candidates`` when unsure."""
+
+    letter: str
+    value: int | None
+    center: tuple[float, float]
+    size: float
+    candidates: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DiceReading:
+    """Loose dice as read from one frame, left to right. ``still``: the frame did not move
+    (dice at rest, no hand). ``key`` is the letters alone: dice pushed together to lay a word
+    keep their letters, so the table believes a throw once, however the dice are moved."""
+
+    dice: tuple[DieSeen, ...]
+    still: bool = True
+    frame_at: float | None = None
+
+    @property
+    def key(self) -> str:
+        return "".join(sorted(d.letter for d in self.dice))

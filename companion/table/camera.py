@@ -15,7 +15,14 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from companion.games.readings import HIDDEN, UNSURE, GridReading, Reading
+from companion.games.readings import (
+    HIDDEN,
+    UNSURE,
+    DiceReading,
+    DieSeen,
+    GridReading,
+    Reading,
+)
 from companion.table.publish import Publisher
 
 _log = logging.getLogger(__name__)
@@ -273,8 +280,75 @@ class GridReader:
             corners=tuple(obs.corners), rotations=tuple(int(c.rotation) for c in obs.cells),
         )
 
+class DiceReader:
+    """The dice reader (``vision.dice``) as a :class:`Reader` of loose dice.
+
+    A frame is still when it barely differs from the one before (dice at rest, no hand
+    moving): only then is it read, so a rolling die is never taken for a throw. A letter below
+    ``min_confidence`` becomes ``?``: the game asks rather than guesses. ``dice_set`` (the
+    table's set, Wort-Kniffel's notation) gives a die its value when the digit is unreadable.
+    """
+
+    MOTION = 6.0  # mean grey-level change (0-255) over a frame that counts as movement
+
+    def __init__(self, settings: Mapping[str, Any], dice_set: Any = None) -> None:
+        self.min_confidence = float(settings.get("min_confidence", 0.6))
+        self.dice_set = dice_set
+        self._prev: Any = None
+        self.status = "read"
+
+    def __call__(self, image: Any) -> DiceReading | None:
+        import cv2
+        import numpy as np
+
+        from vision.dice import read_dice
+
+        small = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (160, 120),
+                           interpolation=cv2.INTER_AREA).astype(np.float32)
+        prev, self._prev = self._prev, small
+        if prev is None or float(np.mean(np.abs(small - prev))) > self.MOTION:
+            self.status = "moving"
+            return DiceReading((), still=False)
+        found = read_dice(image, dice_set=self.dice_set)
+        self.status = "read"
+        dice = []
+        for d in found.dice:
+            sure = d.letter != UNSURE and d.confidence >= self.min_confidence
+            edge = float(np.mean([np.hypot(*np.subtract(d.corners[i], d.corners[i - 1]))
+                                  for i in range(4)]))
+            dice.append(DieSeen(d.letter if sure else UNSURE, d.value if sure else None,
+                                (float(d.center[0]), float(d.center[1])), edge,
+                                () if sure or d.letter == UNSURE else (d.letter,)))
+        return DiceReading(tuple(dice))
 
 
+class Readers:
+    """The table's one camera reads what the game on the table needs: a reader per kind of
+    reading (``GameRules.reads``), made the first time a game needs it. A game the camera
+    does not read gets no readings; its frames are still shown."""
+
+    def __init__(self, makers: Mapping[str, Callable[[], Reader]]) -> None:
+        self._makers = dict(makers)
+        self._made: dict[str, Reader] = {}
+        self._rules: Callable[[], Any] = lambda: None
+
+    def bind(self, rules: Callable[[], Any]) -> None:
+        """Follow ``rules()``, the rules of the game on the table (called per frame)."""
+        self._rules = rules
+
+    @property
+    def status(self) -> str:
+        kind = getattr(self._rules(), "reads", None)
+        return str(getattr(self._made.get(kind or ""), "status", "idle"))
+
+    def __call__(self, image: Any) -> Any:
+        kind = getattr(self._rules(), "reads", None)
+        if kind not in self._makers:
+            return None
+        reader = self._made.get(kind)
+        if reader is None:
+            reader = self._made[kind] = self._makers[kind]()
+        return reader(image)
 
 
 class Camera:
@@ -294,10 +368,15 @@ class Camera:
                                        "message": None, "retry_in": None}
 
     def attach(self, source: Any, reader: Reader, game_id: int | None,
-               current: Callable[[], int | None]) -> bool:
+               current: Callable[[], Any]) -> bool:
+        """Watch with ``reader``; ``current()`` is the game on the table (its ``id`` and
+        ``rules``), which a reader of several kinds follows."""
         self.detach(None, None)
+        bind = getattr(reader, "bind", None)
+        if bind is not None:
+            bind(lambda: getattr(current(), "rules", None))
         with self._lock:
-            if game_id is not None and game_id != current():
+            if game_id is not None and game_id != getattr(current(), "id", None):
                 source.close()
                 return False
             self.watch = Watch(source, reader, self._settings, self._post, self._frames,
@@ -356,4 +435,5 @@ class Camera:
             watch.stop.set()
             watch.thread.join(timeout=5.0)
 
-__all__ = ["Camera", "CameraStatus", "Frames", "GridReader", "Reader", "Seen", "Steady", "Watch"]
+__all__ = ["Camera", "CameraStatus", "DiceReader", "Frames", "GridReader", "Reader", "Readers", "Seen",
+           "Steady", "Watch"]

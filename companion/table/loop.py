@@ -411,8 +411,7 @@ class Table(PhoneView, AbstractContextManager["Table"]):
         those on the way, reach the new game. False (and no camera) when that game is gone.
         """
         self.source, self.reader = source, reader
-        return self.camera.attach(source, reader, game_id,
-                                  lambda: None if self.game is None else self.game.id)
+        return self.camera.attach(source, reader, game_id, lambda: self.game)
 
     def detach_camera(self, message: str | None = None) -> None:
         """Stop watching: the table runs on buttons and phones alone (status ``none``)."""

@@ -55,6 +55,7 @@ from companion.games.kniffel.events import (
     Zero,
 )
 from companion.games.kniffel.lexicon import Lexicon
+from companion.games.kniffel.observe import observe
 from companion.games.kniffel.pad import BOXES, Box, Pad, PadError
 from companion.games.kniffel.rules import KniffelState, apply, new
 from companion.games.kniffel.view import act, advisor, press, table_view, view
@@ -73,6 +74,8 @@ def build_rules(lexicon: Lexicon | None = None) -> GameRules[KniffelState]:
         table=table_view,
         press=press,
         act=act,
+        observe=observe,
+        reads="dice",
         advisor=None if lexicon is None else advisor(lexicon),
         needs=("lexicon",),
         bind=_bind,

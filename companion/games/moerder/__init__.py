@@ -37,6 +37,7 @@ GAME: GameRules[MoerderState] = GameRules(
     press=press,
     act=act,
     observe=observe,
+    reads="grid",
     advisor=ADVISOR,
 )
 

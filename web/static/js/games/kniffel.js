@@ -33,6 +33,8 @@
       "kn.advisor_wait": "Advice follows the first throw.",
       "kn.buttons": "Buttons: a short press by the player on turn turns the hourglass before the first throw; long and double presses do nothing during play.",
       "kn.hourglass_s": "Hourglass (seconds)", "kn.pts": "{n} pts",
+      "kn.question": "The camera is not sure of these dice: tap each ?", "kn.question_refused": "The camera saw a throw the rules refuse",
+      "kn.answer": "This is the throw", "refused.dice_unsure": "the camera is not sure of some dice",
       "box.two": "Two-letter words", "box.three": "Three-letter words", "box.four": "Four-letter word",
       "box.five": "Five-letter word", "box.six": "Six-letter word", "box.pair_of_words": "Word pair",
       "box.three_words": "Three words", "box.full_house": "Full house", "box.street": "Street (vowels)",
@@ -77,6 +79,8 @@
       "kn.advisor_wait": "Der Rat folgt dem ersten Wurf.",
       "kn.buttons": "Tasten: kurz drücken (wer dran ist) dreht vor dem ersten Wurf die Sanduhr um; lang und doppelt drücken tun während des Spiels nichts.",
       "kn.hourglass_s": "Sanduhr (Sekunden)", "kn.pts": "{n} Pkt.",
+      "kn.question": "Die Kamera ist bei diesen Würfeln unsicher: jedes ? antippen", "kn.question_refused": "Die Kamera sah einen Wurf, den die Regeln nicht zulassen",
+      "kn.answer": "So liegt der Wurf", "refused.dice_unsure": "die Kamera ist bei einigen Würfeln unsicher",
       "box.two": "Zweier-Wörter", "box.three": "Dreier-Wörter", "box.four": "Vierer-Wort",
       "box.five": "Fünfer-Wort", "box.six": "Sechser-Wort", "box.pair_of_words": "Wort-Zweier",
       "box.three_words": "Wort-Dreier", "box.full_house": "Full-House", "box.street": "Straße (Vokale)",
@@ -194,24 +198,58 @@
 
   /* Correct one die: every letter the set has (and the diamond); the value follows the set. */
   function openFix(snap, view, index) {
+    openPicker(view, t("kn.fix_title", { n: index + 1 }), view.throw[index].letter, function (letter) {
+      var faces = view.throw.map(function (f, i) { return i === index ? letter : (f.letter === "*" ? "*" : f.letter + f.value); });
+      C.act({ action: "throw", dice: faces.join(" "), fix: true }).catch(function () {});
+    });
+  }
+
+  function openPicker(view, title, current, chosen) {
     var old = document.getElementById("sheet");
     if (old) old.remove();
     var choices = C.el("div", { class: "sheet-tiles kn-choices" });
     (view.letters || []).forEach(function (letter) {
-      choices.appendChild(C.el("button", { type: "button", class: "kn-pick" + (letter === view.throw[index].letter ? " current" : ""),
-        dataset: { letter: letter }, onclick: function () {
-          sheet.remove();
-          var faces = view.throw.map(function (f, i) { return i === index ? letter : (f.letter === "*" ? "*" : f.letter + f.value); });
-          C.act({ action: "throw", dice: faces.join(" "), fix: true }).catch(function () {});
-        } }, letter === "*" ? "◆" : letter));
+      choices.appendChild(C.el("button", { type: "button", class: "kn-pick" + (letter === current ? " current" : ""),
+        dataset: { letter: letter }, onclick: function () { sheet.remove(); chosen(letter); } },
+        letter === "*" ? "◆" : letter));
     });
     var sheet = C.el("div", { class: "sheet", id: "sheet", role: "dialog", "aria-modal": "true" },
       C.el("div", { class: "sheet-body" },
-        C.el("h3", { text: t("kn.fix_title", { n: index + 1 }) }), choices,
+        C.el("h3", { text: title }), choices,
         C.el("div", { class: "sheet-actions" },
           C.el("button", { class: "btn", type: "button", onclick: function () { sheet.remove(); } }, C.t("correct.cancel")))));
     sheet.addEventListener("click", function (e) { if (e.target === sheet) sheet.remove(); });
     document.body.appendChild(sheet);
+  }
+
+  /* The camera is unsure of some dice: its dice, the doubtful ones tapped to say what they
+     show, then the whole throw sent (the table takes it as the throw). */
+  function drawQuestion(box, snap, view, canEdit, state) {
+    var p = snap.prompt;
+    if (!p || !p.dice) return;
+    var card = C.el("section", { class: "card kn-question", id: "kn-question" });
+    card.appendChild(C.el("h2", { text: t(p.code === "dice_unsure" ? "kn.question" : "kn.question_refused") }));
+    if (p.code !== "dice_unsure") card.appendChild(C.el("p", { class: "kn-error", text: C.refusal(p) }));
+    var key = JSON.stringify(p.dice);
+    if (state.answerFor !== key) { state.answerFor = key; state.answer = p.dice.map(function (d) { return d.letter; }); }
+    var dice = C.el("div", { class: "kn-dice" });
+    p.dice.forEach(function (d, i) {
+      dice.appendChild(die({ letter: state.answer[i], value: d.value }, i, {
+        onTap: canEdit ? function (k) {
+          openPicker(view, t("kn.fix_title", { n: k + 1 }), state.answer[k], function (letter) {
+            state.answer[k] = letter;
+            renderer.render(document.getElementById("game-root"), snap, { canEdit: canEdit });
+          });
+        } : null }));
+    });
+    card.appendChild(dice);
+    if (canEdit) {
+      var ready = state.answer.indexOf("?") < 0;
+      card.appendChild(C.el("button", { class: "btn btn-primary", type: "button", id: "kn-answer", disabled: !ready,
+        onclick: function () { C.act({ action: "throw", dice: state.answer.join(" ") }).catch(function () {}); } },
+        t("kn.answer")));
+    }
+    box.appendChild(card);
   }
 
   function openBoxes(view) {
@@ -373,6 +411,7 @@
       if (state.turnKey !== turnKey) { state.turnKey = turnKey; state.error = null; if (state.lastTurn !== view.turn) state.words = ""; state.lastTurn = view.turn; }
       var focused = document.activeElement && state.box.contains(document.activeElement) ? document.activeElement.id : null;
       C.clear(state.box);
+      drawQuestion(state.box, snap, view, canEdit, state);
       drawTurn(state.box, snap, view, canEdit, state);
       if (canEdit) drawEntry(state.box, snap, view, state);
       drawPads(state.box, snap, view);

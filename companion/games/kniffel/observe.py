@@ -1,0 +1,90 @@
+"""What a still camera reading of the loose dice means for a game of Wort-Kniffel.
+
+Vision never decides the game: this turns a reading of the dice at rest into the ``throw`` it
+proves, or into a question for the table where it cannot.
+
+- A throw is seven dice at rest whose letters differ from the dice the camera last believed.
+  Pushing dice together to lay a word moves them but keeps their letters, so it is never taken
+  for a throw. A re-roll that shows exactly the same letters is not noticed: it changes
+  nothing on the pad (the player may type it on the phone to count it).
+- Fewer or more than seven dice is not a throw yet (dice still in a hand or the cup, a die off
+  the table); nothing is asked.
+- A die read as ``?`` is asked about (``dice_unsure``), never guessed; the phone answers with
+  the whole throw (``throw``).
+- Dice that lie where they lay, with the same letter, were kept through the re-roll.
+- A throw the rules refuse (a fourth throw, a face the set does not have) is asked about with
+  the rules' own code and reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from companion.games.base import Answered, Observed, Prompt, Refused
+from companion.games.kniffel.dice import N_DICE
+from companion.games.kniffel.events import Throw
+from companion.games.kniffel.rules import KniffelState, apply
+from companion.games.readings import UNSURE, DiceReading, DieSeen
+
+KEPT_TOLERANCE = 0.35  # of a die's edge: a kept die is nudged by less than a third of itself
+
+
+@dataclass(frozen=True)
+class Memo:
+    """The dice the camera last believed (a throw applied, or a sight people answered)."""
+
+    believed: tuple[DieSeen, ...]
+
+
+def _letters(dice: tuple[DieSeen, ...]) -> str:
+    return "".join(sorted(d.letter for d in dice))
+
+
+def _kept(before: tuple[DieSeen, ...], now: tuple[DieSeen, ...]) -> tuple[int, ...]:
+    out = []
+    for i, d in enumerate(now):
+        for b in before:
+            near = max(abs(d.center[0] - b.center[0]), abs(d.center[1] - b.center[1]))
+            if b.letter == d.letter and near <= KEPT_TOLERANCE * max(d.size, b.size):
+                out.append(i)
+                break
+    return tuple(out)
+
+
+def _notation(state: KniffelState, dice: tuple[DieSeen, ...]) -> str:
+    """The throw as the rules write it; a die whose value was not read takes its set's value."""
+    return " ".join(d.letter if d.value is None or d.letter == "*" else f"{d.letter}{d.value}"
+                    for d in dice)
+
+
+def observe(state: KniffelState, reading: Any, memo: Any) -> Observed:
+    """The throw (or question) a still reading of the dice gives; ``memo``: the last one."""
+    if not isinstance(reading, DiceReading) or state.finished or state.time_up:
+        return Observed(memo=memo)
+    answered = isinstance(memo, Answered)
+    last = memo.memo if isinstance(memo, Answered) else memo
+    before = last.believed if isinstance(last, Memo) else ()
+    dice = tuple(sorted(reading.dice, key=lambda d: (d.center[0], d.center[1])))
+    shown = {"dice": [{"letter": d.letter, "value": d.value} for d in dice]}
+    if len(dice) != N_DICE or _letters(dice) == _letters(before):
+        return Observed(memo=last, shown=shown)
+    if answered:  # people ruled on this sight: it is what the game has now
+        return Observed(memo=Memo(dice), shown=shown)
+    unsure = [i for i, d in enumerate(dice) if d.letter == UNSURE]
+    if unsure:
+        prompt = Prompt(
+            kind="unsure", code="dice_unsure", message="the camera is not sure of some dice",
+            details={"dice": shown["dice"], "unsure": unsure,
+                     "candidates": {str(i): list(dice[i].candidates) for i in unsure}},
+            answers=("throw",))
+        return Observed(prompt=prompt, memo=last, shown=shown)
+    event = Throw(_notation(state, dice), kept=_kept(before, dice) if state.roll else ())
+    try:
+        apply(state, event)
+    except Refused as exc:
+        prompt = Prompt(kind="impossible", code=exc.code, message=exc.reason,
+                        details={"dice": shown["dice"], **exc.details}, refused=True,
+                        answers=("throw",))
+        return Observed(prompt=prompt, memo=last, shown=shown)
+    return Observed(events=(event,), memo=Memo(dice), shown=shown)
