@@ -42,6 +42,8 @@ def register(subparsers: Any) -> None:
     demo.add_argument("--seed", type=int, default=7, help="which game to play")
     demo.add_argument("--rounds", type=int, default=0, help="stop after N games (0 = loop)")
     demo.add_argument("--quiet", action="store_true", help="no LED/buzzer console lines")
+    demo.add_argument("--game", choices=("moerder", "kniffel"), default=None,
+                      help="play only this game (default: the camera games take turns)")
     demo.set_defaults(func=cmd_demo)
 
     export = subparsers.add_parser("export", help="one game's set-up and events as JSON")
@@ -167,8 +169,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
     from companion import config as config_mod
-    from companion import demo
-    from companion.progress import progress
+    from companion import demo, demo_kniffel
     from companion.store import Store, new_pin
     from companion.table import Table
 
@@ -178,25 +179,29 @@ def cmd_demo(args: argparse.Namespace) -> int:
         raise InputError("--port must be 0–65535")
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
 
+    games = (args.game,) if args.game else ("moerder", "kniffel")
     script = demo.choose_script(args.seed)
     folder = demo.cache_dir() / demo.session_key(script, demo.DEFAULT_SIZE)
-    if not (folder / "session.json").is_file():
+    if "moerder" in games and not (folder / "session.json").is_file():
         print(f"Rendering the demo game ({len(script.boards) - 1} turns) once into {folder} …",
               flush=True)
-        total = 2 * len(script.boards) - 1
-        ticks = iter(progress(range(total), total, "frames"))
-
-        def step(done: int, _total: int) -> None:
-            next(ticks, None)
-
-        demo.render_session(script, folder, progress=step)
-        for _ in ticks:
-            pass
+        _rendered(lambda step: demo.render_session(script, folder, progress=step),
+                  2 * len(script.boards) - 1, "frames")
+    kniffel = None
+    if "kniffel" in games and (not args.rounds or args.rounds > games.index("kniffel")):
+        kniffel = demo.cache_dir() / demo_kniffel.session_key(args.seed, demo.DEFAULT_SIZE)
+        if not (kniffel / "session.json").is_file():
+            print(f"Rendering the Wort-Kniffel throws once into {kniffel} …", flush=True)
+            turns = demo_kniffel.ROUNDS * len(demo_kniffel.KNIFFEL_PLAYERS)
+            _rendered(lambda step: demo_kniffel.render_session(
+                args.seed, kniffel, demo.DEFAULT_SIZE, progress=step), turns, "turns")
 
     tmp = tempfile.TemporaryDirectory(prefix="companion-demo-")
     db = args.db or Path(tmp.name) / "demo.sqlite"
     cfg = config_mod.load(None, environ={})  # the demo ignores /etc: it must run anywhere
-    cfg = cfg.replace("table", database=str(db), players=list(script.players), advisor=True,
+    first = ("kniffel", list(demo_kniffel.KNIFFEL_PLAYERS)) if games[0] == "kniffel" else (
+        "moerder", list(script.players))
+    cfg = cfg.replace("table", database=str(db), game=first[0], players=first[1], advisor=True,
                       reminder_s=0.0)
     cfg = cfg.replace("camera", source="replay", device=str(folder))
     cfg = cfg.replace("hardware", pin_factory="mock")
@@ -229,7 +234,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
                     print("Ctrl+C stops the demo.", flush=True)
                     director = demo.Director(runtime, script, folder, reader, factory,
                                              speed=args.speed, rounds=args.rounds,
-                                             say=lambda line: print(line, flush=True)).start()
+                                             say=lambda line: print(line, flush=True),
+                                             games=games, kniffel=kniffel).start()
                     try:
                         while not stop.wait(0.5):
                             if args.rounds and not director._thread.is_alive():
@@ -241,6 +247,20 @@ def cmd_demo(args: argparse.Namespace) -> int:
     finally:
         tmp.cleanup()
     return 0
+
+
+def _rendered(render: Any, total: int, unit: str) -> None:
+    """Run ``render(step)`` with a progress line counting ``total`` ``unit``."""
+    from companion.progress import progress
+
+    ticks = iter(progress(range(total), total, unit))
+
+    def step(done: int, _total: int) -> None:
+        next(ticks, None)
+
+    render(step)
+    for _ in ticks:
+        pass
 
 
 def _lan_address() -> str:

@@ -186,6 +186,8 @@ class Director:
         pause_s: float = 6.0,
         rounds: int = 0,
         say: Callable[[str], None] = print,
+        games: Sequence[str] = ("moerder",),
+        kniffel: Path | None = None,
     ) -> None:
         self.runtime = runtime
         self.script = script
@@ -196,6 +198,8 @@ class Director:
         self.pause_s = pause_s
         self.rounds = rounds
         self.say = say
+        self.games = tuple(games)
+        self.kniffel = kniffel  # the recorded Wort-Kniffel session, when it plays
         self.stop = threading.Event()
         self.round = 0
         self.game_id: int | None = None  # the game of the director's last round
@@ -230,7 +234,7 @@ class Director:
         """A phone started the game in progress (not the director), and it is not over yet."""
         snap = self.runtime.snapshot()
         return (self.game_id is not None and snap["game_id"] != self.game_id
-                and (snap["view"] or {}).get("phase") != "over")
+                and not snap["table"]["over"])
 
     def _play_round(self) -> bool:
         """One round; False when a phone took the table before it began."""
@@ -239,6 +243,8 @@ class Director:
 
         rt = self.runtime
         snap = rt.snapshot()
+        if self._kniffel_turn(snap):
+            return self._play_kniffel(snap)
         resumed = self.game_id is None and self._ours(snap)
         if not resumed:  # the first round plays the game the table started (or was playing)
             try:  # only over the game looked at: a phone's game started meanwhile stays
@@ -304,6 +310,48 @@ class Director:
                     self._press(int(view["turn"]), self._chain_on(view.get("board")))
             self.stop.wait(0.1)
         return True
+
+    def _kniffel_turn(self, snap: dict[str, Any]) -> bool:
+        """Whether this round is Wort-Kniffel: the games take turns, and a Wort-Kniffel game
+        of the demo's players left unfinished (a restart) is carried on first."""
+        from companion.demo_kniffel import KNIFFEL_PLAYERS
+
+        if self.kniffel is None:
+            return False
+        if self.game_id is None and snap.get("game") == "kniffel" and not snap["table"]["over"]:
+            return [p["name"] for p in snap["players"]] == list(KNIFFEL_PLAYERS)
+        return self.games[(self.round - 1) % len(self.games)] == "kniffel"
+
+    def _play_kniffel(self, snap: dict[str, Any]) -> bool:
+        from companion.demo_kniffel import KNIFFEL_PLAYERS, KniffelRound
+        from companion.errors import InputError
+
+        assert self.kniffel is not None
+        rt = self.runtime
+        if not (self.game_id is None and snap.get("game") == "kniffel"
+                and not snap["table"]["over"]):
+            try:
+                snap = rt.submit({"action": "new_game", "game": "kniffel",
+                                  "replaces": snap["game_id"],
+                                  "setup": {"players": list(KNIFFEL_PLAYERS)}}, source="demo")
+            except InputError as exc:
+                self.round -= 1
+                self.say(f"demo: a phone started a game first; the players sit back ({exc})")
+                return False
+        game_id = self.game_id = snap["game_id"]
+        self.say(f"demo: round {self.round} (game {game_id}, Wort-Kniffel): "
+                 f"{', '.join(KNIFFEL_PLAYERS)} sit down")
+        played = KniffelRound(rt, self.kniffel, self.reader, self.speed, self.stop, self.say)
+        if not played.play(game_id, self._phone_took):
+            self.say("demo: a phone took over the table; the players sit back")
+            rt.detach_camera("the demo handed the table to a phone")
+        return True
+
+    def _phone_took(self, snap: dict[str, Any]) -> bool:
+        """A phone acted on the table other than to put the camera right."""
+        last = snap.get("last") or {}
+        return (last.get("source") == "web" and last.get("kind") == "effects"
+                and last.get("action") not in ("resolve", "correct", "throw", "settings"))
 
     def _ours(self, snap: dict[str, Any]) -> bool:
         """The game in progress is this script's round: its game and players, not over, and

@@ -158,3 +158,11 @@ def test_one_camera_reads_what_the_game_on_the_table_needs() -> None:
     on_table[0] = Rules(None)
     assert readers(None) is None
     assert made == ["grid", "dice"]  # each made once, when first needed
+
+
+def test_after_a_restart_the_dice_of_the_throw_the_game_has_are_no_new_throw() -> None:
+    thrown = state(Throw("T O R E I C H"))
+    seen = observe(thrown, lay("TOREICH", {0: 3.0}), None)
+    assert seen.events == () and isinstance(seen.memo, Memo)
+    again = observe(thrown, lay("ICHESAN"), seen.memo).events
+    assert len(again) == 1 and again[0].dice == "I C H E S A N"

@@ -267,6 +267,7 @@ class VideoCaptureSource(FrameSource):
 class ReplaySource(FrameSource):
     """A folder of images (a recorded session) played back with its timing.
 
+    ``start`` is the first frame delivered (the recording's time counts from it);
     ``speed`` scales the recorded timing (2.0 = twice as fast; 0 = as fast as read); without a
     ``session.json`` frames are ``1 / fps`` apart. ``loop`` starts again at the end, the times
     continuing to grow. ``clock`` and ``sleep`` are injectable so tests need not wait.
@@ -285,8 +286,10 @@ class ReplaySource(FrameSource):
         loop: bool = False,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] | None = None,
+        start: int = 0,
     ) -> None:
         super().__init__()
+        self.start_at = start  # the first frame to deliver (a game carried on mid-way)
         self._wake = threading.Event()  # close() cuts a long wait short
         self.folder = Path(folder)
         self.fps = fps
@@ -319,8 +322,8 @@ class ReplaySource(FrameSource):
         self._wake.clear()
         self._frames = load_session(self.folder, self.fps)
         self._last = None
-        self._pos = 0
-        self._offset = 0.0
+        self._pos = min(max(self.start_at, 0), max(len(self._frames) - 1, 0))
+        self._offset = -self._frames[self._pos][1] if self._frames else 0.0
         self._start = self._clock()
 
     def _read_device(self) -> tuple[np.ndarray, float]:

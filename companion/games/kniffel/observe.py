@@ -14,6 +14,8 @@ proves, or into a question for the table where it cannot.
 - Dice that lie where they lay, with the same letter, were kept through the re-roll.
 - A throw the rules refuse (a fourth throw, a face the set does not have) is asked about with
   the rules' own code and reason.
+- With no memory (the table just started), dice showing the throw the game already has are
+  that throw, not a new one: a restart mid-turn never throws for the player.
 """
 
 from __future__ import annotations
@@ -69,6 +71,9 @@ def observe(state: KniffelState, reading: Any, memo: Any) -> Observed:
     shown = {"dice": [{"letter": d.letter, "value": d.value} for d in dice]}
     if len(dice) != N_DICE or _letters(dice) == _letters(before):
         return Observed(memo=last, shown=shown)
+    if not before and state.roll is not None and _letters(dice) == "".join(
+            sorted(f.letter for f in state.roll.faces)):
+        return Observed(memo=Memo(dice), shown=shown)  # after a restart: the throw it has
     if answered:  # people ruled on this sight: it is what the game has now
         return Observed(memo=Memo(dice), shown=shown)
     unsure = [i for i, d in enumerate(dice) if d.letter == UNSURE]
