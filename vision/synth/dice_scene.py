@@ -34,9 +34,12 @@ class Pose:
     angle: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class DiceLayout:
-    """What stays put while dice are thrown again and again: camera, table, tray, light."""
+    """What stays put while dice are thrown again and again: camera, table, tray, light.
+
+    Compared by identity: it holds an array, and two layouts are the same table only if
+    they are the same object."""
 
     size: tuple[int, int]
     side: float  # die edge at table level, px
