@@ -12,6 +12,7 @@ import pytest
 from companion.games.kniffel.dice import DEFAULT_DICE, DiceSet, Face, Roll
 from vision.synth import dice
 from vision.synth.dice_faces import DiceStyle, face_image
+from vision.synth.dice_scene import square
 from vision.synth.styles import Table
 
 SMALL = (820, 616)
@@ -178,3 +179,21 @@ def test_sample_writer_writes_pngs(tmp_path: Path) -> None:
     assert [p.name for p in files] == ["throw_0010.png", "throw_0011.png"]
     img = cv2.imread(str(files[0]))
     assert img is not None and img.shape == (1232, 1640, 3)
+
+
+@pytest.mark.parametrize("tray", [False, True])
+def test_every_landing_keeps_tops_in_the_image_and_apart(tray: bool) -> None:
+    """Placement alone, over many seeds and sizes (cheap: nothing is drawn)."""
+    for seed in range(120):
+        size = ((1640, 1232), (1280, 960), (1920, 1080))[seed % 3]
+        layout = dice.dice_layout(seed, size, tray=tray)
+        rng = np.random.default_rng(seed)
+        kept = dice.place_dice(3, layout, rng)
+        poses = kept + dice.place_dice(4, layout, rng, fixed=kept)
+        tops = [layout.lift(square(p, layout.side / 2), layout.side).astype(np.float32)
+                for p in poses]
+        assert 55 * size[0] / 1640 < layout.top < 115 * size[0] / 1640
+        for i, q in enumerate(tops):
+            assert np.all((q >= 0) & (q < size)), (seed, q)
+            for other in tops[i + 1 :]:
+                assert cv2.intersectConvexConvex(q, other)[0] < 1.0, seed

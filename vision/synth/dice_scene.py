@@ -82,17 +82,18 @@ def dice_layout(seed: int, size: tuple[int, int] = DEFAULT_SIZE, *,
     margin = 0.75 * side * k + (k - 1) * max(w, h) * 0.75 + 4
     inner: tuple[int, int, int, int] | None = None
     if tray:
-        tw, th = w * rng.uniform(0.5, 0.72), h * rng.uniform(0.55, 0.78)
-        tx = rng.uniform(margin, w - margin - tw)
-        ty = rng.uniform(margin, h - margin - th)
+        tw = min(w * rng.uniform(0.5, 0.72), w - 2 * margin)
+        th = min(h * rng.uniform(0.55, 0.78), h - 2 * margin)  # wide frames are low
+        tx = margin + rng.uniform(0, 1) * max(0.0, w - 2 * margin - tw)
+        ty = margin + rng.uniform(0, 1) * max(0.0, h - 2 * margin - th)
         inner = (int(tx), int(ty), int(tx + tw), int(ty + th))
         pad = 0.75 * side
         area = (tx + pad, ty + pad, tx + tw - pad, ty + th - pad)
     else:
         aw = (w - 2 * margin) * rng.uniform(0.45, 0.95)
         ah = (h - 2 * margin) * rng.uniform(0.45, 0.95)
-        ax = rng.uniform(margin, w - margin - aw)
-        ay = rng.uniform(margin, h - margin - ah)
+        ax = margin + rng.uniform(0, 1) * (w - 2 * margin - aw)
+        ay = margin + rng.uniform(0, 1) * (h - 2 * margin - ah)
         area = (ax, ay, ax + aw, ay + ah)
     glare = None
     if rng.random() < 0.25:
