@@ -11,6 +11,9 @@ victim pictures that may be used to tune or train anything) and ``"bench"`` (nev
 tuning; the bench measures on them only). Fonts come from :mod:`vision.glyphs` when it is
 there (its own train/test split), else from a built-in list with the same rule.
 
+Letter dice (Wort-Kniffel) have their own renderer on the same tables and camera faults:
+:mod:`vision.synth.dice` (``render_throw``, ``throw_sequence``).
+
 Example::
 
     layout = make_layout(style, seed=7)

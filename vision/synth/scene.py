@@ -10,14 +10,21 @@ import numpy as np
 
 from companion.games.moerder.board import CELLS, SIZE, Board, Tile
 from vision.synth.faces import rounded_mask, tile_face
-from vision.synth.styles import RESOLUTIONS, Layout, Style, Table, Truth
+from vision.synth.styles import RESOLUTIONS, Colour, Layout, Style, Table, Truth
 
 
 def _table(size: tuple[int, int], style: Style, rng: np.random.Generator) -> np.ndarray:
+    return table_cloth(size, style.table, style.table_colour, rng)
+
+
+def table_cloth(size: tuple[int, int], kind: Table, colour: Colour,
+                rng: np.random.Generator) -> np.ndarray:
+    """A table top (wood, plain or cloth) of ``size``: shared by every renderer that puts
+    something on a table, so tiles and dice lie on the same kinds of surface."""
     w, h = size
-    base = np.array(style.table_colour, np.float32)
+    base = np.array(colour, np.float32)
     sw, sh = max(8, w // 8), max(8, h // 8)
-    if style.table is Table.WOOD:
+    if kind is Table.WOOD:
         y = np.linspace(0, 1, sh, dtype=np.float32)[:, None]
         x = np.linspace(0, 1, sw, dtype=np.float32)[None, :]
         wobble = cv2.resize(rng.normal(0, 1, (6, 6)).astype(np.float32), (sw, sh))
@@ -27,13 +34,13 @@ def _table(size: tuple[int, int], style: Style, rng: np.random.Generator) -> np.
         if rng.random() < 0.5:
             field = field.T.copy()
             field = cv2.resize(field, (sw, sh))
-    elif style.table is Table.CLOTH:
+    elif kind is Table.CLOTH:
         field = 1 + 0.06 * rng.normal(0, 1, (sh, sw)).astype(np.float32)
     else:
         field = np.ones((sh, sw), np.float32)
     field = cv2.resize(field, (w, h), interpolation=cv2.INTER_CUBIC)
     img = field[:, :, None] * base[None, None, :]
-    if style.table is Table.CLOTH:
+    if kind is Table.CLOTH:
         img += rng.normal(0, 6, (h, w, 1)).astype(np.float32)
     out: np.ndarray = np.clip(img, 0, 255).astype(np.uint8)
     return out
@@ -201,20 +208,28 @@ def _hand(img: np.ndarray, rng: np.random.Generator, target: np.ndarray) -> None
 
 
 def _spoil(img: np.ndarray, layout: Layout, rng: np.random.Generator) -> np.ndarray:
-    """Uneven light, glare, blur, noise and JPEG: what a cheap camera does to a table."""
+    return spoil(img, rng, light=layout.light, glare=layout.glare, blur=layout.blur,
+                 noise=layout.noise, jpeg=layout.jpeg)
+
+
+def spoil(img: np.ndarray, rng: np.random.Generator, *, light: np.ndarray,
+          glare: tuple[float, float, float, float] | None, blur: float, noise: float,
+          jpeg: int) -> np.ndarray:
+    """Uneven light (``light``: a low-res gain field), glare (x, y, radius, strength), blur,
+    noise and JPEG: what a cheap camera does to a table, whatever lies on it."""
     h, w = img.shape[:2]
-    light = cv2.resize(layout.light, (w, h), interpolation=cv2.INTER_CUBIC)
-    out = img.astype(np.float32) * light[:, :, None]
-    if layout.glare is not None:
-        gx, gy, gr, gs = layout.glare
+    gain = cv2.resize(light, (w, h), interpolation=cv2.INTER_CUBIC)
+    out = img.astype(np.float32) * gain[:, :, None]
+    if glare is not None:
+        gx, gy, gr, gs = glare
         yy, xx = np.ogrid[:h, :w]
         blob = np.exp(-((xx - gx) ** 2 + ((yy - gy) * 1.4) ** 2) / (2 * gr**2)).astype(np.float32)
         out += (255 * gs) * blob[:, :, None]
-    if layout.blur > 0.2:
-        out = np.asarray(cv2.GaussianBlur(out, (0, 0), layout.blur), np.float32)
-    out += rng.normal(0, layout.noise, (h, w, 1)).astype(np.float32)
+    if blur > 0.2:
+        out = np.asarray(cv2.GaussianBlur(out, (0, 0), blur), np.float32)
+    out += rng.normal(0, noise, (h, w, 1)).astype(np.float32)
     img8 = np.clip(out, 0, 255).astype(np.uint8)
-    ok, buf = cv2.imencode(".jpg", img8, [cv2.IMWRITE_JPEG_QUALITY, layout.jpeg])
+    ok, buf = cv2.imencode(".jpg", img8, [cv2.IMWRITE_JPEG_QUALITY, jpeg])
     assert ok
     return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR))
 
