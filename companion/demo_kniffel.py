@@ -48,7 +48,7 @@ def render_session(seed: int, folder: Path, size: tuple[int, int],
     """Render the game's throws into ``folder`` (JPEG frames, timing and ``script.json``)."""
     from companion.games.kniffel.dice import DEFAULT_DICE
     from vision.sources import SESSION_FILE, SessionWriter
-    from vision.synth.dice import throw_sequence
+    from vision.synth.dice import iter_throws
 
     if (folder / SESSION_FILE).is_file():
         return folder
@@ -58,7 +58,7 @@ def render_session(seed: int, folder: Path, size: tuple[int, int],
     throws: list[dict[str, Any]] = []
     t, index = 0.0, 0
     with SessionWriter(partial) as writer:
-        for frame in throw_sequence(DEFAULT_DICE, seed, turns=turns, size=size):
+        for frame in iter_throws(DEFAULT_DICE, seed, turns=turns, size=size):
             if frame.truth is None and (not throws or throws[-1]["rest"]):
                 throws.append({"turn": frame.turn, "throw": frame.throw, "roll": None,
                                "first": index, "rest": False})

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import argparse
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -186,10 +187,10 @@ def _rolling(dice_set: DiceSet, layout: DiceLayout, rng: np.random.Generator,
     return out
 
 
-def throw_sequence(dice_set: DiceSet = DEFAULT_DICE, seed: int = 0, turns: int = 2, *,
-                   throws: int | None = None, moving: int = 2, still: int = 3,
-                   size: tuple[int, int] = DEFAULT_SIZE, style: DiceStyle | None = None,
-                   split: Split = "train", tray: bool = False) -> list[ThrowFrame]:
+def iter_throws(dice_set: DiceSet = DEFAULT_DICE, seed: int = 0, turns: int = 2, *,
+                throws: int | None = None, moving: int = 2, still: int = 3,
+                size: tuple[int, int] = DEFAULT_SIZE, style: DiceStyle | None = None,
+                split: Split = "train", tray: bool = False) -> Iterator[ThrowFrame]:
     """The frames of ``turns`` Wort-Kniffel turns on one table, as the demo plays them.
 
     Each throw shows ``moving`` frames of dice in flight (a hand in the first), then
@@ -200,7 +201,6 @@ def throw_sequence(dice_set: DiceSet = DEFAULT_DICE, seed: int = 0, turns: int =
     style = style if style is not None else dice_style(seed, split)
     layout = dice_layout(seed, size, tray=tray)
     rng = np.random.default_rng([seed, 5])
-    frames: list[ThrowFrame] = []
     for turn in range(turns):
         n_throws = throws if throws is not None else int(rng.integers(1, ROLLS_PER_TURN + 1))
         lying: list[PlacedDie] | None = None
@@ -215,14 +215,21 @@ def throw_sequence(dice_set: DiceSet = DEFAULT_DICE, seed: int = 0, turns: int =
                 frame_rng = np.random.default_rng([seed, turn, throw, k, 7])
                 flying = _rolling(dice_set, layout, frame_rng, lying, kept, (moving - k) / moving)
                 img = render_dice(flying, layout, style, frame_rng, hand=k == 0)
-                frames.append(ThrowFrame(img, None, f"{where}: rolling", turn, throw, kept))
+                yield ThrowFrame(img, None, f"{where}: rolling", turn, throw, kept)
             img = render_dice(lying, layout, style, np.random.default_rng([seed, turn, throw, 8]))
             img.setflags(write=False)
             truth = tuple(_truth(d, i, layout) for i, d in enumerate(lying))
             roll = Roll(tuple(d.face for d in lying))
             note = f"{where}: at rest {roll}" + (f", kept {list(kept)}" if kept else "")
-            frames += [ThrowFrame(img, truth, note, turn, throw, kept)] * still
-    return frames
+            frame = ThrowFrame(img, truth, note, turn, throw, kept)
+            for _ in range(still):
+                yield frame
+
+
+def throw_sequence(dice_set: DiceSet = DEFAULT_DICE, seed: int = 0, turns: int = 2,
+                   **options: Any) -> list[ThrowFrame]:
+    """:func:`iter_throws` as a list (a whole game's frames are better rendered one by one)."""
+    return list(iter_throws(dice_set, seed, turns, **options))
 
 
 # --------------------------------------------------------------------------------------------
