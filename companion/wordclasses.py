@@ -17,13 +17,17 @@ that know word classes decide instead (figures and the candidates compared: docs
 
 The decision (:func:`decide`), from the strongest signal down:
 
-1. A capitalised entry Wiktionary knows as a common noun is kept, unless Wiktionary also
-   has it as a name and the corpus lexicon knows it only as a name (``Rom``, ``Eva``: the
-   common reading is rare). An entry Wiktionary knows only as a name is a name; only as an
+1. A capitalised entry Wiktionary knows as a common noun is kept, unless the corpus lexicon
+   knows it only as a name and either Wiktionary has a name reading too (``Rom``, ``Eva``:
+   the common reading is rare) or igerman98 gives it no plural (``Mosel``). An entry Wiktionary knows only as a name is a name; only as an
    abbreviation, an abbreviation.
 2. Otherwise the corpus lexicon's known classes: any German class keeps the word; only
    ``NE`` is a name; only ``FM`` is foreign.
-3. A word neither lexicon knows is not a word a referee can check: ``not in list``.
+3. An entry igerman98 (the source of wngerman) writes only with a full stop (``usw.``,
+   ``Dez.``) is an abbreviation.
+4. A capitalised word no lexicon knows is ``not in list``, unless igerman98 declines it in
+   the plural or it is built of listed words; an uninflected lower-case word no lexicon
+   knows stands as the list has it (``oh``, ``quitt``).
    Capitalisation only chooses which evidence is asked for: a lower-case entry of the list
    is never a noun, so Wiktionary's nouns do not speak for it.
 """
@@ -63,6 +67,8 @@ _OTHER_TAGS = frozenset({"XY", "ACR_NN", "ACR_ADJ", "$(", "$.", "$,"})
 _INFLECTING = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZpqg")
 _PLURAL = _INFLECTING - {"S", "T"}
 _ENDINGS = ("", "s", "es", "n", "en", "e", "ns", "ens", "er", "ern")
+# German suffixes that make nouns of verbs and adjectives (with their plural and genitive).
+_SUFFIXES = ("ungen", "ung", "heit", "keit", "nisse", "nis", "ei", "eien", "tum", "er", "ers")
 PARADIGMS = Path("/usr/share/hunspell/de_DE.dic")
 
 
@@ -84,34 +90,34 @@ class Evidence:
     """What the lexicons say about one entry.
 
     ``nouns``: Wiktionary's readings of the entry as written (bits of COMMON, NAME,
-    ABBREVIATION); ``noun_of_lower``: the readings of its capitalised form, for a lower-case
-    entry (``lila`` and the colour ``Lila``); ``tags``: the corpus lexicon's known STTS
-    classes; ``inflects``: igerman98 gives the entry a paradigm (a lower-case form it
-    inflects, or a capitalised noun it declines in the plural).
+    ABBREVIATION); ``tags``: the corpus lexicon's known STTS classes; ``inflects``: the
+    entry has a German paradigm: a lower-case form igerman98 inflects, or a capitalised noun
+    igerman98 declines in the plural or that is built of listed words (``Aufwurf``:
+    ``auf`` + Wiktionary's ``Wurf``; ``Trübung``: ``trüben`` + ``-ung``).
     """
 
     nouns: int = 0
     tags: frozenset[str] = frozenset()
     inflects: bool = False
-    noun_of_lower: int = 0
 
 
 def decide(word: str, evidence: Evidence) -> Why | None:
     """``None`` when a referee accepts ``word``, else why not (the module text's order)."""
+    if evidence.nouns == ABBREVIATION and not evidence.tags:
+        return Why.ABBREVIATION
     if word[:1].isupper():
         return _capitalised(evidence)
     tags = evidence.tags
-    if evidence.inflects or _german(tags):
-        return None
-    if tags or not evidence.noun_of_lower & COMMON:
-        return _not_german(tags)
-    return None
+    if evidence.inflects or _german(tags) or not tags:
+        return None  # an uninflected word no lexicon knows stands as the list has it
+    return _not_german(tags)
 
 
 def _capitalised(evidence: Evidence) -> Why | None:
     nouns, tags = evidence.nouns, evidence.tags
     if nouns & COMMON:
-        if nouns & NAME and tags & _NAME_TAGS and not _german(tags):
+        name_only = bool(tags & _NAME_TAGS) and not _german(tags)
+        if name_only and (nouns & NAME or not evidence.inflects):
             return Why.NAME
         return None
     if nouns & NAME:
@@ -154,20 +160,45 @@ class Referee:
     def load(cls) -> Referee:
         return cls(wiktionary_nouns(), _hanta(), igerman98_paradigms())
 
-    def evidence(self, word: str) -> Evidence:
+    def evidence(self, word: str, listed: Container[str] = ()) -> Evidence:
+        """``listed``: the list's lower-case entries (for nouns built of them)."""
+        if word + "." in self._paradigms and word not in self._paradigms:
+            return Evidence(ABBREVIATION)  # igerman98 writes it with a full stop: usw., Dez.
         tags = frozenset(t for t, p in self._tag_word(word) if p > KNOWN)
         if word[:1].isupper():
-            inflects = any(
-                self._paradigms.get(word[: len(word) - len(end)], frozenset()) & _PLURAL
-                for end in _ENDINGS if word.endswith(end) and len(word) - len(end) >= 2
-            )
+            inflects = self._declines(word) or self._built(word, listed)
             return Evidence(self._nouns.get(word, 0), tags, inflects)
         flags = self._paradigms.get(word)
-        inflects = flags is None or bool(flags & _INFLECTING)
-        return Evidence(0, tags, inflects, self._nouns.get(word[:1].upper() + word[1:], 0))
+        return Evidence(0, tags, flags is None or bool(flags & _INFLECTING))
 
-    def judge(self, word: str) -> Why | None:
-        return decide(word, self.evidence(word))
+    def judge(self, word: str, listed: Container[str] = ()) -> Why | None:
+        return decide(word, self.evidence(word, listed))
+
+    def _declines(self, word: str) -> bool:
+        """igerman98 gives the word's root a plural (names take at most a genitive -s)."""
+        return any(
+            self._paradigms.get(word[: len(word) - len(end)], frozenset()) & _PLURAL
+            for end in _ENDINGS if word.endswith(end) and len(word) - len(end) >= 2
+        )
+
+    def _built(self, word: str, listed: Container[str]) -> bool:
+        """A compound whose last part is a Wiktionary common noun and whose first part is a
+        listed word (``Jodkur``, ``Zudrang``), or a noun derived from a listed verb or
+        adjective by a German suffix (``Meidung``, ``Zähheit``)."""
+        low = word.lower()
+        for cut in range(2, len(word) - 2):
+            head, tail = low[:cut], word[cut].upper() + word[cut + 1 :]
+            if self._nouns.get(tail, 0) & COMMON and (
+                head in listed or self._nouns.get(word[:cut], 0) & COMMON
+            ):
+                return True
+        for suffix in _SUFFIXES:
+            stem = low[: len(low) - len(suffix)]
+            if low.endswith(suffix) and len(stem) >= 2 and (
+                stem in listed or stem + "en" in listed or stem + "n" in listed
+            ):
+                return True
+        return False
 
 
 def igerman98_paradigms(path: Path = PARADIGMS) -> dict[str, frozenset[str]]:
