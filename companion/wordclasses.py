@@ -18,11 +18,12 @@ that know word classes decide instead (figures and the candidates compared: docs
 The decision (:func:`decide`), from the strongest signal down:
 
 1. A capitalised entry Wiktionary knows as a common noun is kept, unless the corpus lexicon
-   knows it only as a name and either Wiktionary has a name reading too (``Rom``, ``Eva``:
-   the common reading is rare) or igerman98 gives it no plural (``Mosel``). An entry Wiktionary knows only as a name is a name; only as an
+   knows it only as a name and igerman98 gives it no plural (``Rom``, ``Eva``, ``Mosel``:
+   the common reading is rare; ``Müller`` has the plural of the miller). An entry Wiktionary knows only as a name is a name; only as an
    abbreviation, an abbreviation.
-2. Otherwise the corpus lexicon's known classes: any German class keeps the word; only
-   ``NE`` is a name; only ``FM`` is foreign.
+2. Otherwise the corpus lexicon's known classes: for a capitalised word its likeliest class
+   (``Sven``: NE before NN), for a lower-case one any German class keeps the word; else
+   ``NE`` is a name, ``FM`` foreign.
 3. An entry igerman98 (the source of wngerman) writes only with a full stop (``usw.``,
    ``Dez.``) is an abbreviation.
 4. A capitalised word no lexicon knows is ``not in list``, unless igerman98 declines it in
@@ -99,6 +100,7 @@ class Evidence:
     nouns: int = 0
     tags: frozenset[str] = frozenset()
     inflects: bool = False
+    best: str | None = None  # the corpus lexicon's likeliest known class
 
 
 def decide(word: str, evidence: Evidence) -> Why | None:
@@ -117,14 +119,14 @@ def _capitalised(evidence: Evidence) -> Why | None:
     nouns, tags = evidence.nouns, evidence.tags
     if nouns & COMMON:
         name_only = bool(tags & _NAME_TAGS) and not _german(tags)
-        if name_only and (nouns & NAME or not evidence.inflects):
+        if name_only and not evidence.inflects:
             return Why.NAME
         return None
     if nouns & NAME:
         return Why.NAME
     if nouns & ABBREVIATION:
         return Why.ABBREVIATION
-    if _german(tags):
+    if evidence.best and _german(frozenset({evidence.best})):
         return None
     if not tags and evidence.inflects:
         return None
@@ -164,10 +166,12 @@ class Referee:
         """``listed``: the list's lower-case entries (for nouns built of them)."""
         if word + "." in self._paradigms and word not in self._paradigms:
             return Evidence(ABBREVIATION)  # igerman98 writes it with a full stop: usw., Dez.
-        tags = frozenset(t for t, p in self._tag_word(word) if p > KNOWN)
+        known = sorted(((p, t) for t, p in self._tag_word(word) if p > KNOWN), reverse=True)
+        tags = frozenset(t for _, t in known)
         if word[:1].isupper():
             inflects = self._declines(word) or self._built(word, listed)
-            return Evidence(self._nouns.get(word, 0), tags, inflects)
+            best = known[0][1] if known else None
+            return Evidence(self._nouns.get(word, 0), tags, inflects, best)
         flags = self._paradigms.get(word)
         return Evidence(0, tags, flags is None or bool(flags & _INFLECTING))
 

@@ -53,7 +53,7 @@ _log = logging.getLogger(__name__)
 
 DEFAULT_LIST = Path("/usr/share/dict/ngerman")
 # Bump when clean() or the referee's decision changes: old caches are then rebuilt.
-CLEAN_VERSION = 2
+CLEAN_VERSION = 3
 _CACHE_FORMAT = 1
 GERMAN_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzäöüß")
 GERMAN_VOWELS = frozenset("aeiouyäöü")
