@@ -198,7 +198,7 @@ def _playable(
     keep = plain if plain_list else clean
     out: list[str] = []
     refused: dict[str, str] = {}
-    label = f"kniffel: reading {path.name} ({len(lines)} lines, once)"
+    label = f"kniffel: indexing {path.name} ({len(lines)} lines, once)"
     for chunk in progress(chunks, total=len(chunks), label=label, stream=progress_to):
         # more than 7 letters never fits 7 dice (ß as SS only makes a word longer)
         out.extend(w for w in keep(chunk) if len(w) <= MAX_DICE and spellings(w))
