@@ -14,11 +14,12 @@ Cleaning removes what the rules forbid and a list can tell (:func:`clean`):
 - tokens without a vowel, which are abbreviations and units too (``km``, ``Nr``, ``Hz``);
 - anything with digits, hyphens or apostrophes, and single letters.
 
-What a list cannot tell (proper names such as ``Aachen``, dialect) is the table's business:
-house rules add an ``allow`` list and a ``block`` list (the runtime reads them from config).
-For the default list the package also ships ``block_default.txt``: the short abbreviations
-without a full stop (``usw``, ``etc``), first names and English words found among its two- and
-three-letter entries, where they would otherwise decide the upper boxes.
+What a list cannot tell (proper names such as ``Aachen``, abbreviations without a full stop,
+foreign words) word-class lexicons decide: :mod:`companion.wordclasses` (German
+Wiktionary's nouns, the Hanover Tagger's lexicon, igerman98's paradigms). For the default
+list the package also ships ``block_default.txt``: the few foreign words (``Sir``, ``hoc``)
+that every lexicon takes for German or does not know. The table's own house rules add an
+``allow`` list and a ``block`` list on top (the runtime reads them from config).
 
 ``--words FILE`` uses any plain list instead: one word a line, case-insensitive, used as given
 (no cleaning; blank lines and ``#`` comments skipped).
@@ -46,12 +47,13 @@ from companion.inputs import read_text
 from companion.games.kniffel.errors import KniffelError
 from companion.games.kniffel.lexicon import MAX_DICE, Lexicon, spellings
 from companion.progress import progress
+from companion.wordclasses import Referee, Why
 
 _log = logging.getLogger(__name__)
 
 DEFAULT_LIST = Path("/usr/share/dict/ngerman")
-# Bump when clean() changes: old caches are then rebuilt.
-CLEAN_VERSION = 1
+# Bump when clean() or the referee's decision changes: old caches are then rebuilt.
+CLEAN_VERSION = 3
 _CACHE_FORMAT = 1
 GERMAN_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzäöüß")
 GERMAN_VOWELS = frozenset("aeiouyäöü")
@@ -71,13 +73,20 @@ def clean(entries: Iterable[str]) -> Iterator[str]:
 
 
 def is_clean(word: str) -> bool:
-    if len(word) < 2 or "." in word:
-        return False
-    if any(ch.isupper() for ch in word[1:]):  # ADAC, kW, GmbH, LEDs
-        return False
+    return why_unclean(word) is None
+
+
+def why_unclean(word: str) -> Why | None:
+    """Why the cleaning drops an entry, ``None`` when it keeps it."""
+    if len(word) < 2 or not word.replace(".", "").isalpha():
+        return Why.NOT_IN_LIST  # digits, hyphens, apostrophes, single letters
+    if "." in word or any(ch.isupper() for ch in word[1:]):  # Abk., ADAC, kW, GmbH, LEDs
+        return Why.ABBREVIATION
     low = word.lower()
+    if not all(ch in GERMAN_LETTERS for ch in low):
+        return Why.FOREIGN
     # German words have a vowel; tokens without one are abbreviations and units (km, Nr, Hz).
-    return all(ch in GERMAN_LETTERS for ch in low) and any(ch in GERMAN_VOWELS for ch in low)
+    return None if any(ch in GERMAN_VOWELS for ch in low) else Why.ABBREVIATION
 
 
 def plain(entries: Iterable[str]) -> Iterator[str]:
@@ -89,8 +98,8 @@ def plain(entries: Iterable[str]) -> Iterator[str]:
 
 
 def shipped_block_list() -> list[str]:
-    """The short abbreviations, names and English words the default list carries
-    (``block_default.txt``; applied to the default list only)."""
+    """The foreign words of the default list no lexicon refuses (``block_default.txt``;
+    applied to the default list only)."""
     text = resources.files("companion.games.kniffel").joinpath("block_default.txt").read_text("utf-8")
     return [w for line in text.splitlines() if not line.startswith("#") for w in line.split()]
 
@@ -162,10 +171,10 @@ def _index(
         lexicon = _read_cache(file, ident)
         if lexicon is not None:
             return lexicon
-    shipped_low = {w.lower() for w in shipped}
-    lexicon = Lexicon.from_words(
-        w for w in _playable(path, plain_list, progress_to) if w.lower() not in shipped_low
-    )
+    words, refused = _playable(path, plain_list, progress_to)
+    if not plain_list:
+        words, refused = _refereed(words, refused, shipped, progress_to)
+    lexicon = Lexicon.from_words(words).refusing(refused)
     if file is not None:
         _write_cache(file, ident, lexicon)
     return lexicon
@@ -174,7 +183,10 @@ def _index(
 MAX_WORD_LIST_BYTES = 32 * 1024 * 1024
 
 
-def _playable(path: Path, plain_list: bool, progress_to: TextIO | None = None) -> list[str]:
+def _playable(
+    path: Path, plain_list: bool, progress_to: TextIO | None = None
+) -> tuple[list[str], dict[str, str]]:
+    """The entries seven dice can lay, and why the cleaning dropped the others."""
     try:
         # the German list is 5 MB; a word never needs a long line
         lines = read_text(path, max_bytes=MAX_WORD_LIST_BYTES, max_line=256).splitlines()
@@ -185,12 +197,43 @@ def _playable(path: Path, plain_list: bool, progress_to: TextIO | None = None) -
     chunks = [lines[i : i + _CHUNK] for i in range(0, len(lines), _CHUNK)]
     keep = plain if plain_list else clean
     out: list[str] = []
+    refused: dict[str, str] = {}
     label = f"kniffel: indexing {path.name} ({len(lines)} lines, once)"
     for chunk in progress(chunks, total=len(chunks), label=label, stream=progress_to):
         # more than 7 letters never fits 7 dice (ß as SS only makes a word longer)
         out.extend(w for w in keep(chunk) if len(w) <= MAX_DICE and spellings(w))
+        if not plain_list:
+            for raw in chunk:
+                word = raw.strip()
+                why = why_unclean(word)
+                if why is not None and len(word) <= MAX_DICE and spellings(word):
+                    refused.setdefault(word.lower(), why.value)
     _log.info("%s: %d of %d entries playable with 7 dice", path, len(out), len(lines))
-    return out
+    return out, refused
+
+
+def _refereed(
+    words: list[str], refused: dict[str, str], shipped: list[str], progress_to: TextIO | None
+) -> tuple[list[str], dict[str, str]]:
+    """The entries a referee accepts (:mod:`companion.wordclasses`) and why not the others."""
+    referee = Referee.load()
+    listed = {w for w in words if w.islower()}
+    foreign = {w.lower() for w in shipped}
+    kept: list[str] = []
+    chunks = [words[i : i + _CHUNK // 4] for i in range(0, len(words), _CHUNK // 4)]
+    label = f"kniffel: asking the lexicons about {len(words)} words (once)"
+    for chunk in progress(chunks, total=len(chunks), label=label, stream=progress_to):
+        for word in chunk:
+            why = Why.FOREIGN if word.lower() in foreign else referee.judge(word, listed)
+            if why is None:
+                kept.append(word)
+            else:
+                refused.setdefault(word.lower(), why.value)
+    accepted = {w.lower() for w in kept}
+    # an entry refused in one case may be kept in the other (Mark the name, Mark the coin)
+    refused = {w: why for w, why in refused.items() if w not in accepted}
+    _log.info("referee: %d of %d playable entries accepted", len(kept), len(words))
+    return kept, refused
 
 
 def _read_cache(file: Path, ident: str) -> Lexicon | None:

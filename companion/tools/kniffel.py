@@ -23,6 +23,7 @@ from companion.wordlist import load_lexicon
 
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
+MAX_WORD_CHARS = 64
 
 
 def register(subparsers: Any) -> None:
@@ -62,6 +63,15 @@ def register(subparsers: Any) -> None:
                      help="draws per sampled keep set (default 12; the best six get 64 more)")
     adv.add_argument("--json", action="store_true")
     adv.set_defaults(func=_advise)
+
+    words = sub.add_parser("words", help="which words a referee accepts, and why not")
+    words.add_argument("--check", required=True, metavar="FILE",
+                       help="one word a line ('-' for stdin); one JSON line out per word")
+    words.add_argument("--json", action="store_true", help="JSON Lines (the default text is "
+                       "one 'word: allowed' or 'word: refused (why)' line per word)")
+    words.add_argument("--no-cache", action="store_true",
+                       help="do not read or write the index cache")
+    words.set_defaults(func=_words, word_list=None)
 
     parser.set_defaults(func=None)
 
@@ -181,6 +191,23 @@ def _check(args: argparse.Namespace) -> int:
                          ensure_ascii=False))
     else:
         print(f"{box.value}: {entry.score} points{_laid(roll, entry)}")
+    return 0
+
+
+def _words(args: argparse.Namespace) -> int:
+    """Read the whole file first: a bad file is refused before any verdict is printed."""
+    words = [w.strip() for w in read_text(args.check).splitlines() if w.strip()]
+    for n, word in enumerate(words, start=1):
+        if len(word) > MAX_WORD_CHARS or not word.isalpha():
+            raise InputError(f"{args.check}: word {n}: not one word ({excerpt(word)!r})")
+    lexicon = _lexicon(args)
+    for word in words:
+        why = None if word in lexicon else lexicon.refused.get(word.lower(), "not in list")
+        if args.json:
+            print(json.dumps({"word": word, "allowed": why is None, "why": why},
+                             ensure_ascii=False))
+        else:
+            print(f"{word}: " + ("allowed" if why is None else f"refused ({why})"))
     return 0
 
 

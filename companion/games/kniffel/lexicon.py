@@ -20,7 +20,7 @@ import itertools
 import logging
 import typing
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 _log = logging.getLogger(__name__)
 
@@ -68,6 +68,8 @@ class Lexicon:
     joker: Mapping[str, tuple[int, ...]]
     lookup: Mapping[str, tuple[int, ...]]
     removed: frozenset[int] = frozenset()  # ids blocked after indexing (ids stay stable)
+    # entries of the source list a referee refuses (lower case -> why), for ``words --check``
+    refused: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_words(cls, words: Iterable[str]) -> Lexicon:
@@ -118,8 +120,13 @@ class Lexicon:
                         index_map[k] = [*ids, wid]
         _log.debug("indexed %d words, %d keys, %d joker keys", len(kept), len(exact), len(joker))
         return Lexicon(
-            tuple(kept), _freeze(exact), _freeze(joker), _freeze(lookup), frozenset(removed)
+            tuple(kept), _freeze(exact), _freeze(joker), _freeze(lookup), frozenset(removed),
+            self.refused,
         )
+
+    def refusing(self, refused: Mapping[str, str]) -> Lexicon:
+        """The same index, knowing why the source's other entries were refused."""
+        return Lexicon(self.words, self.exact, self.joker, self.lookup, self.removed, refused)
 
     def to_data(self) -> dict[str, object]:
         """Plain lists and dicts (for the cache file); :meth:`from_data` reverses it."""
@@ -129,6 +136,7 @@ class Lexicon:
             "joker": dict(self.joker),
             "lookup": dict(self.lookup),
             "removed": sorted(self.removed),
+            "refused": dict(self.refused),
         }
 
     @classmethod
@@ -140,9 +148,10 @@ class Lexicon:
             raise ValueError("not a word index")
         exact, joker, lookup = (typing.cast(dict[str, tuple[int, ...]], m) for m in maps)
         removed = data.get("removed", [])
-        if not isinstance(removed, (list, tuple)):
+        refused = data.get("refused", {})
+        if not isinstance(removed, (list, tuple)) or not isinstance(refused, dict):
             raise ValueError("not a word index")
-        return cls(tuple(words), exact, joker, lookup, frozenset(removed))
+        return cls(tuple(words), exact, joker, lookup, frozenset(removed), refused)
 
     def __len__(self) -> int:
         return len(self.words) - len(self.removed)
