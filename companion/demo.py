@@ -9,8 +9,10 @@ Simulated players sit at the table: they press their (mock) buttons as people wo
 press for Next once their tile lies face up, a long press to claim MÖRDER when the word stands
 on the table — so the console shows the LED and buzzer answering. When a phone takes over
 (any action other than settings or answering a prompt), the demo hands the table to it: the
-camera is detached and the players stop pressing until that game is over. Then, after a short
-pause, the next round starts. It loops until stopped.
+camera is detached and the players stop pressing. The phone gives the table back by leaving it
+alone: once its game is over and no phone has acted for five minutes, the next round starts.
+Rounds alternate between the camera games (Finde den Mörder and Wort-Kniffel,
+:mod:`companion.demo_kniffel`). It loops until stopped.
 """
 
 from __future__ import annotations
@@ -188,6 +190,7 @@ class Director:
         say: Callable[[str], None] = print,
         games: Sequence[str] = ("moerder",),
         kniffel: Path | None = None,
+        give_back_s: float = 300.0,
     ) -> None:
         self.runtime = runtime
         self.script = script
@@ -200,6 +203,10 @@ class Director:
         self.say = say
         self.games = tuple(games)
         self.kniffel = kniffel  # the recorded Wort-Kniffel session, when it plays
+        # a phone that took the table gives it back by leaving it alone this long, its game over
+        self.give_back_s = give_back_s
+        self._phone_at: float | None = None
+        self._seen: Any = None
         self.stop = threading.Event()
         self.round = 0
         self.game_id: int | None = None  # the game of the director's last round
@@ -231,10 +238,21 @@ class Director:
             _log.exception("the demo director failed")
 
     def _phone_plays(self) -> bool:
-        """A phone started the game in progress (not the director), and it is not over yet."""
+        """A phone has the table: it started the game in progress (not the director), and that
+        game is not over, or a phone acted within ``give_back_s``. A finished game is not a
+        table given back: the people may look at it, undo, or start the next one."""
         snap = self.runtime.snapshot()
-        return (self.game_id is not None and snap["game_id"] != self.game_id
-                and not snap["table"]["over"])
+        self._note_phone(snap)
+        if self.game_id is not None and snap["game_id"] != self.game_id and not snap["table"]["over"]:
+            return True
+        return self._phone_at is not None and time.monotonic() - self._phone_at < self.give_back_s
+
+    def _note_phone(self, snap: dict[str, Any]) -> bool:
+        """Remember when a phone last took a hand in the game; True when this one did."""
+        if self._phone_took(snap) and snap.get("version") != self._seen:
+            self._seen, self._phone_at = snap.get("version"), time.monotonic()
+            return True
+        return False
 
     def _play_round(self) -> bool:
         """One round; False when a phone took the table before it began."""
@@ -279,9 +297,7 @@ class Director:
                     self.say("demo: a phone started a game; the players sit back")
                 handed = True
             view = snap["view"] or {}
-            last = snap.get("last") or {}
-            phone = last.get("source") == "web" and last.get("kind") == "effects"
-            if not handed and phone and last.get("action") not in ("resolve", "correct"):
+            if self._note_phone(snap) and not handed:
                 handed = True
                 self.say("demo: a phone took over the table; the players sit back")
                 rt.detach_camera("the demo handed the table to a phone")
@@ -342,7 +358,7 @@ class Director:
         self.say(f"demo: round {self.round} (game {game_id}, Wort-Kniffel): "
                  f"{', '.join(KNIFFEL_PLAYERS)} sit down")
         played = KniffelRound(rt, self.kniffel, self.reader, self.speed, self.stop, self.say)
-        if not played.play(game_id, self._phone_took):
+        if not played.play(game_id, self._note_phone):
             self.say("demo: a phone took over the table; the players sit back")
             rt.detach_camera("the demo handed the table to a phone")
         return True

@@ -160,3 +160,26 @@ def _until_said(lines: list[str], words: str, timeout: float = 10.0) -> None:
     while not any(words in line for line in lines):
         assert time.monotonic() < deadline, lines
         time.sleep(0.01)
+
+
+def test_a_phone_that_finished_its_game_keeps_the_table_until_it_gives_it_back(
+    table: Table, factory: MockFactory, tmp_path: Path
+) -> None:
+    """A phone's game over is not the table given back: the players sit back until no phone
+    has acted for ``give_back_s``; then the demo's next round starts."""
+    script = demo.play_out(7, players=("Ada", "Bruno"))
+    director = demo.Director(table, script, tmp_path / "no-session", reader=GatedReader(),
+                             factory=factory, speed=10.0, pause_s=0.0, rounds=1,
+                             say=lambda line: None, give_back_s=3600.0)
+    director.game_id = table.snapshot()["game_id"]
+    table.submit({"action": "new_game", "game": "kniffel", "setup": {"players": ["Ana", "Ben"]}})
+    boxes = ["two", "three", "four", "five", "six", "pair_of_words", "three_words", "full_house",
+             "street", "kniffel", "chance"]
+    for box in boxes:  # a quick game: every box struck
+        for _ in range(2):
+            table.submit({"action": "throw", "dice": "T O R E I C H"})
+            table.submit({"action": "zero", "box": box})
+    assert table.snapshot()["table"]["over"]
+    assert director._phone_plays()  # over, but the phone acted just now
+    director.give_back_s = 0.0
+    assert not director._phone_plays()  # left alone long enough: the table is the demo's again
