@@ -59,6 +59,7 @@ def install(app: Flask) -> None:
             "labels": labels,
             "t": lambda key, **values: translate(lang, key, **values),
             "renderers": web_state().renderers,
+            "words": web_state().words,
             "games": available_games(),
             # a new release changes the address, so phones never run yesterday's cached script
             "static_url": lambda filename: url_for("static", filename=filename,
