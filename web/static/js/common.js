@@ -142,6 +142,15 @@
     return C.t(key, dress ? dress(details) : details);
   };
 
+  /* A server's refusal that is not the rules' (an old page, a lost login, a full log) in the
+     page's language: its stable "error" word picks a "server.<word>" label; a word without
+     one shows the server's own reason. */
+  C.serverError = function (body) {
+    if (!body) return "";
+    var key = "server." + body.error;
+    return body.error && labels[key] ? C.t(key, body) : (body.reason || "");
+  };
+
   C.getJSON = function (url) {
     return fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (r) {
@@ -170,7 +179,7 @@
           throw Object.assign(new Error(body.reason), { body: body });
         }
         if (!r.ok) {
-          C.toast(C.t("toast.error", { reason: body.reason || r.status }), "error");
+          C.toast(C.t("toast.error", { reason: C.serverError(body) || r.status }), "error");
           throw Object.assign(new Error(body.reason), { body: body });
         }
         if (body.state && C.onSnapshot) C.onSnapshot(body.state);
