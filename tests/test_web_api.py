@@ -291,6 +291,8 @@ def test_login_form_with_wrong_pin_shows_the_form_again(client: FlaskClient) -> 
     response = client.post("/login", data={"pin": "99999999", "csrf_token": token})
     assert response.status_code == 401
     assert b'id="login-error"' in response.data
+    german = client.post("/login?lang=de", data={"pin": "99999999", "csrf_token": token})
+    assert "Falsche PIN" in german.get_data(as_text=True)
 
 
 def test_logout_ends_the_session(client: FlaskClient) -> None:

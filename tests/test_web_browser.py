@@ -195,8 +195,24 @@ def test_wrong_pin_is_refused_in_the_page(site: Site, phone: Any) -> None:
     phone.fill("#pin", "0")
     phone.click("#login-form button[type=submit]")
     assert phone.locator("#login-error").is_visible()
+    lang = phone.evaluate("() => document.documentElement.lang")
+    assert phone.locator("#login-error").inner_text() == {"de": "Falsche PIN", "en": "Wrong PIN"}[lang]
     phone.goto(site.url)
     assert phone.locator("#btn-next").count() == 0
+
+
+def test_wrong_pin_is_said_in_german_on_a_german_phone(site: Site, browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE",
+                                  is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        page.goto(site.url + "login")
+        page.fill("#pin", "0")
+        page.click("#login-form button[type=submit]")
+        assert page.locator("#login-error").inner_text() == "Falsche PIN"
+        assert page.locator("#login-error").get_attribute("data-code") == "pin_wrong"
+    finally:
+        context.close()
 
 
 def start_game_from_the_form(phone: Any) -> None:

@@ -168,6 +168,48 @@ def test_a_hand_the_rules_refuse_shows_the_engines_reason(site: Site, phone: Any
     assert phone.locator("#mu-error").count() == 0
 
 
+def test_a_german_phone_words_refusals_and_score_lines_in_german(site: Site, browser: Any) -> None:
+    for page in phone_page(browser, locale="de-DE"):
+        page.set_viewport_size({"width": 390, "height": 844})
+        login(page, site.url, site.pin)
+        page.wait_for_selector("#mu-entry")
+        before = len(get(site.url, "api/state")["view"]["hands"])
+        tab(page, "Ana")
+        add_case(page, "green", [2, 3])  # no Crime Scene
+        page.click("#mu-score")
+        page.wait_for_selector("#mu-error")
+        shown = page.locator("#mu-error").inner_text()
+        assert "Ana, Fall Grün" in shown and "jeder Fall muss damit beginnen" in shown, shown
+        assert "does not begin" not in shown
+        # the whole sentence is on the screen: nothing of the box is clipped
+        clipped = page.evaluate("() => { const e = document.getElementById('mu-error');"
+                                " return e.scrollWidth > e.clientWidth + 1"
+                                " || e.getBoundingClientRect().right > window.innerWidth; }")
+        assert not clipped
+        shot(page, "murdero-refused-de.png")
+        # a hand that scores: every line of it is German
+        page.locator(".mu-case[data-colour='green'] [data-add='1']").click()
+        page.locator(".mu-case[data-colour='green'] [data-add='4']").click()
+        page.locator(".mu-case[data-colour='green'] [data-add='5']").click()
+        tab(page, "Ben")
+        page.click("[data-hold='G3']")
+        page.click("[data-ending='case']")
+        page.click("#mu-score")
+        wait_until(page, "(n) => document.querySelectorAll('#mu-score-table tbody tr').length === n + 1",
+                   before)
+        n = before + 1
+        ana = [r for _, r in page_reasons(page, n, "Ana")]
+        assert "Fall Grün 1+2+3+4+5, vollständig" in ana, ana
+        assert any(r.startswith("Runde gewonnen: Fallpunkte verdoppelt") for r in ana), ana
+        assert [r for _, r in page_reasons(page, n, "Ben")] == ["auf der Hand: Grün 3"]
+        # the English reasons are still in the view, for the CLI and English phones
+        view = get(site.url, "api/state")["view"]
+        line = view["hands"][n - 1]["sides"][1]["lines"][0]
+        assert line == {"points": -3, "reason": "left in hand: G3", "code": "left_in_hand",
+                        "details": {"cards": ["G3"]}}
+        shot(page, "murdero-scores-de.png")
+
+
 def test_correcting_a_hand_and_the_reference(site: Site, phone: Any) -> None:
     login(phone, site.url, site.pin)
     phone.wait_for_selector("#mu-hands")

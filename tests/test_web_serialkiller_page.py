@@ -161,9 +161,22 @@ def test_a_refused_card_shows_the_engines_reason(site: Site, phone: Any) -> None
     assert "out" in (phone.locator(".sk-suit[data-suit='S']").get_attribute("class") or "")  # dimmed
     phone.click(".sk-suit[data-suit='S']")
     phone.wait_for_selector("#sk-error")
-    assert refused.value.reason in phone.locator("#sk-error").inner_text()
+    # the engine's sentence, worded on the page from its code, the card with its suit symbol
+    assert refused.value.reason.replace("2S", "2♠") in phone.locator("#sk-error").inner_text()
     assert get(site.url, "api/state")["events"] == snap["events"]  # nothing was logged
     shot(phone, "serialkiller-refused.png")
+    # the same refusal on a German phone: German words, the card as 2♠
+    for page in phone_page(phone.context.browser, locale="de-DE"):
+        page.set_viewport_size({"width": 390, "height": 844})
+        login(page, site.url, site.pin)
+        page.wait_for_selector("#sk-entry")
+        page.click(".sk-rank[data-rank='2']")
+        page.click(".sk-suit[data-suit='S']")
+        page.wait_for_selector("#sk-error")
+        shown = page.locator("#sk-error").inner_text()
+        assert "2♠ kann nicht gezogen werden" in shown and "2S" not in shown, shown
+        assert "cannot" not in shown
+        shot(page, "serialkiller-refused-de.png")
     enter(phone, site, "10C")  # a good card clears the message
     assert phone.locator("#sk-error").count() == 0
 

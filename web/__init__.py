@@ -73,6 +73,7 @@ def create_app(
     )
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     renderers = tuple(sorted(p.stem for p in (_HERE / "static" / "js" / "games").glob("*.js")))
+    words = tuple(sorted(p.stem for p in (_HERE / "static" / "js" / "words").glob("*.js")))
     digest = hashlib.sha1(usedforsecurity=False)
     for path in sorted(p for p in (_HERE / "static").rglob("*") if p.is_file()):
         digest.update(path.read_bytes())
@@ -85,6 +86,7 @@ def create_app(
         streams=Slots(settings.max_streams),
         cameras=Slots(settings.max_camera_streams),
         renderers=renderers,
+        words=words,
         asset_version=asset_version,
         clock=clock,
     )

@@ -174,14 +174,13 @@ def login() -> Any:
     else:
         pin = request.form.get("pin")
     if not _csrf_ok():
-        return json_error(403, "csrf", "missing or wrong CSRF token; reload the page")
+        error = json_error(403, "csrf", "missing or wrong CSRF token; reload the page")
+        return error if _wants_json() else _login_again(error)
     result = check_pin(pin)
     if not result.ok:
         if _wants_json() or result.error is None:
             return result.error
-        reason = (result.error.get_json() or {}).get("reason", "")
-        page = render_template("login.html", error=reason, next=request.form.get("next", "/"))
-        return page, result.error.status_code
+        return _login_again(result.error)
     session.clear()
     session.permanent = True
     session["auth"] = True
@@ -191,6 +190,14 @@ def login() -> Any:
     if _wants_json():
         return {"ok": True, "logged_in": True, "csrf": token}
     return redirect(_safe_next(request.form.get("next")), code=303)
+
+
+def _login_again(error: Response) -> Any:
+    """The login form again, saying what went wrong in the page's language: the template
+    words the JSON answer's stable ``error`` word and its details (``login.error.<word>``)."""
+    body = error.get_json() or {}
+    page = render_template("login.html", error=body, next=_safe_next(request.form.get("next")))
+    return page, error.status_code
 
 
 @bp.post("/logout")

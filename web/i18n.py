@@ -7,7 +7,7 @@ back to English, then to the key itself, so a new label never breaks a page.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 LANGUAGES: Final = ("de", "en")
 
@@ -83,6 +83,17 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "login.pin": "PIN",
         "login.submit": "Log in",
         "login.hint": "The PIN is printed where the companion was started.",
+        "login.error.pin_wrong": "Wrong PIN",
+        "login.error.bad_pin": "Type the PIN (at most 64 characters)",
+        "login.error.csrf": "The form was too old; please try again",
+        "login.error.too_many_attempts": "Too many wrong PINs; wait {retry_after} s and try again",
+        "login.error.too_many_attempts_everyone": "Too many wrong PINs at this table; every login waits {retry_after} s",
+        "server.csrf": "the page is out of date; reload it",
+        "server.login_required": "log in with the table PIN first",
+        "server.pin_wrong": "wrong PIN",
+        "server.too_many_attempts": "too many wrong PINs; wait {retry_after} s",
+        "server.log_unavailable": "the table cannot write its log just now; try again",
+        "server.bad_body": "the page sent something the table cannot read; reload it",
         "history.title": "Past games",
         "history.empty": "No games yet.",
         "history.in_progress": "in progress",
@@ -180,6 +191,17 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "login.pin": "PIN",
         "login.submit": "Anmelden",
         "login.hint": "Die PIN steht dort, wo der Companion gestartet wurde.",
+        "login.error.pin_wrong": "Falsche PIN",
+        "login.error.bad_pin": "Bitte die PIN eingeben (höchstens 64 Zeichen)",
+        "login.error.csrf": "Das Formular war zu alt; bitte noch einmal",
+        "login.error.too_many_attempts": "Zu viele falsche PINs; {retry_after} s warten und neu versuchen",
+        "login.error.too_many_attempts_everyone": "Zu viele falsche PINs an diesem Tisch; jede Anmeldung wartet {retry_after} s",
+        "server.csrf": "die Seite ist veraltet; bitte neu laden",
+        "server.login_required": "erst mit der Tisch-PIN anmelden",
+        "server.pin_wrong": "falsche PIN",
+        "server.too_many_attempts": "zu viele falsche PINs; {retry_after} s warten",
+        "server.log_unavailable": "der Tisch kann sein Protokoll gerade nicht schreiben; bitte noch einmal",
+        "server.bad_body": "die Seite schickte etwas Unlesbares; bitte neu laden",
         "history.title": "Gespielte Partien",
         "history.empty": "Noch keine Partien.",
         "history.in_progress": "läuft",
@@ -212,6 +234,19 @@ LABELS: Final[dict[str, dict[str, str]]] = {
 def translate(lang: str, key: str, **values: object) -> str:
     text = LABELS.get(lang, {}).get(key) or LABELS["en"].get(key) or key
     return text.format(**values) if values else text
+
+
+def login_error(lang: str, body: dict[str, Any]) -> str:
+    """A failed login's JSON answer worded for the login page: its stable ``error`` word and
+    details pick the label (a lock that holds every client has its own sentence); a word
+    without a label shows the server's English reason."""
+    word = str(body.get("error", ""))
+    if word == "too_many_attempts" and body.get("everyone"):
+        word += "_everyone"
+    key = "login.error." + word
+    if key not in LABELS["en"]:
+        return str(body.get("reason", ""))
+    return translate(lang, key, retry_after=body.get("retry_after", ""))
 
 
 def choose_language(requested: str | None, cookie: str | None, accept: list[str],

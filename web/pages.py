@@ -12,7 +12,7 @@ from typing import Any
 from flask import Blueprint, Flask, g, render_template, request, url_for
 
 from companion.games import find_game, game_names
-from web.i18n import LABELS, choose_language, translate
+from web.i18n import LABELS, choose_language, login_error, translate
 from web.state import web_state
 
 bp = Blueprint("pages", __name__)
@@ -58,7 +58,9 @@ def install(app: Flask) -> None:
             "other_lang": "en" if lang == "de" else "de",
             "labels": labels,
             "t": lambda key, **values: translate(lang, key, **values),
+            "login_error": lambda body: login_error(lang, body),
             "renderers": web_state().renderers,
+            "words": web_state().words,
             "games": available_games(),
             # a new release changes the address, so phones never run yesterday's cached script
             "static_url": lambda filename: url_for("static", filename=filename,

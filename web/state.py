@@ -59,6 +59,9 @@ class WebState:
     streams: Slots
     cameras: Slots
     renderers: tuple[str, ...] = ()
+    # games whose wording (labels, and how codes become sentences) is a script of its own,
+    # static/js/words/<game>.js, loaded before the renderers
+    words: tuple[str, ...] = ()
     asset_version: str = "0"
     # keyed digests of PINs the runtime confirmed lately, with their expiry (see auth.check_pin)
     pin_cache: dict[bytes, float] = field(default_factory=dict)

@@ -20,7 +20,10 @@ from companion.inputs import load_json, read_text
 
 
 class MurderoInputError(HandError):
-    """A HAND.json that cannot be read as a hand entry."""
+    """A HAND.json that cannot be read as a hand entry (only the CLI reads one, in English)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__("bad_input", reason)
 
 
 def register(subparsers: Any) -> None:

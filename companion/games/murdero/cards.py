@@ -252,8 +252,10 @@ def parse_card(token: str) -> HeldCard:
         if key in (action.value, action.name.lower()):
             return action
     raise CardError(
+        "not_a_card",
         f"{token!r} is not a card: write a case card as colour letter and number (R3, B5, G1) "
-        f"or an action card as one of {', '.join(a.value for a in Action)}"
+        f"or an action card as one of {', '.join(a.value for a in Action)}",
+        token=token,
     )
 
 

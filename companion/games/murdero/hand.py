@@ -96,7 +96,12 @@ class Case:
         number loses one card and the rest stays.
         """
         if number not in self.stages:
-            raise HandError(f"the {self.colour.value} case has no {number} to sabotage")
+            raise HandError(
+                "nothing_to_sabotage",
+                f"the {self.colour.value} case has no {number} to sabotage",
+                colour=self.colour.value,
+                number=number,
+            )
         cards = list(self.cards)
         joker = self.joker
         if number in cards:
@@ -123,7 +128,7 @@ class PlayerHand:
         try:
             object.__setattr__(self, "held", tuple(card_token(parse_card(t)) for t in self.held))
         except CardError as exc:
-            raise HandError(f"{self.name}: {exc}") from None
+            raise HandError(exc.code, f"{self.name}: {exc}", player=self.name, **exc.details) from None
 
     @property
     def held_cards(self) -> tuple[HeldCard, ...]:
@@ -162,27 +167,40 @@ class HandEnd:
 def seats_of_pairs(count: int) -> tuple[tuple[int, int], ...]:
     """Partners sit opposite: with players listed in seat order, 1st+3rd and 2nd+4th."""
     if count != 4:
-        raise HandError(f"Partner Murdero is for four players in pairs, not {count}")
+        raise HandError(
+            "pairs_need_four", f"Partner Murdero is for four players in pairs, not {count}", count=count
+        )
     return ((0, 2), (1, 3))
 
 
 def validate(hand: HandEnd) -> None:
     """Raise :class:`HandError` naming the first rule the entry breaks."""
     if not MIN_PLAYERS <= len(hand.players) <= MAX_PLAYERS:
-        raise HandError(f"Murdero is for 2-4 players, this hand has {len(hand.players)}")
+        raise HandError(
+            "player_count",
+            f"Murdero is for 2-4 players, this hand has {len(hand.players)}",
+            count=len(hand.players),
+        )
     names = [p.name for p in hand.players]
     if any(not n.strip() for n in names):
-        raise HandError("every player needs a name")
+        raise HandError("name_missing", "every player needs a name")
     dupes = sorted(n for n, k in Counter(names).items() if k > 1)
     if dupes:
-        raise HandError(f"player names must differ: {', '.join(dupes)} appears twice")
+        raise HandError(
+            "names_repeat",
+            f"player names must differ: {', '.join(dupes)} appears twice",
+            names=", ".join(dupes),
+        )
     for player in hand.players:
         _validate_player(player)
     big = [p.name for p in hand.players if len(p.held) > HAND_LIMIT]
     if len(big) > 1:
         raise HandError(
+            "too_many_held",
             f"{' and '.join(big)} hold more than {HAND_LIMIT} cards; everyone discards down to "
-            f"{HAND_LIMIT} at the end of their turn, so only the player whose turn ended the hand may"
+            f"{HAND_LIMIT} at the end of their turn, so only the player whose turn ended the hand may",
+            players=", ".join(big),
+            limit=HAND_LIMIT,
         )
     _validate_deck(hand)
 
@@ -190,43 +208,92 @@ def validate(hand: HandEnd) -> None:
 def _validate_player(player: PlayerHand) -> None:
     who = player.name
     if len(player.cases) > MAX_CASES:
-        raise HandError(f"{who} has {len(player.cases)} cases; at most {MAX_CASES} at once")
+        raise HandError(
+            "too_many_cases",
+            f"{who} has {len(player.cases)} cases; at most {MAX_CASES} at once",
+            player=who,
+            count=len(player.cases),
+            limit=MAX_CASES,
+        )
     colours = Counter(c.colour for c in player.cases)
     for colour, n in colours.items():
         if n > 1:
-            raise HandError(f"{who} has {n} {colour.value} cases; each case must be a different colour")
-    for case in player.cases:
-        where = f"{who}'s {case.colour.value} case"
-        for value in case.cards:
-            if value not in range(1, 6):
-                raise HandError(f"{where}: {value} is not a case card number (1-5)")
-        if not case.cards and case.joker is None:
-            raise HandError(f"{where} is empty; leave it out")
-        if 1 not in case.cards:
-            raise HandError(f"{where} does not begin with a Crime Scene (1); every case must")
-        if case.joker is not None:
-            if case.joker not in range(2, 6):
-                raise HandError(
-                    f"{where}: the Joker can stand in for a 2-5 only (a case begins with a real Crime Scene)"
-                )
-            if case.joker in case.cards:
-                raise HandError(f"{where}: the Joker stands in for a {case.joker} the case already has")
-        top = max(case.stages)
-        gaps = [n for n in range(1, top) if n not in case.stages]
-        if gaps:
             raise HandError(
-                f"{where} skips {', '.join(map(str, gaps))}: cases are built in number sequence 1,2,3,4,5"
+                "colour_twice",
+                f"{who} has {n} {colour.value} cases; each case must be a different colour",
+                player=who,
+                count=n,
+                colour=colour.value,
             )
+    for case in player.cases:
+        _validate_case(who, case)
     for action in player.permanents:
         if action.kind is not ActionKind.PERMANENT:
-            raise HandError(f"{who}: {action.title} is One Shot; it never stays in play")
+            raise HandError(
+                "one_shot_in_play",
+                f"{who}: {action.title} is One Shot; it never stays in play",
+                player=who,
+                card=action.value,
+            )
         if action is Action.JOKER:
-            raise HandError(f'{who}: put the Joker on the case it stands in for ("joker": number)')
+            raise HandError(
+                "joker_off_case",
+                f'{who}: put the Joker on the case it stands in for ("joker": number)',
+                player=who,
+            )
     perms = player.all_permanents
     if len(perms) > len(player.cases):
         raise HandError(
+            "too_many_permanents",
             f"{who} has {len(perms)} Permanent Action Cards in play but {len(player.cases)} case(s); "
-            "only one Permanent per case being built"
+            "only one Permanent per case being built",
+            player=who,
+            count=len(perms),
+            cases=len(player.cases),
+        )
+
+
+def _validate_case(who: str, case: Case) -> None:
+    where = f"{who}'s {case.colour.value} case"
+    about = {"player": who, "colour": case.colour.value}
+    for value in case.cards:
+        if value not in range(1, 6):
+            raise HandError(
+                "not_a_case_number",
+                f"{where}: {value} is not a case card number (1-5)",
+                number=value,
+                **about,
+            )
+    if not case.cards and case.joker is None:
+        raise HandError("empty_case", f"{where} is empty; leave it out", **about)
+    if 1 not in case.cards:
+        raise HandError(
+            "no_crime_scene",
+            f"{where} does not begin with a Crime Scene (1); every case must",
+            **about,
+        )
+    if case.joker is not None:
+        if case.joker not in range(2, 6):
+            raise HandError(
+                "joker_number",
+                f"{where}: the Joker can stand in for a 2-5 only (a case begins with a real Crime Scene)",
+                **about,
+            )
+        if case.joker in case.cards:
+            raise HandError(
+                "joker_doubles",
+                f"{where}: the Joker stands in for a {case.joker} the case already has",
+                number=case.joker,
+                **about,
+            )
+    top = max(case.stages)
+    gaps = [n for n in range(1, top) if n not in case.stages]
+    if gaps:
+        raise HandError(
+            "case_gaps",
+            f"{where} skips {', '.join(map(str, gaps))}: cases are built in number sequence 1,2,3,4,5",
+            gaps=", ".join(map(str, gaps)),
+            **about,
         )
 
 
@@ -246,8 +313,13 @@ def _validate_deck(hand: HandEnd) -> None:
     for card, n in sorted(case_cards.items(), key=lambda item: str(item[0])):
         if n > card.stage.copies:
             raise HandError(
+                "too_many_cards",
                 f"{n} {card.colour.value} {card.stage.label} cards ({int(card.stage)}) on the table; "
-                f"the deck has {card.stage.copies}"
+                f"the deck has {card.stage.copies}",
+                count=n,
+                colour=card.colour.value,
+                number=int(card.stage),
+                copies=card.stage.copies,
             )
     spare = ACTION_CARDS_IN_DECK - len(Action)
     extra = sum(n - 1 for n in actions.values() if n > 1)
@@ -256,8 +328,11 @@ def _validate_deck(hand: HandEnd) -> None:
             f"{n}x {a.title}" for a, n in sorted(actions.items(), key=lambda i: i[0].value) if n > 1
         )
         raise HandError(
+            "too_many_actions",
             f"{doubled}: the deck's {ACTION_CARDS_IN_DECK} action cards include each of the "
-            f"{len(Action)} named ones, so at most {spare} copies beyond one of each"
+            f"{len(Action)} named ones, so at most {spare} copies beyond one of each",
+            cards=[a.value for a, n in sorted(actions.items(), key=lambda i: i[0].value) if n > 1],
+            spare=spare,
         )
 
 

@@ -153,6 +153,8 @@ def _seat_order(state: MurderoState, hand: HandEnd) -> HandEnd:
         raise Refused(
             "wrong_players",
             f"the hand lists {', '.join(hand.names)}; this game's players are {', '.join(state.players)}",
+            listed=", ".join(hand.names),
+            players=", ".join(state.players),
         )
     return replace(hand, players=tuple(by_name[n] for n in state.players))
 
@@ -162,7 +164,8 @@ def _score(state: MurderoState, hand: HandEnd) -> ScoredHand:
     try:
         return ScoredHand(hand, score_hand(hand, state.pairs))
     except HandError as exc:
-        raise Refused("hand_invalid", str(exc)) from None
+        # one code for every broken hand rule (callers rely on it); ``rule`` says which
+        raise Refused("hand_invalid", str(exc), rule=exc.code, **exc.details) from None
 
 
 def _hand_effects(state: MurderoState, scored: ScoredHand, number: int) -> list[AnyEffect]:
@@ -195,14 +198,22 @@ def apply(state: MurderoState, event: Any) -> Outcome[MurderoState]:
             return _hand_corrected(state, event)
         case NewGame():
             return _new_game(state, event)
-    raise Refused("unknown_event", f"Murdero has no event {type(event).__name__}")
+    raise Refused(
+        "unknown_event", f"Murdero has no event {type(event).__name__}", event=type(event).__name__
+    )
+
+
+def _game_over(state: MurderoState) -> Refused:
+    return Refused(
+        "game_over",
+        f"the game is over ({', '.join(state.game_winners)} won); start a new game",
+        winners=", ".join(state.game_winners),
+    )
 
 
 def _hand_entered(state: MurderoState, event: HandEntered) -> Outcome[MurderoState]:
     if state.over:
-        raise Refused(
-            "game_over", f"the game is over ({', '.join(state.game_winners)} won); start a new game"
-        )
+        raise _game_over(state)
     scored = _score(state, event.hand)
     starter = (state.starter + 1) % len(state.players)
     after = replace(state, hands=state.hands + (scored,), turn=starter, starter=starter)
@@ -214,16 +225,19 @@ def _hand_entered(state: MurderoState, event: HandEntered) -> Outcome[MurderoSta
 
 def _next_turn(state: MurderoState) -> Outcome[MurderoState]:
     if state.over:
-        raise Refused(
-            "game_over", f"the game is over ({', '.join(state.game_winners)} won); start a new game"
-        )
+        raise _game_over(state)
     turn = (state.turn + 1) % len(state.players)
     return Outcome(replace(state, turn=turn), (TurnMoved(turn),))
 
 
 def _hand_corrected(state: MurderoState, event: HandCorrected) -> Outcome[MurderoState]:
     if not 1 <= event.number <= len(state.hands):
-        raise Refused("no_such_hand", f"there is no hand {event.number}; {len(state.hands)} played")
+        raise Refused(
+            "no_such_hand",
+            f"there is no hand {event.number}; {len(state.hands)} played",
+            number=event.number,
+            played=len(state.hands),
+        )
     scored = _score(state, event.hand)
     hands = state.hands[: event.number - 1] + (scored,) + state.hands[event.number :]
     after = replace(state, hands=hands)
@@ -234,6 +248,8 @@ def _hand_corrected(state: MurderoState, event: HandCorrected) -> Outcome[Murder
                 "correction_ends_game_early",
                 f"with this correction the game ends after hand {i + 1}, but {len(rows)} hands "
                 "were played; undo the later hands first",
+                ends_after=i + 1,
+                played=len(rows),
             )
     return Outcome(after, tuple(_hand_effects(after, scored, event.number)))
 
@@ -244,7 +260,7 @@ def _new_game(state: MurderoState, event: NewGame) -> Outcome[MurderoState]:
     try:
         players = _check_players(players, pairs)
     except EventError as exc:
-        raise Refused("bad_setup", str(exc)) from None
+        raise Refused("bad_setup", str(exc), count=len(players or ()), pairs=pairs) from None
     earlier = state.earlier
     if state.hands:
         earlier += (FinishedGame(tuple(state.totals.items()), state.game_winners, len(state.hands)),)

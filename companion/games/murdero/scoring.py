@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 from companion.games.murdero.cards import Action, Stage, card_points, card_token
 from companion.games.murdero.hand import (
@@ -27,10 +29,16 @@ REAL_ESTATE_POINTS = 4
 
 @dataclass(frozen=True)
 class Line:
-    """One number on the score sheet and why it is there."""
+    """One number on the score sheet and why it is there.
+
+    ``reason`` is the English line the CLI prints; ``code`` and ``details`` let a phone word
+    the same line in its own language.
+    """
 
     points: int
     reason: str
+    code: str = ""
+    details: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -67,56 +75,81 @@ def winners_of(hand: HandEnd, pairs: bool = False) -> tuple[str, ...]:
     winning_sides = [s for s in sides if any(hand.players[i].name in qualified for i in s)]
     if hand.ended_by is Ending.CASE:
         if not winning_sides:
-            raise HandError(
-                f"the hand ended with a case, but no one has a winning case: {_why_not(hand)}"
-            )
+            raise _no_winner(hand, "with a case")
         if len(winning_sides) > 1:
             raise HandError(
+                "several_winners",
                 f"{', '.join(qualified)} all have winning cases; several players win only when an "
-                'alibi or Heavy Caseload is removed (ended_by "removal")'
+                'alibi or Heavy Caseload is removed (ended_by "removal")',
+                players=", ".join(qualified),
             )
     elif hand.ended_by is Ending.REMOVAL:
         if not winning_sides:
-            raise HandError(
-                f"the hand ended by a removal, but no one has a winning case: {_why_not(hand)}"
-            )
+            raise _no_winner(hand, "by a removal")
     elif qualified:
         how = "Reverse Charges" if hand.ended_by is Ending.REVERSE_CHARGES else "Overtime"
         raise HandError(
-            f"{', '.join(qualified)} has a winning case, so the hand ended when it was completed, not by {how}"
+            "won_before_ending",
+            f"{', '.join(qualified)} has a winning case, so the hand ended when it was completed, not by {how}",
+            players=", ".join(qualified),
+            ended_by=hand.ended_by.value,
         )
     if hand.ended_by is Ending.REVERSE_CHARGES and not any(len(p.held) <= 3 for p in hand.players):
         raise HandError(
+            "reverse_charges_held",
             "Reverse Charges can only be played if it leaves its player three or fewer cards in hand, "
             "but every player holds more than three"
         )
     if hand.winners is not None and sorted(hand.winners) != sorted(qualified):
         raise HandError(
+            "winners_differ",
             f"the entry names {', '.join(hand.winners) or 'no one'} as winner(s), but the table shows "
-            f"{', '.join(qualified) or 'no winner'}"
+            f"{', '.join(qualified) or 'no winner'}",
+            named=", ".join(hand.winners),
+            shown=", ".join(qualified),
         )
     return qualified
 
 
-def _why_not(hand: HandEnd) -> str:
+def _no_winner(hand: HandEnd, how: str) -> HandError:
+    why, words = _why_not(hand)
+    return HandError(
+        "no_winning_case",
+        f"the hand ended {how}, but no one has a winning case: {words}",
+        ended_by=hand.ended_by.value,
+        why=why,
+    )
+
+
+def _why_not(hand: HandEnd) -> tuple[str, str]:
+    """Why no case wins: a code for the phones and the English words."""
     standing = hand.standing
     complete = [(p.name, c.colour.value) for p in hand.players for c in p.cases if c.complete]
     if not complete:
-        return "no case holds every number 1-5"
+        return "none_complete", "no case holds every number 1-5"
     if Action.HEAVY_CASELOAD in standing:
-        return "Heavy Caseload is in play, so a player needs two completed cases"
-    return "every completed case is of a colour whose alibi is in play"
+        return "heavy_caseload", "Heavy Caseload is in play, so a player needs two completed cases"
+    return "alibi", "every completed case is of a colour whose alibi is in play"
 
 
 def _case_lines(player: PlayerHand, prefix: str) -> tuple[list[Line], int]:
     lines: list[Line] = []
     total = 0
+    who = {"player": player.name} if prefix else {}
     for case in player.cases:
         pts = sum(case.cards)
         parts = "+".join(map(str, case.cards))
         joker = f" (Joker as {case.joker}, 0)" if case.joker is not None else ""
         done = ", complete" if case.complete else ""
-        lines.append(Line(pts, f"{prefix}{case.colour.value} case {parts}{joker}{done}"))
+        lines.append(
+            Line(
+                pts,
+                f"{prefix}{case.colour.value} case {parts}{joker}{done}",
+                "case",
+                {"colour": case.colour.value, "cards": parts, "joker": case.joker,
+                 "complete": case.complete, **who},
+            )
+        )
         total += pts
     if Action.REAL_ESTATE in player.permanents:
         scenes = sum(case.cards.count(int(Stage.CRIME_SCENE)) for case in player.cases)
@@ -125,6 +158,8 @@ def _case_lines(player: PlayerHand, prefix: str) -> tuple[list[Line], int]:
             Line(
                 bonus,
                 f"{prefix}Real Estate: {scenes} Crime Scene(s) worth {REAL_ESTATE_POINTS} each, not 1",
+                "real_estate",
+                {"scenes": scenes, "worth": REAL_ESTATE_POINTS, **who},
             )
         )
         total += bonus
@@ -138,7 +173,9 @@ def _held_line(player: PlayerHand, prefix: str) -> tuple[Line | None, int]:
     pts = sum(card_points(c) for c in cards)
     counts = Counter(card_token(c) for c in cards)
     listed = " ".join(f"{t}x{n}" if n > 1 else t for t, n in counts.items())
-    return Line(-pts, f"{prefix}left in hand: {listed}"), pts
+    who = {"player": player.name} if prefix else {}
+    return Line(-pts, f"{prefix}left in hand: {listed}", "left_in_hand",
+                {"cards": [card_token(c) for c in cards], **who}), pts
 
 
 def score_hand(hand: HandEnd, pairs: bool = False) -> HandScore:
@@ -157,7 +194,14 @@ def score_hand(hand: HandEnd, pairs: bool = False) -> HandScore:
             cases += pts
         won = any(n in winners for n in names)
         if won:
-            lines.append(Line(cases, f"won the hand: case points doubled ({cases} x 2 = {2 * cases})"))
+            lines.append(
+                Line(
+                    cases,
+                    f"won the hand: case points doubled ({cases} x 2 = {2 * cases})",
+                    "won_doubled",
+                    {"points": cases, "doubled": 2 * cases},
+                )
+            )
             cases *= 2
         deducted = 0
         for p in members:

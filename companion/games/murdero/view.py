@@ -21,7 +21,11 @@ def score_view(score: HandScore) -> dict[str, Any]:
                 "players": list(s.players),
                 "won": s.won,
                 "points": s.points,
-                "lines": [{"points": line.points, "reason": line.reason} for line in s.lines],
+                "lines": [
+                    {"points": line.points, "reason": line.reason, "code": line.code,
+                     "details": dict(line.details)}
+                    for line in s.lines
+                ],
             }
             for s in score.sides
         ],

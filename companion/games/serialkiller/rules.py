@@ -161,7 +161,8 @@ def _start_play(state: SKState, first: int) -> SKState:
 
 def apply(state: SKState, event: Any) -> Outcome[SKState]:
     if state.phase is Phase.OVER:
-        raise Refused("game_over", f"the game is over: {state.winner} is still on the loose")
+        raise Refused("game_over", f"the game is over: {state.winner} is still on the loose",
+                      winner=state.winner)
     effects: list[AnyEffect] = []
     match event:
         case FirstDraw():
@@ -179,7 +180,8 @@ def apply(state: SKState, event: Any) -> Outcome[SKState]:
         case EndTurn():
             after = _end_turn(state, event, effects)
         case _:
-            raise Refused("unknown_event", f"Serial Killer has no event {type(event).__name__}")
+            name = type(event).__name__
+            raise Refused("unknown_event", f"Serial Killer has no event {name}", event=name)
     return Outcome(after, tuple(effects))
 
 
@@ -191,47 +193,48 @@ def _refuse_phase(state: SKState, what: str) -> Refused:
         Phase.ENDING: f"{state.players[state.current]}'s draws are done; bury, inform, discredit or end the turn",
         Phase.OVER: "the game is over",
     }[state.phase]
-    return Refused("wrong_phase", f"cannot {what} now: {now}", phase=state.phase.value)
+    # ``rule`` is the phase, so a phone words the sentence the phase needs
+    card = str(state.pending) if state.pending is not None else None
+    return Refused("wrong_phase", f"cannot {what} now: {now}", phase=state.phase.value,
+                   rule=state.phase.value, player=state.players[state.current], card=card,
+                   left=len(state.slots))
 
 
 def _take(state: SKState, token: str) -> Card:
     card = Card.parse(token)
     if card not in state.stack:
-        raise Refused(
-            "card_not_in_stack",
-            f"{card} cannot be drawn: it is already out ({_where(state, card)}) and the deck "
-            "has not been reshuffled since",
-            card=str(card),
-        )
+        where, place = _where(state, card)
+        raise Refused("card_not_in_stack", f"{card} cannot be drawn: it is already out ({where}) "
+                      "and the deck has not been reshuffled since", card=str(card), **place)
     return card
 
 
-def _where(state: SKState, card: Card) -> str:
+def _where(state: SKState, card: Card) -> tuple[str, dict[str, Any]]:
+    """Where a card that is out lies, in English and as details (``rule``: the place) for phones."""
     for i, grave in enumerate(state.graves):
         if card in grave:
-            return f"in grave {i + 1}"
+            return f"in grave {i + 1}", {"rule": "grave", "grave": i + 1}
     for i, hand in enumerate(state.held):
         if card in hand:
-            return f"held by {state.players[i]}"
+            return f"held by {state.players[i]}", {"rule": "held", "player": state.players[i]}
     if card in state.aside:
-        return "set aside with an arrested player's cards"
+        return "set aside with an arrested player's cards", {"rule": "aside"}
     if card == state.pending:
-        return "just drawn"
-    return "drawn for the first player"
+        return "just drawn", {"rule": "pending"}
+    return "drawn for the first player", {"rule": "first"}
 
 
 def _first_draw(state: SKState, event: FirstDraw, effects: list[AnyEffect]) -> SKState:
     if state.phase is not Phase.CHOOSING:
         raise _refuse_phase(state, "draw for the first player")
     if event.player not in state.players:
-        raise Refused("unknown_player", f"{event.player!r} is not playing")
+        raise Refused("unknown_player", f"{event.player!r} is not playing", player=event.player)
     who = state.players.index(event.player)
     if who not in state.drawers:
-        raise Refused(
-            "not_drawing", f"{event.player} is not in this draw (only tied players draw again)"
-        )
+        raise Refused("not_drawing", f"{event.player} is not in this draw (only tied players draw "
+                      "again)", player=event.player)
     if any(p == who for p, _ in state.first_draws):
-        raise Refused("already_drew", f"{event.player} has drawn in this round")
+        raise Refused("already_drew", f"{event.player} has drawn in this round", player=event.player)
     card = _take(state, event.card)
     draws = state.first_draws + ((who, card),)
     state = replace(state, stack=state.stack - {card}, first_draws=draws)
@@ -312,7 +315,11 @@ def _lose_clue(state: SKState, who: int, why: str, effects: list[AnyEffect]) -> 
     state = replace(state, clues=tuple(clues))
     if clues[who] == 0:  # the panel's moment: the arrested player's light blinks, the alarm
         effects.append(Signal(Cue.ALARM, who, blink=True))
-    effects.append(Effect("clue_found", {"player": state.players[who], "clues": clues[who], "why": why}))
+    # ``cause`` (and ``by``) let a phone word ``why`` in its own language
+    by = {"by": state.players[state.current]} if who != state.current else {}
+    cause = "informed_on" if by else "failed_to_kill"
+    effects.append(Effect("clue_found", {"player": state.players[who], "clues": clues[who],
+                                         "why": why, "cause": cause, **by}))
     if clues[who] > 0:
         return state
     held = list(state.held)
@@ -363,7 +370,8 @@ def _grave_index(grave: int | None) -> int | None:
     if grave is None:
         return None
     if not 1 <= grave <= GRAVES:
-        raise Refused("no_such_grave", f"graves are numbered 1 to {GRAVES}, not {grave}")
+        raise Refused("no_such_grave", f"graves are numbered 1 to {GRAVES}, not {grave}",
+                      grave=grave, graves=GRAVES)
     return grave - 1
 
 
@@ -376,6 +384,7 @@ def _held_card(state: SKState, role: Role) -> tuple[Card, bool]:
                 "wrong_card",
                 f"the card just drawn is the {state.pending}, not a {role.value}",
                 card=str(state.pending),
+                role=role.value,
             )
         return state.pending, True
     if state.phase is not Phase.ENDING:
@@ -384,7 +393,7 @@ def _held_card(state: SKState, role: Role) -> tuple[Card, bool]:
     for card in state.held[state.current]:
         if card.role is role:
             return card, False
-    raise Refused("none_held", f"{who} holds no {role.value}")
+    raise Refused("none_held", f"{who} holds no {role.value}", player=who, role=role.value)
 
 
 def _release(state: SKState, card: Card, fresh: bool) -> SKState:
@@ -407,12 +416,13 @@ def _bury(state: SKState, event: Bury, effects: list[AnyEffect]) -> SKState:
                 "wrong_grave",
                 f"a corpse buried as it is drawn goes into the grave it was drawn for ({state.pending_slot + 1}); "
                 "hold it to bury it elsewhere at the end of the turn",
+                grave=state.pending_slot + 1,
             )
         grave = state.pending_slot
     elif grave is None:
         raise Refused("grave_needed", "say which open grave the corpse goes into")
     if grave_closed(state.graves[grave]):
-        raise Refused("grave_closed", f"grave {grave + 1} is already full")
+        raise Refused("grave_closed", f"grave {grave + 1} is already full", grave=grave + 1)
     state = _place(_release(state, card, fresh), grave, card)
     effects.append(
         Effect(
@@ -430,27 +440,26 @@ def _victim_grave(state: SKState, grave: int | None) -> int:
         for i, g in enumerate(state.graves):
             if grave_has_victim(g):
                 return i
-        raise Refused(
-            "no_victim", "an informant needs a victim (King or Queen) in a grave, and there is none"
-        )
+        raise Refused("no_victim", "an informant needs a victim (King or Queen) in a grave, and "
+                      "there is none", rule="none")
     if not grave_has_victim(state.graves[grave]):
-        raise Refused(
-            "no_victim", f"grave {grave + 1} holds no victim (King or Queen) for the informant"
-        )
+        raise Refused("no_victim", f"grave {grave + 1} holds no victim (King or Queen) for the "
+                      "informant", rule="grave", grave=grave + 1)
     return grave
 
 
 def _inform(state: SKState, event: Inform, effects: list[AnyEffect]) -> SKState:
     card, fresh = _held_card(state, Role.INFORMANT)
     if event.target not in state.players:
-        raise Refused("unknown_player", f"{event.target!r} is not playing")
+        raise Refused("unknown_player", f"{event.target!r} is not playing", player=event.target)
     target = state.players.index(event.target)
     if target == state.current:
         raise Refused(
             "inform_on_self", "an informant informs on another player; to get a clue back, discredit"
         )
     if not state.active(target):
-        raise Refused("already_arrested", f"{event.target} has already been arrested")
+        raise Refused("already_arrested", f"{event.target} has already been arrested",
+                      player=event.target)
     grave = _victim_grave(state, _grave_index(event.grave))
     state = _place(_release(state, card, fresh), grave, card)
     effects.append(
@@ -469,9 +478,8 @@ def _discredit(state: SKState, event: Discredit, effects: list[AnyEffect]) -> SK
     card, fresh = _held_card(state, Role.INFORMANT)
     who = state.current
     if state.clues[who] >= CLUES:
-        raise Refused(
-            "no_clue_to_discredit", f"the police have no clue on {state.players[who]} to discredit"
-        )
+        raise Refused("no_clue_to_discredit", f"the police have no clue on {state.players[who]} "
+                      "to discredit", player=state.players[who])
     grave = _victim_grave(state, _grave_index(event.grave))
     state = _place(_release(state, card, fresh), grave, card)
     clues = list(state.clues)

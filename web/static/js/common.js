@@ -12,6 +12,7 @@
   } catch (e) { /* no labels: keys are shown */ }
 
   C.lang = document.documentElement.lang || "en";
+  C.playing = null;  // the game on the table, from the latest snapshot (see C.refusal)
 
   /* A game's page brings its own labels: C.addLabels({de: {...}, en: {...}}) at load time.
      The page's language wins, English fills gaps; labels the page already has are kept. */
@@ -113,16 +114,41 @@
     box.className = "toast toast-" + (tone || "info");
     box.hidden = false;
     clearTimeout(toastTimer);
-    toastTimer = setTimeout(function () { box.hidden = true; }, 4000);
+    // a long sentence (a refusal's whole reason) stays long enough to be read to the end
+    toastTimer = setTimeout(function () { box.hidden = true; }, Math.max(4000, String(message).length * 70));
   };
 
   /* A refusal in the page's language: the rules send a stable code and its details; a game's
-     labels word it as "refused.<code>" with {detail} placeholders. A code no label words yet
-     falls back to the rules' own sentence. */
-  C.refusal = function (body) {
+     labels word it as "refused.<code>" with {detail} placeholders. Every game's labels share
+     one page, so a game words a code another game uses differently as "refused.<game>.<code>";
+     a refusal naming the rule it breaks (details.rule) is worded by "...<code>.<rule>" first.
+     The game's renderer may dress the details for its sentences first (wordDetails: a card
+     with its suit symbol, a colour by name). A code no label words yet falls back to the
+     rules' own sentence. The game is the one on the table unless the caller names it. */
+  C.refusal = function (body, game) {
     if (!body) return "";
-    var key = "refused." + body.code;
-    return body.code && labels[key] ? C.t(key, body.details || {}) : (body.reason || "");
+    if (!body.code) return body.reason || "";
+    game = game || C.playing;
+    var details = body.details || {};
+    var codes = details.rule ? [body.code + "." + details.rule, body.code] : [body.code];
+    var keys = [];
+    codes.forEach(function (code) {
+      if (game) keys.push("refused." + game + "." + code);
+      keys.push("refused." + code);
+    });
+    var key = keys.filter(function (k) { return k in labels; })[0];
+    if (!key) return body.reason || "";
+    var dress = game && C.games[game] && C.games[game].wordDetails;
+    return C.t(key, dress ? dress(details) : details);
+  };
+
+  /* A server's refusal that is not the rules' (an old page, a lost login, a full log) in the
+     page's language: its stable "error" word picks a "server.<word>" label; a word without
+     one shows the server's own reason. */
+  C.serverError = function (body) {
+    if (!body) return "";
+    var key = "server." + body.error;
+    return body.error && labels[key] ? C.t(key, body) : (body.reason || "");
   };
 
   C.getJSON = function (url) {
@@ -153,7 +179,7 @@
           throw Object.assign(new Error(body.reason), { body: body });
         }
         if (!r.ok) {
-          C.toast(C.t("toast.error", { reason: body.reason || r.status }), "error");
+          C.toast(C.t("toast.error", { reason: C.serverError(body) || r.status }), "error");
           throw Object.assign(new Error(body.reason), { body: body });
         }
         if (body.state && C.onSnapshot) C.onSnapshot(body.state);
@@ -189,6 +215,7 @@
         if (snap.version < lastVersion) return;
         lastVersion = snap.version;
       }
+      C.playing = snap.game || null;
       onSnapshot(snap);
     }
     C.onSnapshot = deliver;
@@ -249,7 +276,9 @@
        players -> {min, max}                          seats the new-game form offers
        setupFields(box, ctx)                          extra set-up inputs (ctx.names())
        readSetup(box, names) -> setup object          what new_game sends (default {players})
-       describe(event) -> text                        one logged event, for the history */
+       describe(event) -> text                        one logged event, for the history
+       wordDetails(details) -> details                a refusal's details as its labels show
+                                                      them (see C.refusal) */
   C.genericRenderer = {
     render: function (root, snap) {
       C.clear(root);

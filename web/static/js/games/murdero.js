@@ -5,65 +5,13 @@
 (function () {
   "use strict";
   var C = window.Companion;
+  var W = C.words.murdero;  // labels and how codes are worded: static/js/words/murdero.js
   var COLOURS = ["red", "blue", "green"];
   var LETTER = { red: "R", blue: "B", green: "G" };
   var NUMBERS = [1, 2, 3, 4, 5];
   var ENDINGS = ["case", "removal", "reverse_charges", "overtime"];
   var SIDE_COLOURS = ["#e0a93b", "#60a5fa", "#f87171", "#4ade80"];
 
-  var LABELS = {
-    en: {
-      "mu.turn": "{name}'s turn", "mu.hand_n": "Hand {n}", "mu.to": "first to {n}",
-      "mu.won": "{name} wins the game", "mu.won_many": "Shared win: {names}",
-      "mu.totals": "Scores", "mu.chart": "Scores over the hands", "mu.chart_empty": "The chart fills in after the first hand.",
-      "mu.table": "Hands", "mu.table_empty": "No hand scored yet.", "mu.hand": "Hand", "mu.total": "Total",
-      "mu.ended.case": "a case completed", "mu.ended.removal": "an alibi / Heavy Caseload removed",
-      "mu.ended.reverse_charges": "Reverse Charges", "mu.ended.overtime": "Overtime (Case File empty)",
-      "mu.winner": "won the hand", "mu.nobody": "nobody won",
-      "mu.entry": "Enter the hand's end", "mu.entry_correct": "Correct hand {n}",
-      "mu.entry_hint": "For each player: tap the cards of each case, the permanents in play and the cards left in hand.",
-      "mu.add_case": "+ {colour} case", "mu.case": "{colour} case", "mu.remove_case": "Remove case",
-      "mu.cards_hint": "tap a number to add the card; tap a card to take it off",
-      "mu.joker": "Joker as", "mu.joker_none": "no Joker",
-      "mu.permanents": "Permanent action cards in play", "mu.held": "Cards left in hand",
-      "mu.held_actions": "action cards", "mu.none_held": "none",
-      "mu.ended_by": "How the hand ended", "mu.score": "Score the hand", "mu.save": "Save correction",
-      "mu.clear": "Clear", "mu.cancel": "Cancel", "mu.correct": "Correct",
-      "mu.refused": "Not accepted: {reason}", "mu.scored": "Hand {n} scored",
-      "mu.reference": "Action cards", "mu.kind.one_shot": "one-shot", "mu.kind.permanent": "permanent",
-      "mu.alibi_for": "alibi for {colour}", "mu.earlier": "Earlier games",
-      "mu.pairs": "Partner Murdero (pairs: 1st+3rd v 2nd+4th, to 200)", "mu.winner_badge": "winner", "mu.next": "Next player", "mu.nothing": "no cards in play or in hand", "mu.pts": "{n} pts",
-      "colour.red": "Red", "colour.blue": "Blue", "colour.green": "Green",
-      "mu.event.hand_entered": "hand entered", "mu.event.hand_corrected": "hand {n} corrected",
-      "mu.event.next_turn": "next player", "mu.event.new_game": "new game", "mu.event.undo": "undo"
-    },
-    de: {
-      "mu.turn": "{name} ist dran", "mu.hand_n": "Runde {n}", "mu.to": "bis {n} Punkte",
-      "mu.won": "{name} gewinnt das Spiel", "mu.won_many": "Geteilter Sieg: {names}",
-      "mu.totals": "Punktestand", "mu.chart": "Punkte über die Runden", "mu.chart_empty": "Das Diagramm füllt sich nach der ersten Runde.",
-      "mu.table": "Runden", "mu.table_empty": "Noch keine Runde gewertet.", "mu.hand": "Runde", "mu.total": "Gesamt",
-      "mu.ended.case": "Fall abgeschlossen", "mu.ended.removal": "Alibi / Heavy Caseload entfernt",
-      "mu.ended.reverse_charges": "Reverse Charges", "mu.ended.overtime": "Overtime (Case File leer)",
-      "mu.winner": "hat die Runde gewonnen", "mu.nobody": "niemand gewann",
-      "mu.entry": "Rundenende eingeben", "mu.entry_correct": "Runde {n} korrigieren",
-      "mu.entry_hint": "Für jeden Spieler: die Karten jedes Falls, die ausliegenden Permanent-Karten und die Handkarten antippen.",
-      "mu.add_case": "+ Fall {colour}", "mu.case": "Fall {colour}", "mu.remove_case": "Fall entfernen",
-      "mu.cards_hint": "Zahl antippen fügt die Karte hinzu; Karte antippen nimmt sie weg",
-      "mu.joker": "Joker als", "mu.joker_none": "kein Joker",
-      "mu.permanents": "Ausliegende Permanent-Aktionskarten", "mu.held": "Karten auf der Hand",
-      "mu.held_actions": "Aktionskarten", "mu.none_held": "keine",
-      "mu.ended_by": "Wie die Runde endete", "mu.score": "Runde werten", "mu.save": "Korrektur speichern",
-      "mu.clear": "Leeren", "mu.cancel": "Abbrechen", "mu.correct": "Korrigieren",
-      "mu.refused": "Nicht angenommen: {reason}", "mu.scored": "Runde {n} gewertet",
-      "mu.reference": "Aktionskarten", "mu.kind.one_shot": "einmalig", "mu.kind.permanent": "permanent",
-      "mu.alibi_for": "Alibi für {colour}", "mu.earlier": "Frühere Spiele",
-      "mu.pairs": "Partner-Murdero (Paare: 1.+3. gegen 2.+4., bis 200)", "mu.winner_badge": "Sieg", "mu.next": "Nächster Spieler", "mu.nothing": "keine Karten ausgelegt oder auf der Hand", "mu.pts": "{n} Pkt.",
-      "colour.red": "Rot", "colour.blue": "Blau", "colour.green": "Grün",
-      "mu.event.hand_entered": "Runde eingegeben", "mu.event.hand_corrected": "Runde {n} korrigiert",
-      "mu.event.next_turn": "nächster Spieler", "mu.event.new_game": "neues Spiel", "mu.event.undo": "zurück"
-    }
-  };
-  C.addLabels(LABELS);  // the page's language, English where a label lacks it
   var t = C.t;
 
   var ensureStyle = C.stylesheet("murdero");  // linked at the first render
@@ -258,7 +206,7 @@
           state.rerender();
           C.toast(t("mu.scored", { n: number }), "win");
         }, function (err) {
-          d.error = (err && err.body && err.body.reason) || (err && err.message) || "?";
+          d.error = (err && err.body && C.refusal(err.body, "murdero")) || (err && err.message) || "?";
           redraw();
         });
       } }, d.correcting ? t("mu.save") : t("mu.score")));
@@ -383,7 +331,7 @@
         s.lines.forEach(function (line) {
           list.appendChild(C.el("li", {},
             C.el("b", { class: line.points < 0 ? "neg" : "", text: (line.points > 0 ? "+" : "") + line.points }),
-            C.el("span", { text: line.reason })));
+            C.el("span", { text: W.line(line) })));
         });
         if (!s.lines.length) list.appendChild(C.el("li", { class: "hint", text: t("mu.nothing") }));
         details.appendChild(C.el("div", { class: "mu-side" + (s.won ? " won" : ""), dataset: { side: s.label } },
@@ -439,11 +387,13 @@
 
   var renderer = {
     title: "Murdero",
+    wordDetails: W.details,
 
     render: function (root, snap, ui) {
       ensureStyle();
       var view = snap.view || {};
       if (!view.players) return;
+      W.remember(view);
       var state = root._murdero;
       if (!state || !root.contains(state.box)) {
         C.clear(root);

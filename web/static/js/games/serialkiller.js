@@ -31,7 +31,35 @@
       "sk.refused": "Not accepted: {reason}", "sk.killed": "killed this turn",
       "sk.event.first_draw": "{player} draws {card}", "sk.event.draw": "draws {card}", "sk.event.hold": "holds the card",
       "sk.event.bury": "buries a corpse", "sk.event.inform": "informs on {target}", "sk.event.discredit": "discredits a clue",
-      "sk.event.end_turn": "ends the turn", "sk.event.undo": "undo"
+      "sk.event.end_turn": "ends the turn", "sk.event.undo": "undo",
+      "sk.role_a.corpse": "a corpse", "sk.role_a.informant": "an informant", "sk.role_no.corpse": "no corpse", "sk.role_no.informant": "no informant",
+      "refused.serialkiller.game_over": "the game is over: {winner} is still on the loose",
+      "refused.serialkiller.unknown_event": "Serial Killer has no event {event}",
+      "refused.serialkiller.wrong_phase.choosing": "not now: the players are drawing for who goes first",
+      "refused.serialkiller.wrong_phase.drawing": "not now: {player} is drawing ({left} card(s) to go)",
+      "refused.serialkiller.wrong_phase.deciding": "not now: {player} must first hold, bury or use the {card}",
+      "refused.serialkiller.wrong_phase.ending": "not now: {player}'s draws are done; bury, inform, discredit or end the turn",
+      "refused.serialkiller.wrong_phase.over": "not now: the game is over",
+      "refused.serialkiller.card_not_in_stack.grave": "{card} cannot be drawn: it is already out (in grave {grave}) and the deck has not been reshuffled since",
+      "refused.serialkiller.card_not_in_stack.held": "{card} cannot be drawn: it is already out (held by {player}) and the deck has not been reshuffled since",
+      "refused.serialkiller.card_not_in_stack.aside": "{card} cannot be drawn: it is already out (set aside with an arrested player's cards) and the deck has not been reshuffled since",
+      "refused.serialkiller.card_not_in_stack.pending": "{card} cannot be drawn: it is already out (just drawn) and the deck has not been reshuffled since",
+      "refused.serialkiller.card_not_in_stack.first": "{card} cannot be drawn: it is already out (drawn for the first player) and the deck has not been reshuffled since",
+      "refused.serialkiller.unknown_player": "{player} is not playing",
+      "refused.serialkiller.not_drawing": "{player} is not in this draw (only tied players draw again)",
+      "refused.serialkiller.already_drew": "{player} has drawn in this round",
+      "refused.serialkiller.no_draws_left": "this turn has no draws left",
+      "refused.serialkiller.no_such_grave": "graves are numbered 1 to {graves}, not {grave}",
+      "refused.serialkiller.wrong_card": "the card just drawn is the {card}, not {role_a}",
+      "refused.serialkiller.none_held": "{player} holds {role_no}",
+      "refused.serialkiller.wrong_grave": "a corpse buried as it is drawn goes into the grave it was drawn for ({grave}); hold it to bury it elsewhere at the end of the turn",
+      "refused.serialkiller.grave_needed": "say which open grave the corpse goes into",
+      "refused.serialkiller.grave_closed": "grave {grave} is already full",
+      "refused.serialkiller.no_victim.none": "an informant needs a victim (King or Queen) in a grave, and there is none",
+      "refused.serialkiller.no_victim.grave": "grave {grave} holds no victim (King or Queen) for the informant",
+      "refused.serialkiller.inform_on_self": "an informant informs on another player; to get a clue back, discredit",
+      "refused.serialkiller.already_arrested": "{player} has already been arrested",
+      "refused.serialkiller.no_clue_to_discredit": "the police have no clue on {player} to discredit"
     },
     de: {
       "sk.choosing": "Jeder zieht eine Karte: die höchste beginnt", "sk.choosing_sub": "Ass hoch; bei Gleichstand oben wird neu gezogen",
@@ -53,7 +81,35 @@
       "sk.refused": "Nicht angenommen: {reason}", "sk.killed": "hat in diesem Zug getötet",
       "sk.event.first_draw": "{player} zieht {card}", "sk.event.draw": "zieht {card}", "sk.event.hold": "behält die Karte",
       "sk.event.bury": "begräbt eine Leiche", "sk.event.inform": "verpfeift {target}", "sk.event.discredit": "entkräftet einen Hinweis",
-      "sk.event.end_turn": "beendet den Zug", "sk.event.undo": "zurück"
+      "sk.event.end_turn": "beendet den Zug", "sk.event.undo": "zurück",
+      "sk.role_a.corpse": "eine Leiche", "sk.role_a.informant": "ein Informant", "sk.role_no.corpse": "keine Leiche", "sk.role_no.informant": "keinen Informanten",
+      "refused.serialkiller.game_over": "das Spiel ist vorbei: {winner} ist noch auf freiem Fuß",
+      "refused.serialkiller.unknown_event": "Serial Killer kennt kein Ereignis {event}",
+      "refused.serialkiller.wrong_phase.choosing": "jetzt nicht: es wird noch gezogen, wer beginnt",
+      "refused.serialkiller.wrong_phase.drawing": "jetzt nicht: {player} zieht noch (noch {left} Karte(n))",
+      "refused.serialkiller.wrong_phase.deciding": "jetzt nicht: {player} muss {card} erst behalten, begraben oder ausspielen",
+      "refused.serialkiller.wrong_phase.ending": "jetzt nicht: {player} hat fertig gezogen; begraben, verpfeifen, entkräften oder den Zug beenden",
+      "refused.serialkiller.wrong_phase.over": "jetzt nicht: das Spiel ist vorbei",
+      "refused.serialkiller.card_not_in_stack.grave": "{card} kann nicht gezogen werden: die Karte ist schon draußen (in Grab {grave}), und seitdem wurde nicht neu gemischt",
+      "refused.serialkiller.card_not_in_stack.held": "{card} kann nicht gezogen werden: {player} hält die Karte, und seitdem wurde nicht neu gemischt",
+      "refused.serialkiller.card_not_in_stack.aside": "{card} kann nicht gezogen werden: die Karte liegt bei den Karten eines Verhafteten beiseite, und seitdem wurde nicht neu gemischt",
+      "refused.serialkiller.card_not_in_stack.pending": "{card} kann nicht gezogen werden: die Karte wurde gerade gezogen",
+      "refused.serialkiller.card_not_in_stack.first": "{card} kann nicht gezogen werden: die Karte wurde schon beim Ziehen um den ersten Zug gezogen, und seitdem wurde nicht neu gemischt",
+      "refused.serialkiller.unknown_player": "{player} spielt nicht mit",
+      "refused.serialkiller.not_drawing": "{player} zieht diesmal nicht mit (nur wer gleichauf lag, zieht erneut)",
+      "refused.serialkiller.already_drew": "{player} hat in dieser Runde schon gezogen",
+      "refused.serialkiller.no_draws_left": "in diesem Zug ist nichts mehr zu ziehen",
+      "refused.serialkiller.no_such_grave": "die Gräber sind von 1 bis {graves} nummeriert, nicht {grave}",
+      "refused.serialkiller.wrong_card": "die gerade gezogene Karte ist {card}, nicht {role_a}",
+      "refused.serialkiller.none_held": "{player} hält {role_no}",
+      "refused.serialkiller.wrong_grave": "eine Leiche, die beim Ziehen begraben wird, kommt in ihr Grab ({grave}); behalten, um sie am Ende des Zuges anderswo zu begraben",
+      "refused.serialkiller.grave_needed": "sagen, in welches offene Grab die Leiche kommt",
+      "refused.serialkiller.grave_closed": "Grab {grave} ist schon voll",
+      "refused.serialkiller.no_victim.none": "ein Informant braucht ein Opfer (König oder Dame) in einem Grab, und es gibt keins",
+      "refused.serialkiller.no_victim.grave": "in Grab {grave} liegt kein Opfer (König oder Dame) für den Informanten",
+      "refused.serialkiller.inform_on_self": "ein Informant verpfeift einen anderen Spieler; wer einen Hinweis zurückwill, entkräftet",
+      "refused.serialkiller.already_arrested": "{player} ist schon verhaftet",
+      "refused.serialkiller.no_clue_to_discredit": "die Polizei hat keinen Hinweis auf {player}, den es zu entkräften gäbe"
     }
   };
   C.addLabels(LABELS);  // the page's language, English where a label lacks it
@@ -91,7 +147,7 @@
       state.grave = null;
       state.rerender();
     }, function (err) {
-      state.error = (err && err.body && err.body.reason) || (err && err.message) || "?";
+      state.error = (err && err.body && C.refusal(err.body, "serialkiller")) || (err && err.message) || "?";
       state.rerender();
     });
   }
@@ -280,6 +336,14 @@
 
   var renderer = {
     title: "Serial Killer",
+
+    /* A refusal's details as its sentences show them: cards with suit symbols, roles worded. */
+    wordDetails: function (d) {
+      var out = Object.assign({}, d);
+      if (d.card) out.card = pretty(d.card);
+      if (d.role) { out.role_a = t("sk.role_a." + d.role); out.role_no = t("sk.role_no." + d.role); }
+      return out;
+    },
 
     render: function (root, snap, ui) {
       ensureStyle();
