@@ -208,6 +208,12 @@ def test_a_german_phone_words_refusals_and_score_lines_in_german(site: Site, bro
         assert line == {"points": -3, "reason": "left in hand: G3", "code": "left_in_hand",
                         "details": {"cards": ["G3"]}}
         shot(page, "murdero-scores-de.png")
+        # the action-card reference too: every card's text German, the titles as printed
+        page.locator("#mu-reference summary").click()
+        texts = page.locator(".mu-ref p").all_inner_texts()
+        assert len(texts) == len(view["reference"])
+        assert all(t != r["does"] for t, r in zip(texts, view["reference"])), texts
+        assert "blauer Fall" in page.locator(".mu-ref[data-card='silver_screen_alibi'] p").inner_text()
 
 
 def test_correcting_a_hand_and_the_reference(site: Site, phone: Any) -> None:

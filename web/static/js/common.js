@@ -151,6 +151,49 @@
     return body.error && labels[key] ? C.t(key, body) : (body.reason || "");
   };
 
+  /* Running totals as lines, one per side, the start at 0 added (Murdero's hands, Wort-Kniffel's
+     rounds): o = {id, cls, label, legendClass, dataKey, xMax, xStep, step, lo, hi, target,
+     series: [{name, colour, points: [total after step 1, 2, …]}]}. Returns [svg, legend]. */
+  C.lineChart = function (o) {
+    var W = 340, H = 185, L = 34, R = 12, T = 12, B = 24;
+    var values = [o.lo || 0, o.hi || 0].concat(typeof o.target === "number" ? [o.target] : []);
+    o.series.forEach(function (s) { values = values.concat(s.points); });
+    var lo = Math.min.apply(null, values), hi = Math.max.apply(null, values), n = Math.max(1, o.xMax);
+    function x(i) { return L + (W - L - R) * i / n; }
+    function y(v) { return T + (H - T - B) * (1 - (v - lo) / Math.max(1, hi - lo)); }
+    function row(v, cls) { return C.svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: cls }); }
+    var svg = C.svg("svg", { viewBox: "0 0 " + W + " " + H, class: o.cls, id: o.id, role: "img", "aria-label": o.label });
+    var step = o.step || (hi - lo > 150 ? 50 : 25);
+    for (var g = Math.ceil(lo / step) * step; g <= hi; g += step) {
+      svg.appendChild(row(g, "grid"));
+      svg.appendChild(C.svg("text", { x: L - 5, y: y(g) + 4, class: "axis", "text-anchor": "end", text: String(g) }));
+    }
+    if (typeof o.target === "number") svg.appendChild(row(o.target, "target"));
+    for (var i = 0; i <= n; i++) {
+      if (i % (o.xStep || 1) === 0 || i === n) svg.appendChild(C.svg("text", { x: x(i), y: H - 6, class: "axis", "text-anchor": "middle", text: String(i) }));
+    }
+    var legend = C.el("div", { class: o.legendClass });
+    o.series.forEach(function (s) {
+      var pts = [[0, 0]].concat(s.points.map(function (v, k) { return [k + 1, v]; }));
+      var series = C.svg("g", { class: "series" });
+      series.setAttribute(o.dataKey, s.name);
+      var poly = C.svg("polyline", { points: pts.map(function (p) { return x(p[0]).toFixed(1) + "," + y(p[1]).toFixed(1); }).join(" "), class: "line" });
+      poly.style.stroke = s.colour;
+      series.appendChild(poly);
+      pts.slice(1).forEach(function (p) {
+        var dot = C.svg("circle", { cx: x(p[0]).toFixed(1), cy: y(p[1]).toFixed(1), r: 3.5, class: "dot" });
+        dot.style.fill = s.colour;
+        dot.appendChild(C.svg("title", { text: s.name + ": " + p[1] }));
+        series.appendChild(dot);
+      });
+      svg.appendChild(series);
+      var sw = C.el("i");
+      sw.style.background = s.colour;
+      legend.appendChild(C.el("span", {}, sw, s.name));
+    });
+    return [svg, legend];
+  };
+
   C.getJSON = function (url) {
     return fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (r) {

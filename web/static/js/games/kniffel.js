@@ -258,42 +258,12 @@
       box.appendChild(card);
       return;
     }
-    var W = 340, H = 180, L = 34, R = 12, T = 12, B = 24;
-    var hi = Math.max.apply(null, [50].concat.apply([50], lines));
-    function x(i) { return L + (W - L - R) * i / Math.max(1, view.rounds); }
-    function y(v) { return T + (H - T - B) * (1 - v / hi); }
-    var svg = C.svg("svg", { viewBox: "0 0 " + W + " " + H, class: "kn-chart", id: "kn-chart", role: "img", "aria-label": t("kn.chart") });
-    var step = hi > 200 ? 100 : 50;
-    for (var g = 0; g <= hi; g += step) {
-      svg.appendChild(C.svg("line", { x1: L, x2: W - R, y1: y(g), y2: y(g), class: "grid" }));
-      svg.appendChild(C.svg("text", { x: L - 5, y: y(g) + 4, class: "axis", "text-anchor": "end", text: String(g) }));
-    }
-    for (var r = 0; r <= view.rounds; r += 1) {
-      if (r % 2 === 0 || r === view.rounds) svg.appendChild(C.svg("text", { x: x(r), y: H - 6, class: "axis", "text-anchor": "middle", text: String(r) }));
-    }
-    lines.forEach(function (line, si) {
-      var pts = [[0, 0]].concat(line.map(function (v, k) { return [k + 1, v]; }));
-      var g2 = C.svg("g", { class: "series" });
-      g2.setAttribute("data-player", view.players[si].name);
-      var poly = C.svg("polyline", { points: pts.map(function (p) { return x(p[0]).toFixed(1) + "," + y(p[1]).toFixed(1); }).join(" "), class: "line" });
-      poly.style.stroke = seatColour(snap, si);
-      g2.appendChild(poly);
-      pts.slice(1).forEach(function (p) {
-        var dot = C.svg("circle", { cx: x(p[0]).toFixed(1), cy: y(p[1]).toFixed(1), r: 3.5, class: "dot" });
-        dot.style.fill = seatColour(snap, si);
-        dot.appendChild(C.svg("title", { text: view.players[si].name + ": " + p[1] }));
-        g2.appendChild(dot);
-      });
-      svg.appendChild(g2);
-    });
-    card.appendChild(svg);
-    var legend = C.el("div", { class: "kn-legend" });
-    view.players.forEach(function (p, i) {
-      var sw = C.el("i");
-      sw.style.background = seatColour(snap, i);
-      legend.appendChild(C.el("span", {}, sw, p.name));
-    });
-    card.appendChild(legend);
+    var drawn = C.lineChart({ id: "kn-chart", cls: "kn-chart", label: t("kn.chart"), legendClass: "kn-legend",
+      dataKey: "data-player", xMax: view.rounds, xStep: 2, hi: 50,
+      step: Math.max.apply(null, [0].concat.apply([0], lines)) > 200 ? 100 : 50,
+      series: lines.map(function (points, i) { return { name: view.players[i].name, colour: seatColour(snap, i), points: points }; }) });
+    card.appendChild(drawn[0]);
+    card.appendChild(drawn[1]);
     box.appendChild(card);
   }
 

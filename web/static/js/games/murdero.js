@@ -247,48 +247,13 @@
       box.appendChild(card);
       return;
     }
-    var W = 340, H = 190, L = 34, R = 12, T = 12, B = 24;
-    var values = [0, view.target];
-    hands.forEach(function (h) { Object.keys(h.totals).forEach(function (k) { values.push(h.totals[k]); }); });
-    var lo = Math.min.apply(null, values), hi = Math.max.apply(null, values);
-    var n = hands.length;
-    function x(i) { return L + (W - L - R) * i / Math.max(1, n); }
-    function y(v) { return T + (H - T - B) * (1 - (v - lo) / Math.max(1, hi - lo)); }
-    var svg = C.svg("svg", { viewBox: "0 0 " + W + " " + H, class: "mu-chart", id: "mu-chart", role: "img",
-      "aria-label": t("mu.chart") });
-    var step = hi - lo > 150 ? 50 : 25;
-    for (var g = Math.ceil(lo / step) * step; g <= hi; g += step) {
-      svg.appendChild(C.svg("line", { x1: L, x2: W - R, y1: y(g), y2: y(g), class: "grid" }));
-      svg.appendChild(C.svg("text", { x: L - 5, y: y(g) + 4, class: "axis", "text-anchor": "end", text: String(g) }));
-    }
-    svg.appendChild(C.svg("line", { x1: L, x2: W - R, y1: y(view.target), y2: y(view.target), class: "target" }));
-    for (var i = 0; i <= n; i++) {
-      svg.appendChild(C.svg("text", { x: x(i), y: H - 6, class: "axis", "text-anchor": "middle", text: String(i) }));
-    }
-    view.sides.forEach(function (s, si) {
-      var pts = [[0, 0]].concat(hands.map(function (h, hi2) { return [hi2 + 1, h.totals[s.label] || 0]; }));
-      var line = pts.map(function (p) { return x(p[0]).toFixed(1) + "," + y(p[1]).toFixed(1); }).join(" ");
-      var g2 = C.svg("g", { class: "series" });
-      g2.setAttribute("data-side", s.label);
-      var poly = C.svg("polyline", { points: line, class: "line" });
-      poly.style.stroke = sideColour(si);
-      g2.appendChild(poly);
-      pts.slice(1).forEach(function (p) {
-        var dot = C.svg("circle", { cx: x(p[0]).toFixed(1), cy: y(p[1]).toFixed(1), r: 3.5, class: "dot" });
-        dot.style.fill = sideColour(si);
-        dot.appendChild(C.svg("title", { text: s.label + ": " + p[1] }));
-        g2.appendChild(dot);
-      });
-      svg.appendChild(g2);
-    });
-    card.appendChild(svg);
-    var legend = C.el("div", { class: "mu-legend" });
-    view.sides.forEach(function (s, si) {
-      var sw = C.el("i");
-      sw.style.background = sideColour(si);
-      legend.appendChild(C.el("span", {}, sw, s.label));
-    });
-    card.appendChild(legend);
+    var drawn = C.lineChart({ id: "mu-chart", cls: "mu-chart", label: t("mu.chart"), legendClass: "mu-legend",
+      dataKey: "data-side", xMax: hands.length, target: view.target,
+      series: view.sides.map(function (s, si) {
+        return { name: s.label, colour: sideColour(si), points: hands.map(function (h) { return h.totals[s.label] || 0; }) };
+      }) });
+    card.appendChild(drawn[0]);
+    card.appendChild(drawn[1]);
     box.appendChild(card);
   }
 
@@ -357,12 +322,13 @@
     var details = C.el("details", { class: "mu-fold" }, C.el("summary", {}, C.el("h2", { text: t("mu.reference") })));
     (view.reference || []).forEach(function (r) {
       var notes = C.el("ul", { class: "mu-notes" });
-      (r.notes || []).forEach(function (n) { notes.appendChild(C.el("li", { text: n })); });
+      var words = C.words.murdero.reference(r);
+      words.notes.forEach(function (n) { notes.appendChild(C.el("li", { text: n })); });
       details.appendChild(C.el("article", { class: "mu-ref", dataset: { card: r.id } },
         C.el("div", { class: "mu-ref-head" }, C.el("strong", { text: r.title }),
           C.el("span", { class: "badge mu-kind-" + r.kind, text: t("mu.kind." + r.kind) }),
           r.alibi_for ? C.el("span", { class: "badge mu-" + r.alibi_for, text: t("mu.alibi_for", { colour: t("colour." + r.alibi_for) }) }) : null),
-        C.el("p", { text: r.does }), notes));
+        C.el("p", { text: words.does }), notes));
     });
     card.appendChild(details);
     box.appendChild(card);

@@ -69,6 +69,30 @@
       "refused.murdero.hand_invalid.winners_differ": "the entry names {named} as winner(s), but the table shows {shown}"
     },
     de: {
+      // the action-card reference (the card titles are printed in English on the cards)
+      "mu.ref.lost_treasure.does": "Nimm eine beliebige Fallkarte von irgendwo aus dem Ablagestapel.",
+      "mu.ref.lost_treasure.notes": "Eine Aktionskarte darfst du nicht nehmen.|Die Karte darf von überall aus dem Stapel kommen, nicht nur von oben.",
+      "mu.ref.reverse_charges.does": "Beendet die Runde; niemand punktet doppelt, denn niemand hat einen Fall abgeschlossen.",
+      "mu.ref.reverse_charges.notes": "Die genannten vier Karten schließen Reverse Charges selbst ein: spielbar nur, wenn danach höchstens drei Karten auf der Hand bleiben.",
+      "mu.ref.shake_down.does": "Nimm eine deiner Fallkarten aus einem Satz aus dem Spiel und nimm einem anderen Spieler eine Fallkarte weg.",
+      "mu.ref.shake_down.notes": "Die entfernte Karte muss deine eigene sein (auch beim Partner-Murdero) und in einem Satz liegen, nicht auf der Hand.|Du darfst nur eine Fallkarte nehmen, keine Aktionskarte.",
+      "mu.ref.overtime.does": "Zieh die obersten drei Karten der Case File auf die Hand.",
+      "mu.ref.overtime.notes": "Am Ende deines Zuges auf acht Karten abwerfen.|Wird die Case File dabei leer, endet die Runde.",
+      "mu.ref.destroy.does": "Nimm eine ausliegende Permanent-Aktionskarte aus dem Spiel (ganz aus dem Spiel, nicht auf den Ablagestapel).",
+      "mu.ref.destroy.notes": "Fallkarten kann sie nicht entfernen.",
+      "mu.ref.sabotage.does": "Nimm eine ausliegende Karte aus dem Spiel; es darf eine eigene sein.",
+      "mu.ref.sabotage.notes": "Wird eine Fallkarte aus der Mitte eines Falls entfernt, gehen die folgenden Karten mit.|Liegen zwei oder mehr Karten dieser Zahl im Fall, wird nur eine entfernt und die Karten danach bleiben.",
+      "mu.ref.alibi.does": "Solange sie ausliegt, gewinnt ein abgeschlossener {colour} Fall die Runde nicht.",
+      "mu.ref.alibi.notes": "Liegt die Karte aus, wenn ein {colour} Fall abgeschlossen wird, kann der Spieler mit diesem Fall nicht gewinnen, und die Runde endet nicht.|Wird sie entfernt, nachdem jemand einen {colour} Fall abgeschlossen hat, gewinnt der Spieler mit dem abgeschlossenen {colour} Fall.|Haben mehrere einen {colour} Fall abgeschlossen (etwa mit dem Joker), gewinnt jeder von ihnen und punktet in dieser Runde doppelt.",
+      "mu.ref.colour.blue": "blauer", "mu.ref.colour.red": "roter", "mu.ref.colour.green": "grüner",
+      "mu.ref.heavy_caseload.does": "Die Runde endet erst, wenn ein Spieler zwei Fälle abgeschlossen hat.",
+      "mu.ref.heavy_caseload.notes": "Wird sie entfernt, während Spieler einen Fall abgeschlossen haben, gewinnt jeder mit einem abgeschlossenen Fall und punktet in dieser Runde doppelt.|Beim Partner-Murdero muss ein Spieler des Paares zwei Fälle abschließen; je einer genügt nicht.",
+      "mu.ref.real_estate.does": "Liegt sie am Ende der Runde noch aus, bekommt ihr Besitzer 4 Punkte für jede ausliegende Crime Scene.",
+      "mu.ref.real_estate.notes": "Beim Partner-Murdero punktet so nur der Besitzer, nicht der Partner.",
+      "mu.ref.mitigating_circs.does": "Einmal pro Zug, als deine Aktion: entferne eine Fallkarte.",
+      "mu.ref.mitigating_circs.notes": "Nicht in dem Zug, in dem du sie auslegst.|Beim Partner-Murdero darfst du nur eigene Fallkarten entfernen.",
+      "mu.ref.joker.does": "Steht für eine Karte, die deinen Fall vervollständigt (etwa eine Waffe oder einen Verdächtigen).",
+      "mu.ref.joker.notes": "Du musst ihn als Aktion deines Zuges spielen.|Wie jede Aktionskarte ist er 0 Punkte wert.",
       "mu.turn": "{name} ist dran", "mu.hand_n": "Runde {n}", "mu.to": "bis {n} Punkte",
       "mu.won": "{name} gewinnt das Spiel", "mu.won_many": "Geteilter Sieg: {names}",
       "mu.totals": "Punktestand", "mu.chart": "Punkte über die Runden", "mu.chart_empty": "Das Diagramm füllt sich nach der ersten Runde.",
@@ -197,6 +221,16 @@
     (view.reference || []).forEach(function (r) { titles[r.id] = r.title; });
   }
 
+  /* A card's text in the page's language where the words file has it (the alibis share one
+     text with their colour), else the server's English. */
+  function reference(r) {
+    var key = "mu.ref." + (r.alibi_for ? "alibi" : r.id);
+    var colour = r.alibi_for ? t("mu.ref.colour." + r.alibi_for) : "";
+    var does = t(key + ".does", { colour: colour });
+    if (does === key + ".does") return { does: r.does, notes: r.notes || [] };
+    return { does: does, notes: t(key + ".notes", { colour: colour }).split("|") };
+  }
+
   C.words = C.words || {};
-  C.words.murdero = { details: details, line: line, remember: remember };
+  C.words.murdero = { details: details, line: line, remember: remember, reference: reference };
 })();
