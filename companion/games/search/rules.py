@@ -219,14 +219,32 @@ def new(setup: Mapping[str, Any]) -> SearchState:
         raise EventError(str(exc)) from None
 
 
+def card_rooms(house: House, first: int, second: int) -> tuple[Room, ...]:
+    """The rooms two start cards name: first the one with ``first`` as the row's triangle.
+
+    "One of the rooms where the row and columns … correspond to the cards drawn": either card
+    may name the row, so two different cards name two rooms and the player chooses; a pair
+    names one. Raises :class:`HouseError` when the cards in the order given name no room (a
+    small house may lack a triangle, and then offers only the other crossing, if any).
+    """
+    rooms = [house.room_for_cards(first, second)]
+    if second != first:
+        try:
+            rooms.append(house.room_for_cards(second, first))
+        except HouseError:
+            pass
+    return tuple(rooms)
+
+
 def draw_starts(
     house: House, players: int, rng: random.Random
 ) -> list[tuple[int, int, Room | None]]:
     """Draw start cards for ``players`` like the table does, with the generator handed in.
 
     Returns every draw as (row card, column card, room), the room ``None`` for a draw that
-    had to be drawn again. Used cards are set aside; an empty deck is the set-aside cards
-    shuffled again.
+    had to be drawn again (both rooms the cards name are taken). The cards are returned in the
+    order that names the room chosen: the first crossing when it is free, else the other.
+    Used cards are set aside; an empty deck is the set-aside cards shuffled again.
     """
     cards = list(deck())
     rng.shuffle(cards)
@@ -241,14 +259,17 @@ def draw_starts(
             rng.shuffle(cards)
         a, b = cards.pop(), cards.pop()
         used += [a, b]
-        room = house.room_for_cards(a, b)
-        if is_blocked(house, [*positions, room], len(positions), room):
+        free = [(r, c) for r, c in ((a, b), (b, a))
+                if not is_blocked(house, positions, len(positions), house.room_for_cards(r, c))]
+        if not free:
             draws.append((a, b, None))
             failures += 1
             if failures > 1000:
                 raise HouseError("no free start room is left for the cards")
             continue
-        draws.append((a, b, room))
+        row, col = free[0]
+        room = house.room_for_cards(row, col)
+        draws.append((row, col, room))
         positions.append(room)
     return draws
 
@@ -401,13 +422,30 @@ def apply(state: SearchState, event: Any) -> Outcome[SearchState]:
 
 
 def _start(state: SearchState, event: Start) -> Outcome[SearchState]:
+    """The event names the room chosen by the order of its cards (row first). When that room
+    is taken but the other the same cards name is free, the player is told to take the other
+    one: "draw again" is only for cards whose rooms are both taken."""
     try:
-        room = state.house.room_for_cards(event.row_card, event.col_card)
+        room, *other = card_rooms(state.house, event.row_card, event.col_card)
     except HouseError as exc:
         raise Refused("bad_card", str(exc)) from None
     if not 0 <= event.player < len(state.players):
         raise Refused("no_such_player", f"there is no player {event.player}")
-    nxt, effects = place_start(state, event.player, room)
+    try:
+        nxt, effects = place_start(state, event.player, room)
+    except Refused as exc:
+        if exc.code != "draw_again" or not other or is_blocked(
+            state.house, [*state.positions, other[0]], event.player, other[0]
+        ):
+            raise
+        name, alt = state.house.name(room), state.house.name(other[0])
+        raise Refused(
+            "other_room",
+            f"{name} is occupied or joined by corridor to an occupied room; the same cards also "
+            f"name {alt} (row triangle {event.col_card}, column triangle {event.row_card}): "
+            "start there",
+            room=name, alt=alt, row_card=event.col_card, col_card=event.row_card,
+        ) from None
     return Outcome(nxt, effects)
 
 
