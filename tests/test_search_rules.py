@@ -21,7 +21,6 @@ from companion.games.search.rules import (
     SearchState,
     Way,
     apply,
-    card_rooms,
     draw_starts,
     legal,
     moves_for,
@@ -173,8 +172,8 @@ def test_either_card_may_name_the_row_so_a_taken_first_room_offers_the_other() -
     with pytest.raises(Refused) as info:
         apply(s, Start(2, 3, 2))  # C2 joined to A3, and B3 occupied: both rooms are taken
     assert info.value.code == "draw_again"
-    assert card_rooms(SMALL, 2, 3) == (SMALL.room("B3"), SMALL.room("C2"))
-    assert card_rooms(SMALL, 2, 2) == (SMALL.room("B2"),)  # a pair names one room
+    assert SMALL.rooms_for_cards(2, 3) == (SMALL.room("B3"), SMALL.room("C2"))
+    assert SMALL.rooms_for_cards(2, 2) == (SMALL.room("B2"),)  # a pair names one room
 
 
 def test_never_into_an_occupied_room_or_one_joined_to_it_by_corridor() -> None:

@@ -29,7 +29,7 @@ How the rule text is read where it is silent or garbled:
   visited") is about the mover's own visits.
 - **Start rooms** come from two cards, "one of the rooms where the row and columns …
   correspond to the cards drawn": either card may name the row, so cards 6 and 3 name row
-  6/column 3 and row 3/column 6 and the player chooses (``rules.card_rooms``); the ``Start``
+  6/column 3 and row 3/column 6 and the player chooses (``House.rooms_for_cards``); the ``Start``
   event names the choice by the order of its cards, the row's first. The start room's dots
   are circled, so they count on the track (``Options.start_scores``; off reads "check off
   boxes" as for moves only). Players draw in turn order; a room occupied, or joined by

@@ -219,23 +219,6 @@ def new(setup: Mapping[str, Any]) -> SearchState:
         raise EventError(str(exc)) from None
 
 
-def card_rooms(house: House, first: int, second: int) -> tuple[Room, ...]:
-    """The rooms two start cards name: first the one with ``first`` as the row's triangle.
-
-    "One of the rooms where the row and columns … correspond to the cards drawn": either card
-    may name the row, so two different cards name two rooms and the player chooses; a pair
-    names one. Raises :class:`HouseError` when the cards in the order given name no room (a
-    small house may lack a triangle, and then offers only the other crossing, if any).
-    """
-    rooms = [house.room_for_cards(first, second)]
-    if second != first:
-        try:
-            rooms.append(house.room_for_cards(second, first))
-        except HouseError:
-            pass
-    return tuple(rooms)
-
-
 def draw_starts(
     house: House, players: int, rng: random.Random
 ) -> list[tuple[int, int, Room | None]]:
@@ -426,7 +409,7 @@ def _start(state: SearchState, event: Start) -> Outcome[SearchState]:
     is taken but the other the same cards name is free, the player is told to take the other
     one: "draw again" is only for cards whose rooms are both taken."""
     try:
-        room, *other = card_rooms(state.house, event.row_card, event.col_card)
+        room, *other = state.house.rooms_for_cards(event.row_card, event.col_card)
     except HouseError as exc:
         raise Refused("bad_card", str(exc)) from None
     if not 0 <= event.player < len(state.players):
@@ -439,13 +422,9 @@ def _start(state: SearchState, event: Start) -> Outcome[SearchState]:
         ):
             raise
         name, alt = state.house.name(room), state.house.name(other[0])
-        raise Refused(
-            "other_room",
-            f"{name} is occupied or joined by corridor to an occupied room; the same cards also "
-            f"name {alt} (row triangle {event.col_card}, column triangle {event.row_card}): "
-            "start there",
-            room=name, alt=alt, row_card=event.col_card, col_card=event.row_card,
-        ) from None
+        raise Refused("other_room", f"{name} is occupied or joined by corridor to an occupied "
+                      f"room; the same cards also name {alt}: start there", room=name, alt=alt,
+                      row_card=event.col_card, col_card=event.row_card) from None
     return Outcome(nxt, effects)
 
 
