@@ -49,7 +49,8 @@ def register(subparsers: Any) -> None:
     export = subparsers.add_parser("export", help="one game's set-up and events as JSON")
     export.add_argument("game", type=int, metavar="GAME", help="the game's id (see the history)")
     export.add_argument("--config", type=Path, default=None)
-    export.add_argument("--db", type=Path, default=None, help="the event log (default: config)")
+    export.add_argument("--db", type=Path, default=None,
+                        help="the event log, e.g. a demo's (default: the service's, from config)")
     export.add_argument("-o", "--output", type=Path, default=None, help="write to a file")
     export.set_defaults(func=cmd_export)
 
@@ -277,25 +278,40 @@ def _lan_address() -> str:
 # --- export ------------------------------------------------------------------------------------
 
 
-def _existing_log(args: argparse.Namespace) -> Path:
-    """The event log ``--db`` names, else the settings' one; it must exist (a typo must not
-    create an empty log somewhere)."""
+def _log_choice(args: argparse.Namespace) -> tuple[Path, str]:
+    """The event log to read and where its name came from: ``--db``, else the settings (the
+    service's log, not a demo's: the demo keeps its own temporary one unless given --db)."""
     from companion import config as config_mod
 
-    db = Path(args.db) if args.db is not None else Path(
-        config_mod.load(args.config).section("table")["database"])
+    if args.db is not None:
+        return Path(args.db), "--db"
+    where = f"--config {args.config}" if args.config is not None else "the settings"
+    return Path(config_mod.load(args.config).section("table")["database"]), (
+        f"the table service's log, from {where}")
+
+
+def _existing_log(args: argparse.Namespace) -> tuple[Path, str]:
+    """The event log ``--db`` names, else the settings' one, and where that came from; it
+    must exist (a typo must not create an empty log somewhere)."""
+    db, source = _log_choice(args)
     if not db.is_file():
-        raise InputError(f"{db}: no event log there")
-    return db
+        hint = "" if args.db is not None else "; --db FILE names another log"
+        raise InputError(f"{db}: no event log there ({source}){hint}")
+    return db, source
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    db = _existing_log(args)
+    """Says on stderr which log it read: without ``--db`` that is the service's log, and a
+    newcomer who played the demo expects the demo's game there."""
+    db, source = _existing_log(args)
     with _open_store(db) as store:
         try:
             data = store.export(args.game)
         except KeyError:
-            raise InputError(f"no game {args.game} in {db}") from None
+            hint = "" if args.db is not None else (
+                "; --db FILE names another log (the demo keeps its games only with --db)")
+            raise InputError(f"no game {args.game} in {db} ({source}){hint}") from None
+    print(f"game {args.game} read from {db} ({source})", file=sys.stderr)
     text = json.dumps(data, ensure_ascii=False, indent=2)
     if args.output is not None:
         args.output.write_text(text + "\n", encoding="utf-8")
@@ -307,7 +323,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_pin(args: argparse.Namespace) -> int:
     """A new PIN, made on the device itself: someone who learnt the old one (or guessed at
     it) is out, and so is every phone logged in with it, also on a table running now."""
-    with _open_store(_existing_log(args)) as store:
+    with _open_store(_existing_log(args)[0]) as store:
         pin = store.roll_pin()
     sys.stdout.write(f"PIN: {pin}\nEvery phone logged in before is logged out.\n")
     return 0

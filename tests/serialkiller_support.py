@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.base import Effect, Timeline
-from companion.games.serialkiller import GAME, Draw, EndTurn, Inform, SKState
+from companion.games.serialkiller import GAME, Draw, EndTurn, Hold, Inform, SKState
 from companion.games.serialkiller.cards import Card, Rank, sorted_cards
 
 
@@ -52,4 +52,18 @@ def inform_on_bob_four_times(tl: Timeline[SKState]) -> tuple[Timeline[SKState], 
                "AC", Inform("Bob"), "2S", EndTurn())
 
 
-__all__ = ["Card", "fail_turn", "inform_on_bob_four_times", "kinds", "numbers", "run", "start"]
+def ann_on_her_last_clue_holding_an_ace() -> tuple[Timeline[SKState], list[Effect]]:
+    """Two players; Ann kills and holds the Ace of spades, Bob informs on her with the other
+    three Aces, then both fail twice: Ann's turn, one clue left, the Ace still in her hand."""
+    tl, said = run(start(), "KH", "AS", Hold(), *numbers(start().state, 4), EndTurn())
+    tl, more = run(tl, "AH", Inform("Ann"), "AD", Inform("Ann"), "AC", Inform("Ann"), "QH",
+                   *numbers(tl.state, 1), EndTurn())
+    said += more
+    for _ in range(4):  # Ann, Bob, Ann, Bob
+        tl, more = fail_turn(tl)
+        said += more
+    assert tl.state.clues == (1, 4) and tl.state.held[0] == (Card.parse("AS"),)
+    return tl, said
+
+
+__all__ = ["Card", "ann_on_her_last_clue_holding_an_ace", "fail_turn", "inform_on_bob_four_times", "kinds", "numbers", "run", "start"]

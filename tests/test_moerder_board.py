@@ -42,3 +42,13 @@ def test_the_cli_module_loads_without_numpy() -> None:
     code = "import sys, companion.tools.moerder; print('numpy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_cells_are_named_as_the_phone_names_them() -> None:
+    from pathlib import Path
+
+    from companion.games.moerder.board import cell_name
+
+    assert [cell_name(c) for c in ((0, 0), (1, 2), (5, 5), (5, 0))] == ["A1", "C2", "F6", "A6"]
+    js = (Path(__file__).resolve().parent.parent / "web/static/js/common.js").read_text("utf-8")
+    assert '"ABCDEF".charAt(cell[1]) + (cell[0] + 1)' in js  # the phone's cellName

@@ -57,6 +57,9 @@ def test_analyse_draws_the_board_with_the_chain_marked(capsys: pytest.CaptureFix
     assert lines[1].split() == ["1", "[M][Ö][R][D][E][R]"]
     assert lines[6].split() == ["6", "·", "·", "·", "·", "·", "X"]
     assert "chains: 1" in out and "p_end: 1.0000 (exact)" in out
+    # cells are named as on the phone: column letter, then row number
+    assert "M A1 · Ö B1 · R C1 · D D1 · E E1 · R F1" in out and "M1,1" not in out
+    assert out.splitlines()[0].split() == ["A", "B", "C", "D", "E", "F"]
     code, out, _ = run(["moerder", "analyse", "--board", DEAD], capsys)
     assert "possible: no" in out and "p_end: 0.0000 (exact)" in out and "[" not in out
 
@@ -64,7 +67,7 @@ def test_analyse_draws_the_board_with_the_chain_marked(capsys: pytest.CaptureFix
 @pytest.mark.parametrize(
     ("board", "fragment"),
     [
-        ("MÖRDER/..Z.../....../....../....../......", "row 2, column 3"),
+        ("MÖRDER/..Z.../....../....../....../......", "cell C2 (row 2, column 3)"),
         ("MÖRDER/....../....../....../......", "6 rows"),
         ("MMMMMM/MM..../....../....../....../......", "8 M tiles"),
     ],

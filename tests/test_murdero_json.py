@@ -184,3 +184,45 @@ def test_cli_bad_input_is_one_line_and_exit_2(
 def test_cli_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["murdero", "score", "/nonexistent/hand.json"]) == 2
     assert "No such file" in capsys.readouterr().err
+
+
+GAME_LOG = REPO / "docs" / "examples" / "murdero-game.json"
+
+
+def test_cli_names_a_game_log_and_what_to_run_instead(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["murdero", "score", str(GAME_LOG)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "a game log" in err and "missing field" not in err
+    assert f"companion murdero score {GAME_LOG} --hand N" in err
+
+
+def test_cli_scores_one_hand_of_a_game_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = json.loads(GAME_LOG.read_text())
+    # the log corrects its second hand: the hand scored is the corrected one, as at the table
+    corrected = next(e["hand"] for e in log["events"]
+                     if e["type"] == "hand_corrected" and e["number"] == 2)
+    assert main(["murdero", "score", str(GAME_LOG), "--hand", "2", "--json"]) == 0
+    from_log = json.loads(capsys.readouterr().out)
+    alone = tmp_path / "hand.json"  # the same hand on its own scores the same
+    alone.write_text(json.dumps({**corrected, "pairs": log["setup"].get("pairs", False)}))
+    assert main(["murdero", "score", str(alone), "--json"]) == 0
+    by_itself = json.loads(capsys.readouterr().out)
+    points = {s["label"]: s["points"] for s in from_log["sides"]}
+    assert points == {s["label"]: s["points"] for s in by_itself["sides"]}
+    assert main(["murdero", "score", str(GAME_LOG), "--hand", "9"]) == 2
+    assert "the log has hands 1 to" in capsys.readouterr().err
+
+
+def test_cli_reads_a_tables_export_of_murdero(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = json.loads(GAME_LOG.read_text())
+    export = {"format": 1, "id": 4, "game": "murdero", "setup": log["setup"],
+              "events": [{"seq": i, "event": e} for i, e in enumerate(log["events"], start=1)]}
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(export))
+    assert main(["murdero", "score", str(path)]) == 2
+    assert "a game log" in capsys.readouterr().err
+    assert main(["murdero", "score", str(path), "--hand", "1"]) == 0
+    assert "points" in capsys.readouterr().out
+    path.write_text(json.dumps({**export, "game": "search"}))
+    assert main(["murdero", "score", str(path)]) == 2
+    assert "not of Murdero" in capsys.readouterr().err

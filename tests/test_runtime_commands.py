@@ -85,6 +85,30 @@ def test_export_errors_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Ca
     assert "table.databse" in capsys.readouterr().err
 
 
+def test_export_says_which_log_it_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db, gid = _db_with_a_game(tmp_path)
+    assert cli.main(["export", str(gid), "--db", str(db)]) == 0
+    assert capsys.readouterr().err == f"game {gid} read from {db} (--db)\n"
+
+
+def test_export_without_db_names_the_services_log_and_how_to_read_another(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db, gid = _db_with_a_game(tmp_path)
+    settings = tmp_path / "config.toml"
+    settings.write_text(f"[table]\ndatabase = '{db}'\n")
+    assert cli.main(["export", str(gid), "--config", str(settings)]) == 0
+    err = capsys.readouterr().err
+    assert err == f"game {gid} read from {db} (the table service's log, from --config {settings})\n"
+    assert cli.main(["export", str(gid + 5), "--config", str(settings)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"no game {gid + 5} in {db}" in err
+    assert "the table service's log" in err and "--db FILE names another log" in err
+    settings.write_text(f"[table]\ndatabase = '{tmp_path / 'gone.sqlite'}'\n")
+    assert cli.main(["export", "1", "--config", str(settings)]) == 2
+    err = capsys.readouterr().err
+    assert "no event log there (the table service's log" in err and "--db FILE" in err
+
+
 def test_demo_refuses_a_bad_speed(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["demo", "--speed", "0"]) == 2
     assert "--speed" in capsys.readouterr().err

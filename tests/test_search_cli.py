@@ -55,6 +55,18 @@ def test_sheet_command_writes_pdf_and_svg(tmp_path: Path, capsys: pytest.Capture
     assert code == 2 and err.count("\n") == 1 and ".pdf or .svg" in err
 
 
+def test_sheet_to_txt_writes_the_house_that_check_and_best_read(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text, pdf = tmp_path / "house.txt", tmp_path / "house.pdf"
+    code, _, err = run(capsys, "sheet", "--seed", "7", "-o", str(text))
+    assert code == 0 and "house as text" in err
+    assert House.parse(text.read_text()) == House.generate(7)
+    assert run(capsys, "sheet", "--seed", "7", "-o", str(pdf))[0] == 0  # the same house, printed
+    code, out, _ = run(capsys, "best", "--house", str(text), "--starts", "C3", "F8",
+                       "--nodes", "2000", "--json")
+    assert code == 0 and "best" in json.loads(out)
+
+
 def test_best_with_starts_matches_brute_force(capsys: pytest.CaptureFixture[str], small: Path) -> None:
     code, out, err = run(capsys, "best", "--house", str(small), "--starts", "A1", "C3", "--json")
     assert code == 0

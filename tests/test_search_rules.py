@@ -141,7 +141,8 @@ def test_a_start_in_an_occupied_or_corridor_joined_room_is_drawn_again() -> None
 
 def test_card_draws_redraw_until_every_player_has_a_free_room() -> None:
     house = House.generate(2)
-    for seed in range(30):
+    redrawn = 0
+    for seed in range(300):
         draws = draw_starts(house, 4, random.Random(seed))
         rooms = [room for _, _, room in draws if room is not None]
         assert len(rooms) == 4
@@ -149,14 +150,30 @@ def test_card_draws_redraw_until_every_player_has_a_free_room() -> None:
             for other in rooms[:i]:
                 assert room != other and house.partner[room] != other
         for a, b, room in draws:
-            if room is None:  # the redrawn crossing was taken or joined to a taken room
-                crossing = house.room_for_cards(a, b)
-                assert any(crossing in (r, house.partner[r]) for r in rooms)
-    redrawn = sum(
-        1 for seed in range(30) for *_, room in draw_starts(house, 4, random.Random(seed))
-        if room is None
-    )
+            if room is None:  # both rooms the cards name were taken or joined to a taken room
+                redrawn += 1
+                for crossing in (house.room_for_cards(a, b), house.room_for_cards(b, a)):
+                    assert any(crossing in (r, house.partner[r]) for r in rooms)
+            else:  # the cards come back in the order that names the room chosen
+                assert room == house.room_for_cards(a, b)
     assert redrawn > 0  # the case happens in practice, so the loop above checked it
+
+
+def test_either_card_may_name_the_row_so_a_taken_first_room_offers_the_other() -> None:
+    # "circling the dots in one of the rooms where the row and columns indicated by the
+    # triangles correspond to the cards drawn"
+    s = apply(new_state(SMALL, ["a", "b", "c"]), Start(0, 2, 3)).state  # B3; its corridor: C3
+    with pytest.raises(Refused) as info:
+        apply(s, Start(1, 2, 3))  # B3 is taken, but 3 and 2 also name C2, which is free
+    assert info.value.code == "other_room"
+    assert info.value.details["room"] == "B3" and info.value.details["alt"] == "C2"
+    assert "C2" in info.value.reason
+    s = apply(s, Start(1, 1, 3)).state  # A3: its corridor leads to C2
+    with pytest.raises(Refused) as info:
+        apply(s, Start(2, 3, 2))  # C2 joined to A3, and B3 occupied: both rooms are taken
+    assert info.value.code == "draw_again"
+    assert SMALL.rooms_for_cards(2, 3) == (SMALL.room("B3"), SMALL.room("C2"))
+    assert SMALL.rooms_for_cards(2, 2) == (SMALL.room("B2"),)  # a pair names one room
 
 
 def test_never_into_an_occupied_room_or_one_joined_to_it_by_corridor() -> None:

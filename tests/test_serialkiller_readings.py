@@ -4,7 +4,15 @@ the package docstring of ``companion.games.serialkiller``)."""
 from __future__ import annotations
 
 import pytest
-from serialkiller_support import fail_turn, inform_on_bob_four_times, kinds, numbers, run, start
+from serialkiller_support import (
+    ann_on_her_last_clue_holding_an_ace,
+    fail_turn,
+    inform_on_bob_four_times,
+    kinds,
+    numbers,
+    run,
+    start,
+)
 
 import companion.games.serialkiller as serialkiller
 from companion.games.base import Refused
@@ -69,40 +77,39 @@ def test_reading_5_held_cards_at_the_end_of_any_later_own_turn() -> None:
     assert said[0].kind == "corpse_buried" and tl.state.held[0] == ()
 
 
-def test_reading_6_clue_found_before_end_of_turn_plays() -> None:
-    tl, _ = fail_turn(start())  # Ann 5
-    tl, _ = run(
-        tl, "KH", "AS", Inform("Ann"), "AH", Inform("Ann"), "AD", Inform("Ann"), "9C", "10C", EndTurn()
-    )
-    assert tl.state.clues == (2, 6)
-    tl, said = run(tl, "AC", Hold(), *numbers(tl.state, len(tl.state.slots) - 1))
-    # the clue is found with the last draw, while Ann still holds her informant
-    assert said[-1].kind == "clue_found" and tl.state.phase is Phase.ENDING and tl.state.clues[0] == 1
-    tl, _ = run(tl, EndTurn())
-    tl, _ = fail_turn(tl)  # Bob
+def test_reading_6_clue_found_as_the_turn_ends_after_the_end_of_turn_plays() -> None:
+    tl, _ = ann_on_her_last_clue_holding_an_ace()
     tl, said = run(tl, *numbers(tl.state, len(tl.state.slots)))
-    # Ann fails again with the Ace still in hand: arrested before she could discredit
+    # the draws are done and no victim came, but the clue waits for the end of the turn
+    assert "clue_found" not in kinds(said) and tl.state.phase is Phase.ENDING
+    assert tl.state.clues[0] == 1 and GAME.view(tl.state)["clue_due"] is True
+    saved, said = run(tl, Discredit(), EndTurn())  # the held Ace saves her, as a fresh one would
+    assert kinds(said)[:2] == ["discredited", "clue_found"] and saved.state.clues[0] == 1
+    tl, said = run(tl, EndTurn())  # without playing it she is arrested as the turn ends
     assert kinds(said)[-3:] == ["clue_found", "arrested", "winner"] and tl.state.winner == "Bob"
-    assert tl.state.aside == (Card.parse("AC"),)
+    assert tl.state.aside == (Card.parse("AS"),)
 
 
 def test_reading_6_jack_no_kill_two_victims_one_kill() -> None:
-    tl, said = run(start(), "JS", Bury(), *numbers(start().state, 5))
+    tl, said = run(start(), "JS", Bury(), *numbers(start().state, 5), EndTurn())
     assert kinds(said).count("clue_found") == 1
-    tl, said = run(tl, EndTurn(), "QH", "QS", *numbers(tl.state, 3))
+    tl, said = run(tl, "QH", "QS", *numbers(tl.state, 3), EndTurn())
     assert kinds(said).count("kill") == 2 and tl.state.clues[1] == 6
 
 
-def test_reading_6_arrested_by_the_turns_clue_plays_nothing_more() -> None:
+def test_reading_6_arrested_by_the_turns_clue_as_it_ends() -> None:
     tl = start()
     tl, _ = inform_on_bob_four_times(tl)
     tl, _ = fail_turn(tl)  # Bob 1
     tl, _ = fail_turn(tl)  # Ann 5
     assert tl.state.clues == (5, 1)
-    # Bob holds a Jack as his turn fails: arrested, he buries nothing
+    # Bob holds a Jack as his turn fails: he may still bury it, then is arrested as it ends
     tl, said = run(tl, "JC", Hold(), *numbers(tl.state, len(tl.state.slots) - 1))
-    assert "arrested" in kinds(said) and tl.state.phase is Phase.OVER
-    assert tl.state.aside == (Card.parse("JC"),)
+    assert "arrested" not in kinds(said) and tl.state.phase is Phase.ENDING
+    grave = next(g["number"] for g in GAME.view(tl.state)["graves"] if g["open"])
+    tl, said = run(tl, Bury(grave), EndTurn())
+    assert kinds(said)[0] == "corpse_buried" and "arrested" in kinds(said)
+    assert tl.state.phase is Phase.OVER and tl.state.aside == ()
 
 
 def test_reading_7_nothing_to_discredit_with_all_six_counters() -> None:
@@ -134,8 +141,8 @@ def test_reading_8_arrested_players_cards_set_aside_then_reshuffled() -> None:
     tl, _ = fail_turn(tl)  # Ann 5
     tl, _ = fail_turn(tl)  # Bob 4
     tl, said = run(
-        tl, "JD", Hold(), *numbers(tl.state, len(tl.state.slots) - 1)
-    )  # Cid arrested holding JD
+        tl, "JD", Hold(), *numbers(tl.state, len(tl.state.slots) - 1), EndTurn()
+    )  # Cid arrested holding JD as his turn ends
     assert tl.state.arrests == ("Cid",) and tl.state.aside == (Card.parse("JD"),)
     assert "JD" not in GAME.view(tl.state)["players"][2]["held"] and GAME.view(tl.state)[
         "set_aside"

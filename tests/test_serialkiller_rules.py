@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from serialkiller_support import fail_turn, inform_on_bob_four_times, kinds, numbers, run, start
+from serialkiller_support import (
+    ann_on_her_last_clue_holding_an_ace,
+    fail_turn,
+    inform_on_bob_four_times,
+    kinds,
+    numbers,
+    run,
+    start,
+)
 
 from companion.games import find_game
 from companion.games.base import EventError, Refused, Timeline
@@ -172,7 +180,7 @@ def test_no_victim_the_police_find_a_clue() -> None:
     # RULE: "If a player does not draw a King or Queen, that player has failed to kill that turn."
     # RULE: "the police find a clue about the player's identity"
     # RULE: "When the police find a clue about a player, one of that player's counters is moved to the "police investigation" pile."
-    tl, said = fail_turn(start(), end=False)
+    tl, said = fail_turn(start())  # found as the turn ends (reading 6)
     assert "clue_found" in kinds(said)
     ann = GAME.view(tl.state)["players"][0]
     assert (ann["clues"], ann["police"]) == (5, 1)
@@ -244,7 +252,7 @@ def test_skipped_grave_for_a_held_card() -> None:
 
 def test_jack_is_no_kill() -> None:
     # RULE: "A Jack is a corpse. Since the Jack is already dead, it fails to satiate a player's need to kill, so it does not prevent the player losing a clue to the police investigation pile."
-    tl, said = run(start(), "2S", "JH", Bury(), "3S", "4S", "5S", "6S")
+    tl, said = run(start(), "2S", "JH", Bury(), "3S", "4S", "5S", "6S", EndTurn())
     assert "clue_found" in kinds(said) and tl.state.clues[0] == 5
 
 
@@ -318,6 +326,17 @@ def test_informant_used_at_once_or_held() -> None:
     assert tl.state.phase is Phase.DRAWING and refused(tl, Inform("Bob")) == "wrong_phase"
     tl, _ = run(tl, "5S", Inform("Bob"))
     assert tl.state.clues == (6, 4) and tl.state.held[0] == ()
+
+
+def test_held_informant_discredits_the_failed_turns_clue() -> None:
+    # RULE: "A held informant can be played at the end of a turn of the player who drew the Ace."
+    # RULE: "When the informant discredits a clue, the player playing the Ace gets a counter back from the police investigation pile"
+    tl, _ = ann_on_her_last_clue_holding_an_ace()
+    tl, said = run(tl, *numbers(tl.state, len(tl.state.slots)))  # no victim this turn
+    assert "clue_found" not in kinds(said) and "discredit" in GAME.view(tl.state)["legal"]
+    tl, said = run(tl, Discredit(), EndTurn())
+    assert kinds(said)[:2] == ["discredited", "clue_found"] and tl.state.clues[0] == 1
+    assert tl.state.phase is Phase.DRAWING and tl.state.players[tl.state.current] == "Bob"
 
 
 def test_held_cards_are_face_up_for_all() -> None:

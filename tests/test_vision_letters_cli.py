@@ -61,6 +61,22 @@ def test_letter_outside_alphabet_is_reported_unsure(images: dict[str, Path], cap
     assert json.loads(capsys.readouterr().out)["letter"] is None
 
 
+def test_unsure_under_an_alphabet_says_what_the_crop_reads_without_it(
+        images: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run(["read-letter", str(images["m0"]), "--alphabet", "XYZ"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("? (unsure") and "without --alphabet it reads M" in out
+
+
+@pytest.mark.parametrize("alphabet", ["ß", "MÖRDEß", "ﬁ", "M1"])
+def test_letters_the_model_does_not_know_are_refused(
+        images: dict[str, Path], capsys: pytest.CaptureFixture[str], alphabet: str) -> None:
+    # upper-casing "ß" gives "SS", letters the model knows: it must not answer for those
+    assert _run(["read-letter", str(images["m0"]), "--alphabet", alphabet]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("companion: error: the letter model knows only") and err.count("\n") == 1
+
+
 def test_batch_is_json_lines_in_order(images: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     order = ["m0", "oe90", "e270", "r180"]
     listfile = tmp_path / "list.txt"

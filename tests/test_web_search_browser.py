@@ -127,19 +127,23 @@ def test_start_rooms_are_drawn_by_tapping_two_cards(site: Site, phone: Any) -> N
                " return !!(l && l.sheet && l.sheet.cssRules.length > 20); }")
     assert "?v=" in phone.evaluate("() => document.getElementById('css-search').href")
     house = House.parse(view(site)["house"]["text"])
-    first, *others = free_card_rooms(house)
-    row, col = cards_for(house, first)
-    tap_cards(phone, row, col)
-    # the picked room is previewed on the house and named on the button
+    # Ana draws a pair, whose room's corridor leads to a room that two different cards name
+    pair = next(n for n in range(1, 7)
+                if _two_cards_name(house, house.partner[house.room_for_cards(n, n)]))
+    x, y = cards_for(house, house.name(house.partner[house.room_for_cards(pair, pair)]))
+    first = house.name(house.room_for_cards(pair, pair))
+    tap_cards(phone, pair, pair)
+    # the picked room is previewed on the house and named on the button; a pair names one room
     assert phone.locator(f".sr-room.preview[data-room={first}]").count() == 1
     assert first in phone.locator("#sr-place").inner_text()
+    assert phone.locator("#sr-place-other").count() == 0
     shot(phone, "cards")
     phone.click("#sr-place")
     wait_until(phone, "() => document.querySelectorAll('.sr-pawn').length === 1")
     assert view(site)["players"][0]["path"] == [first]
 
-    # Ben draws the same crossing: the referee says draw again, in German
-    tap_cards(phone, row, col)
+    # Ben draws the same pair: the referee says draw again, in German
+    tap_cards(phone, pair, pair)
     phone.click("#sr-place")
     wait_until(phone, "() => (document.querySelector('#sr-reason') || {}).dataset?.code === 'draw_again'")
     reason = phone.locator("#sr-reason").inner_text()
@@ -147,11 +151,31 @@ def test_start_rooms_are_drawn_by_tapping_two_cards(site: Site, phone: Any) -> N
     assert view(site)["players"][1]["path"] == []
     assert phone.locator("#sr-cards .sr-card.on").count() == 0  # two new cards, please
 
-    free = next(r for r in others if not _blocked(house, house.room(r), house.room(first)))
-    tap_cards(phone, *cards_for(house, free))
+    # Ben draws two different cards: either may name the row, so both rooms are offered; the
+    # first is joined by corridor to Ana's, so he is told to take the other, not to draw again
+    taken = house.name(house.room_for_cards(x, y))
+    alt = house.name(house.room_for_cards(y, x))
+    assert not _blocked(house, house.room(alt), house.room(first))
+    tap_cards(phone, x, y)
+    assert taken in phone.locator("#sr-place").inner_text()
+    assert alt in phone.locator("#sr-place-other").inner_text()
+    for room in (taken, alt):
+        assert phone.locator(f".sr-room.preview[data-room={room}]").count() == 1
     phone.click("#sr-place")
+    wait_until(phone, "() => (document.querySelector('#sr-reason') || {}).dataset?.code === 'other_room'")
+    reason = phone.locator("#sr-reason").inner_text()
+    assert taken in reason and alt in reason and "dort starten" in reason
+    assert phone.locator("#sr-cards .sr-card.on").count() == 2  # the same cards still stand
+    phone.click("#sr-place-other")
     wait_until(phone, "() => document.querySelectorAll('.sr-pawn').length === 2")
-    assert view(site)["phase"] == "play"
+    assert view(site)["phase"] == "play" and view(site)["players"][1]["path"] == [alt]
+
+
+def _two_cards_name(house: House, room: int) -> bool:
+    """``room`` lies where a row and a column with different triangles cross."""
+    r, c = house.cell(room)
+    row, col = house.row_marks[r], house.col_marks[c]
+    return row is not None and col is not None and row != col
 
 
 def _blocked(house: House, room: int, taken: int) -> bool:

@@ -124,14 +124,17 @@ def test_drawing_for_first_then_graves_and_clues_follow_the_draws(site: Site, ph
     wait_until(phone, "() => document.querySelector('#players li.on-turn .name').textContent === 'Ben'")
     assert clues(phone) == {"Ana": 6, "Ben": 6, "Cem": 6}  # Ana killed: no clue found
 
-    # Ben draws for the four open graves, kills nobody: the police find a clue on him
+    # Ben draws for the four open graves, kills nobody: the police find a clue on him as his
+    # turn ends, after any held informant could have been played
     assert view(site)["draws_left"] == 4
     for card in ("6S", "7S", "8S", "9S"):
         enter(phone, site, card)
-    assert clues(phone) == {"Ana": 6, "Ben": 5, "Cem": 6}
-    assert phone.locator(".sk-killer[data-player='Ben'] .sk-police").inner_text().endswith("1")
+    assert clues(phone) == {"Ana": 6, "Ben": 6, "Cem": 6}
+    assert "clue" in phone.locator("#banner").inner_text()  # the phone says the clue is due
     phone.click("#sk-end_turn")
     wait_until(phone, "() => document.querySelector('#players li.on-turn .name').textContent === 'Cem'")
+    assert clues(phone) == {"Ana": 6, "Ben": 5, "Cem": 6}
+    assert phone.locator(".sk-killer[data-player='Ben'] .sk-police").inner_text().endswith("1")
 
     # Cem draws an Ace: an informant (a victim lies in grave 2); Cem has all six clues, so
     # discrediting is not offered, informing is; he informs on Ana

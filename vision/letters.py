@@ -326,9 +326,17 @@ def _parse_label(label: str) -> tuple[str, int]:
 def _allowed(alphabet: str | None) -> np.ndarray | None:
     if alphabet is None:
         return None
-    letters = {c for c in alphabet.upper() if not c.isspace() and c not in ",;"}
+    # each character on its own: upper-casing the whole text would turn letters the model
+    # does not know into ones it does ("ß" into "SS"), and the reader would answer for those
+    letters = {c.upper() if len(c.upper()) == 1 else c
+               for c in alphabet if not c.isspace() and c not in ",;"}
     unknown = sorted(letters - set(LETTERS))
-    if unknown or not letters:
+    if unknown:
+        raise LetterError(
+            f"the letter model knows only {LETTERS}, not {' '.join(unknown)} "
+            f"(--alphabet {alphabet!r})"
+        )
+    if not letters:
         raise LetterError(f"alphabet must be letters from {LETTERS}; got {alphabet!r}")
     return np.array([c in letters for c in LETTERS])
 

@@ -73,6 +73,17 @@ def _as_dict(reading: Any) -> dict[str, Any]:
     }
 
 
+def _outside(reader: Any, crop: Any, alphabet: str | None) -> str:
+    """A "?" under ``--alphabet`` is often a clear letter the alphabet leaves out: say which,
+    so the answer does not read as a failure of the reader."""
+    if alphabet is None:
+        return ""
+    free = reader.read(crop)
+    if free.letter is None:
+        return ""
+    return f"; without --alphabet it reads {free.letter}, confidence {free.confidence:.2f}"
+
+
 def run_read_letter(args: argparse.Namespace) -> int:
     from companion.progress import progress
     from vision.letters import LetterError, LetterReader
@@ -89,12 +100,13 @@ def run_read_letter(args: argparse.Namespace) -> int:
         raise ReadLetterError(str(exc)) from exc
 
     if args.image is not None:
-        reading = reader.read(_imread(Path(args.image)), args.alphabet)
+        crop = _imread(Path(args.image))
+        reading = reader.read(crop, args.alphabet)
         if args.json:
             print(json.dumps(_as_dict(reading), ensure_ascii=False))
         elif reading.letter is None:
             best = ", ".join(f"{c} {s:.2f}" for c, s in reading.candidates) or "nothing"
-            print(f"? (unsure; best: {best})")
+            print(f"? (unsure; best: {best}{_outside(reader, crop, args.alphabet)})")
         else:
             print(f"{reading.letter}  rotation {reading.rotation}  confidence {reading.confidence:.2f}")
         return 0

@@ -5,9 +5,10 @@
     companion moerder bench [--json]
 
 A board is six rows top to bottom joined by ``/``, six tiles each: ``M Ö R D E`` (``O`` for
-``Ö``), ``X`` the victim, ``.`` face down. In the drawing rows and columns count from 1, as in
-error messages; in JSON cells are ``[row, col]`` from 0. p_end is seeded (``--seed``), so the
-same board gives the same figures, alone or in a batch.
+``Ö``), ``X`` the victim, ``.`` face down. In the drawing, the chains and error messages a cell
+is named as on the phone: column letter, then row number (``A1`` top left, ``F6`` bottom
+right); in JSON cells are ``[row, col]`` from 0. p_end is seeded (``--seed``), so the same
+board gives the same figures, alone or in a batch.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.errors import InputError
-from companion.games.moerder.board import SIZE, Board, BoardError
+from companion.games.moerder.board import SIZE, Board, BoardError, cell_name
 from companion.inputs import read_text
 
 if TYPE_CHECKING:
@@ -140,7 +141,7 @@ def draw(report: Analysis) -> str:
     """The board in the terminal, chain tiles in brackets, then the figures."""
     board = report.board
     marked = {cell for chain in report.chains for cell in chain}
-    lines = ["     " + "".join(f" {c + 1} " for c in range(SIZE))]
+    lines = ["     " + "".join(f" {'ABCDEF'[c]} " for c in range(SIZE))]
     for r in range(SIZE):
         row = []
         for c in range(SIZE):
@@ -153,7 +154,7 @@ def draw(report: Analysis) -> str:
     for i, chain in enumerate(report.chains[:10], start=1):
         lines.append(
             f"  {i}. "
-            + " ".join(f"{_char(board, cell)}{cell[0] + 1},{cell[1] + 1}" for cell in chain)
+            + " · ".join(f"{_char(board, cell)} {cell_name(cell)}" for cell in chain)
         )
     if n > 10:
         lines.append(f"  … and {n - 10} more")

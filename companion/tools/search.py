@@ -1,7 +1,9 @@
 """``companion search``: make a house and its sheet, check a played game, find the best play.
 
 - ``companion search house --seed N [-o FILE]``: a house in the text format.
-- ``companion search sheet (--seed N | --house FILE) -o house.pdf|house.svg [--players ...]``.
+- ``companion search sheet (--seed N | --house FILE) -o house.pdf|house.svg|house.txt
+  [--players ...]``: the printed sheet, or by the suffix ``.txt`` the house in the text format
+  that ``check`` and ``best`` read (the same as ``house``), so one seed gives both.
 - ``companion search check --house FILE --moves FILE [--json]``: referee a written game
   (format in :mod:`.record`); exit 0 when every move is legal, 1 at the first refused move.
 - ``companion search best --house FILE (--moves FILE | --starts C7 E2) [--json]``: the best
@@ -61,7 +63,8 @@ def register(subparsers: Any) -> None:
     src = sheet.add_mutually_exclusive_group(required=True)
     src.add_argument("--seed", type=int, help="a new house from this seed")
     src.add_argument("--house", type=Path, help="a house in the text format")
-    sheet.add_argument("-o", "--output", type=Path, required=True, help="a .pdf or .svg file")
+    sheet.add_argument("-o", "--output", type=Path, required=True,
+                       help="a .pdf or .svg sheet, or .txt: the house as text for check/best")
     sheet.add_argument(
         "--players", nargs="+", default=None, metavar="NAME",
         help="names for the score tracks (default: four unnamed tracks)",
@@ -142,8 +145,13 @@ def _sheet(args: argparse.Namespace) -> int:
     if len(players) > MAX_PLAYERS:
         raise SearchInputError(f"at most {MAX_PLAYERS} score tracks fit on a sheet")
     suffix = args.output.suffix.lower()
-    if suffix not in (".pdf", ".svg"):
-        raise SearchInputError(f"{args.output}: the sheet is written as .pdf or .svg")
+    if suffix not in (".pdf", ".svg", ".txt"):
+        raise SearchInputError(
+            f"{args.output}: the sheet is written as .pdf or .svg, the house as text as .txt")
+    if suffix == ".txt":  # what `check --house` and `best --house` read
+        args.output.write_text(str(house), encoding="utf-8")
+        print(f"wrote {args.output} (the house as text)", file=sys.stderr)
+        return 0
     title = f"seed {args.seed}" if args.seed is not None else args.house.name
     document = sheet.svg(house, players, title=title)
     if suffix == ".svg":

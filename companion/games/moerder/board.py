@@ -61,6 +61,13 @@ def cell_index(cell: Cell) -> int:
     return r * SIZE + c
 
 
+def cell_name(cell: Cell) -> str:
+    """``A1`` for the top-left cell: column letter, then row number, as the phone names cells,
+    so a cell reads the same on the command line and on the table's page."""
+    r, c = cell
+    return f"{'ABCDEF'[c]}{r + 1}"
+
+
 def index_cell(i: int) -> Cell:
     return divmod(i, SIZE)
 
@@ -109,7 +116,7 @@ class Board:
                     cells.append(Tile.from_char(ch))
                 except ValueError:
                     raise BoardError(
-                        f"row {r}, column {c}: {ch!r} is not a tile "
+                        f"cell {cell_name((r - 1, c - 1))} (row {r}, column {c}): {ch!r} is not a tile "
                         "(M Ö R D E, X for the victim, . for face down)"
                     ) from None
         board = cls(tuple(cells))

@@ -27,11 +27,14 @@ How the rule text is read where it is silent or garbled:
   current position", and without this the game could never end). Rooms other players
   visited stay open: the colours tell whose visit it was, and rule 2 ("they have not
   visited") is about the mover's own visits.
-- **Start rooms** come from two cards: the first names the row's triangle, the second the
-  column's. The start room's dots are circled, so they count on the track
-  (``Options.start_scores``; off reads "check off boxes" as for moves only). Players draw
-  in turn order; a draw naming an occupied room, or one joined by corridor to an occupied
-  room, is drawn again. Used cards are set aside; an empty deck is the set-aside cards
+- **Start rooms** come from two cards, "one of the rooms where the row and columns …
+  correspond to the cards drawn": either card may name the row, so cards 6 and 3 name row
+  6/column 3 and row 3/column 6 and the player chooses (``House.rooms_for_cards``); the ``Start``
+  event names the choice by the order of its cards, the row's first. The start room's dots
+  are circled, so they count on the track (``Options.start_scores``; off reads "check off
+  boxes" as for moves only). Players draw in turn order; a room occupied, or joined by
+  corridor to an occupied room, is refused, as ``other_room`` when the other room the same
+  cards name is free, and only when every room they name is taken are the cards drawn again. Used cards are set aside; an empty deck is the set-aside cards
   reshuffled.
 - **Turns** go round in player order. A player who cannot move loses the turn (the referee
   skips them and says so); "players must move if they are able to", so there is no pass.

@@ -184,6 +184,22 @@ class House:
             raise HouseError(f"no column of this house has the triangle {col_card}")
         return self.at(self.row_marks.index(row_card), self.col_marks.index(col_card))
 
+    def rooms_for_cards(self, first: int, second: int) -> tuple[Room, ...]:
+        """The rooms two start cards name: first the one with ``first`` as the row's triangle.
+
+        "One of the rooms where the row and columns … correspond to the cards drawn": either
+        card may name the row, so two different cards name two rooms and the player chooses;
+        a pair names one. Raises :class:`HouseError` when the cards in the order given name
+        no room (a small house may lack a triangle, and then offers only that crossing).
+        """
+        rooms = [self.room_for_cards(first, second)]
+        if second != first:
+            try:
+                rooms.append(self.room_for_cards(second, first))
+            except HouseError:
+                pass
+        return tuple(rooms)
+
     # --- text --------------------------------------------------------------------------------
 
     @classmethod

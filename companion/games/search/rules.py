@@ -225,8 +225,9 @@ def draw_starts(
     """Draw start cards for ``players`` like the table does, with the generator handed in.
 
     Returns every draw as (row card, column card, room), the room ``None`` for a draw that
-    had to be drawn again. Used cards are set aside; an empty deck is the set-aside cards
-    shuffled again.
+    had to be drawn again (both rooms the cards name are taken). The cards are returned in the
+    order that names the room chosen: the first crossing when it is free, else the other.
+    Used cards are set aside; an empty deck is the set-aside cards shuffled again.
     """
     cards = list(deck())
     rng.shuffle(cards)
@@ -241,14 +242,17 @@ def draw_starts(
             rng.shuffle(cards)
         a, b = cards.pop(), cards.pop()
         used += [a, b]
-        room = house.room_for_cards(a, b)
-        if is_blocked(house, [*positions, room], len(positions), room):
+        free = [(r, c) for r, c in ((a, b), (b, a))
+                if not is_blocked(house, positions, len(positions), house.room_for_cards(r, c))]
+        if not free:
             draws.append((a, b, None))
             failures += 1
             if failures > 1000:
                 raise HouseError("no free start room is left for the cards")
             continue
-        draws.append((a, b, room))
+        row, col = free[0]
+        room = house.room_for_cards(row, col)
+        draws.append((row, col, room))
         positions.append(room)
     return draws
 
@@ -401,13 +405,26 @@ def apply(state: SearchState, event: Any) -> Outcome[SearchState]:
 
 
 def _start(state: SearchState, event: Start) -> Outcome[SearchState]:
+    """The event names the room chosen by the order of its cards (row first). When that room
+    is taken but the other the same cards name is free, the player is told to take the other
+    one: "draw again" is only for cards whose rooms are both taken."""
     try:
-        room = state.house.room_for_cards(event.row_card, event.col_card)
+        room, *other = state.house.rooms_for_cards(event.row_card, event.col_card)
     except HouseError as exc:
         raise Refused("bad_card", str(exc)) from None
     if not 0 <= event.player < len(state.players):
         raise Refused("no_such_player", f"there is no player {event.player}")
-    nxt, effects = place_start(state, event.player, room)
+    try:
+        nxt, effects = place_start(state, event.player, room)
+    except Refused as exc:
+        if exc.code != "draw_again" or not other or is_blocked(
+            state.house, [*state.positions, other[0]], event.player, other[0]
+        ):
+            raise
+        name, alt = state.house.name(room), state.house.name(other[0])
+        raise Refused("other_room", f"{name} is occupied or joined by corridor to an occupied "
+                      f"room; the same cards also name {alt}: start there", room=name, alt=alt,
+                      row_card=event.col_card, col_card=event.row_card) from None
     return Outcome(nxt, effects)
 
 

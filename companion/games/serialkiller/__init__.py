@@ -20,8 +20,10 @@ Readings chosen where the rule text is ambiguous (each has a test in
    informant; ``grave`` left out means the first such grave.
 5. Held cards are played at the end of any of the holder's own turns (not only the turn they
    were drawn in), never during another player's turn.
-6. The clue for a turn without a victim is found as soon as the turn's last card is drawn,
-   before the end-of-turn plays; a player arrested by it is out at once and plays nothing more.
+6. The clue for a turn without a victim is found as the turn ends (``end_turn``), after the
+   end-of-turn plays: "a held informant can be played at the end of a turn", so a held Ace can
+   discredit away the clue its owner is about to lose, as an Ace drawn that turn can, and a
+   held Jack can still be buried. A player arrested by that clue is out as the turn passes.
    A Jack never counts as a kill; several victims in one turn count as one kill.
 7. Discrediting needs a clue of the player's in the police pile: with all six counters there is
    nothing to get back, so an informant cannot discredit.

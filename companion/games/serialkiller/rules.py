@@ -298,14 +298,11 @@ def _maybe_reshuffle(state: SKState, effects: list[AnyEffect]) -> SKState:
 
 
 def _draws_done(state: SKState, effects: list[AnyEffect]) -> SKState:
-    """The turn's cards are drawn: no victim among them means the police find a clue."""
-    if state.killed:
-        return replace(state, phase=Phase.ENDING)
-    state = _lose_clue(state, state.current, "failed to kill", effects)
-    if state.phase is Phase.OVER:
-        return state
-    if not state.active(state.current):
-        return _next_turn(state, effects)
+    """The turn's cards are drawn; a failed kill's clue waits for the end of the turn.
+
+    "A held informant can be played at the end of a turn": the clue is found only once those
+    plays are over (:func:`_end_turn`), so a held Ace can save its owner as one just drawn can.
+    """
     return replace(state, phase=Phase.ENDING)
 
 
@@ -494,4 +491,8 @@ def _discredit(state: SKState, event: Discredit, effects: list[AnyEffect]) -> SK
 def _end_turn(state: SKState, event: EndTurn, effects: list[AnyEffect]) -> SKState:
     if state.phase is not Phase.ENDING:
         raise _refuse_phase(state, "end the turn")
+    if not state.killed:  # the end-of-turn plays are over: now the police find the clue
+        state = _lose_clue(state, state.current, "failed to kill", effects)
+        if state.phase is Phase.OVER:
+            return state
     return _next_turn(state, effects)

@@ -97,6 +97,8 @@ def view(state: SKState) -> dict[str, Any]:
         "pending": str(state.pending) if state.pending is not None else None,
         "pending_grave": state.pending_slot + 1 if state.pending_slot is not None else None,
         "killed_this_turn": state.killed,
+        # no victim yet the draws are done: the police find a clue when the turn ends
+        "clue_due": state.phase is Phase.ENDING and not state.killed,
         "reshuffles": state.reshuffles,
         "arrests": list(state.arrests),
         "winner": winner,

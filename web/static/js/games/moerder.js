@@ -159,12 +159,16 @@
       var name = playerName(snap, view.turn);
       if (view.phase === "over") {
         var sub = [];
-        if (view.unclaimed_chain && !view.chain) sub.push(C.t("chain.unclaimed"));
+        var quitterWon = view.win_reason === "quitter";
+        // a chain nobody claimed does not beat the quitter: the bet is that nobody finds the
+        // word (docs/moerder.md), so the phone says why the quitter wins despite it
+        if (view.unclaimed_chain && !view.chain && !quitterWon) sub.push(C.t("chain.unclaimed"));
         if (view.findable_since_turn) sub.push(C.t("chain.findable", { n: view.findable_since_turn }));
         if (view.winner === null || view.winner === undefined) {
           return { text: C.t("winner.none"), sub: [C.t("reason.none")].concat(sub).join(" · "), tone: "over" };
         }
-        var reason = view.win_reason === "quitter" ? C.t("reason.quit") : C.t("reason.claim");
+        var reason = !quitterWon ? C.t("reason.claim") :
+          C.t(view.unclaimed_chain ? "reason.quit_unclaimed" : "reason.quit");
         return { text: C.t("winner.is", { name: playerName(snap, view.winner) }),
           sub: [reason].concat(sub).join(" · "), tone: "win", colour: C.ledColour((snap.players[view.winner] || {}).colour, view.winner) };
       }

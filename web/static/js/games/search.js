@@ -14,7 +14,7 @@
     de: {
       "turn.start": "{name} zieht die Startkarten",
       "turn.play": "{name} ist am Zug",
-      "sub.start": "Zwei Karten: Reihe, dann Spalte",
+      "sub.start": "Zwei Karten: jede kann die Reihe nennen",
       "sub.play": "Zug {n} · Team {team}",
       "over.win": "Gewonnen! Team-Wertung {team}",
       "over.lose": "Verloren: Team-Wertung {team}",
@@ -24,6 +24,7 @@
       "cards.col": "Spalte",
       "cards.place": "Start in {room}",
       "cards.pick": "Erst beide Karten wählen",
+      "cards.either": "Dieselben Karten nennen zwei Räume: einen wählen",
       "tap.move": "Tippe einen leuchtenden Raum, um {name} zu ziehen",
       "tap.corridor": "{name} muss durch den Gang nach {room}",
       "tap.view": "Zum Ziehen mit der PIN anmelden; Tippen zeigt, warum ein Raum zu ist",
@@ -79,6 +80,7 @@
       "why.not_started": "Erst brauchen alle einen Startraum",
       "why.already_started": "Alle haben schon einen Startraum",
       "why.draw_again": "{room} ist besetzt oder per Gang mit einem besetzten Raum verbunden: zwei neue Karten ziehen",
+      "why.other_room": "{room} ist besetzt oder per Gang mit einem besetzten Raum verbunden; dieselben Karten nennen auch {alt}: dort starten",
       "why.bad_card": "Diese Karte passt zu keinem Dreieck",
       "why.no_such_room": "Diesen Raum gibt es nicht",
       "why.no_such_player": "Diesen Spieler gibt es nicht",
@@ -89,7 +91,7 @@
     en: {
       "turn.start": "{name} draws start cards",
       "turn.play": "{name}'s turn",
-      "sub.start": "Two cards: row, then column",
+      "sub.start": "Two cards: either may name the row",
       "sub.play": "Move {n} · team {team}",
       "over.win": "Won! Team score {team}",
       "over.lose": "Lost: team score {team}",
@@ -99,6 +101,7 @@
       "cards.col": "Column",
       "cards.place": "Start in {room}",
       "cards.pick": "Pick both cards first",
+      "cards.either": "The same cards name two rooms: choose one",
       "tap.move": "Tap a lit room to move {name}",
       "tap.corridor": "{name} must take the corridor to {room}",
       "tap.view": "Log in with the PIN to move; tapping shows why a room is closed",
@@ -154,6 +157,7 @@
       "why.not_started": "Every player needs a start room first",
       "why.already_started": "Every player has a start room already",
       "why.draw_again": "{room} is occupied or joined by corridor to an occupied room: draw two cards again",
+      "why.other_room": "{room} is occupied or joined by corridor to an occupied room; the same cards also name {alt}: start there",
       "why.bad_card": "That card matches no triangle",
       "why.no_such_room": "There is no such room",
       "why.no_such_player": "There is no such player",
@@ -212,7 +216,7 @@
     });
     current.sort();
     var values = {
-      room: details.room || "", corridor: details.corridor || "",
+      room: details.room || "", corridor: details.corridor || "", alt: details.alt || "",
       name: nameOf(snap, typeof details.by === "number" ? details.by : turn),
       other: room ? room.corridor : "", here: mover.room || "",
       dots: room ? room.dots : "", current: current.join(", ")
@@ -331,7 +335,7 @@
       var x = LEFT + room.col * CELL, y = TOP + room.row * CELL;
       var cls = "sr-room";
       if (legal[room.name]) cls += " legal";
-      if (opts.preview === room.name) cls += " preview";
+      if ((opts.preview || []).indexOf(room.name) >= 0) cls += " preview";
       if (opts.hint === room.name) cls += " hinted";
       var g = svg("g", { class: cls, "data-room": room.name });
       g.appendChild(svg("rect", { x: x + 1.5, y: y + 1.5, width: CELL - 3, height: CELL - 3, rx: 5, class: "sr-paper" }));
@@ -476,24 +480,36 @@
       }
       box.appendChild(line);
     });
-    var room = previewRoom(view);
-    box.appendChild(C.el("button", {
-      type: "button", class: "btn btn-primary sr-place", id: "sr-place",
-      disabled: !C.loggedIn || !room,
-      onclick: function () {
-        send({ type: "start", player: view.turn, row_card: state.cards.row, col_card: state.cards.col })
-          .then(function () { state.cards = { row: null, col: null }; }, function () {});
-      }
-    }, room ? L("cards.place", { room: room }) : L("cards.pick")));
+    /* "one of the rooms where the row and columns … correspond to the cards drawn": either
+       card may name the row, so two different cards offer two rooms and the player chooses */
+    var choices = previewRooms(view);
+    if (choices.length > 1) box.appendChild(C.el("p", { class: "sr-either", text: L("cards.either") }));
+    (choices.length ? choices : [null]).forEach(function (choice, i) {
+      box.appendChild(C.el("button", {
+        type: "button", class: "btn" + (i ? "" : " btn-primary") + " sr-place",
+        id: i ? "sr-place-other" : "sr-place", disabled: !C.loggedIn || !choice,
+        dataset: choice ? { room: choice.room } : {},
+        onclick: function () {
+          send({ type: "start", player: view.turn, row_card: choice.row, col_card: choice.col })
+            .then(function () { state.cards = { row: null, col: null }; }, function () {});
+        }
+      }, choice ? L("cards.place", { room: choice.room }) : L("cards.pick")));
+    });
     void rooms;
     return box;
   }
 
-  function previewRoom(view) {
+  /* The rooms the two picked cards name: the row card's row first, then the other way round. */
+  function previewRooms(view) {
     var h = view.house || {};
-    var r = (h.row_marks || []).indexOf(state.cards.row), c = (h.col_marks || []).indexOf(state.cards.col);
-    if (state.cards.row === null || state.cards.col === null || r < 0 || c < 0) return null;
-    return String.fromCharCode(65 + r) + (c + 1);
+    var a = state.cards.row, b = state.cards.col, out = [];
+    if (a === null || b === null) return out;
+    [[a, b], [b, a]].forEach(function (rc) {
+      var r = (h.row_marks || []).indexOf(rc[0]), c = (h.col_marks || []).indexOf(rc[1]);
+      var room = r < 0 || c < 0 ? null : String.fromCharCode(65 + r) + (c + 1);
+      if (room && !out.some(function (o) { return o.room === room; })) out.push({ room: room, row: rc[0], col: rc[1] });
+    });
+    return out;
   }
 
   function hintCard(snap) {
@@ -596,7 +612,7 @@
     var wrap = C.el("div", { class: "sr-wrap" });
     var house = houseSvg(snap, { cardRow: view.phase === "start" ? state.cards.row : null,
       cardCol: view.phase === "start" ? state.cards.col : null,
-      preview: view.phase === "start" ? previewRoom(view) : null, hint: hinted });
+      preview: view.phase === "start" ? previewRooms(view).map(function (p) { return p.room; }) : null, hint: hinted });
     house.addEventListener("click", function (e) {
       var t = e.target.closest ? e.target.closest("[data-room]") : null;
       if (t) onRoomTap(t.getAttribute("data-room"));

@@ -29,6 +29,7 @@
       "sk.arrested": "arrested", "sk.on_turn": "on turn", "sk.stack": "{n} in the victim stack",
       "sk.reshuffles": "{n} reshuffle(s)", "sk.aside": "{n} set aside",
       "sk.refused": "Not accepted: {reason}", "sk.killed": "killed this turn",
+      "sk.clue_due": "no victim: the police find a clue as the turn ends",
       "sk.event.first_draw": "{player} draws {card}", "sk.event.draw": "draws {card}", "sk.event.hold": "holds the card",
       "sk.event.bury": "buries a corpse", "sk.event.inform": "informs on {target}", "sk.event.discredit": "discredits a clue",
       "sk.event.end_turn": "ends the turn", "sk.event.undo": "undo",
@@ -79,6 +80,7 @@
       "sk.arrested": "verhaftet", "sk.on_turn": "am Zug", "sk.stack": "{n} im Opferstapel",
       "sk.reshuffles": "{n}× neu gemischt", "sk.aside": "{n} beiseite",
       "sk.refused": "Nicht angenommen: {reason}", "sk.killed": "hat in diesem Zug getötet",
+      "sk.clue_due": "kein Opfer: die Polizei findet beim Zugende einen Hinweis",
       "sk.event.first_draw": "{player} zieht {card}", "sk.event.draw": "zieht {card}", "sk.event.hold": "behält die Karte",
       "sk.event.bury": "begräbt eine Leiche", "sk.event.inform": "verpfeift {target}", "sk.event.discredit": "entkräftet einen Hinweis",
       "sk.event.end_turn": "beendet den Zug", "sk.event.undo": "zurück",
@@ -394,7 +396,7 @@
         case "drawing": return { text: t("sk.drawing", { name: name, grave: view.next_grave }),
           sub: t("sk.drawing_sub", { n: view.turn_number, left: view.draws_left }) + (view.killed_this_turn ? " · " + t("sk.killed") : ""), tone: "turn", colour: colour };
         case "deciding": return { text: t("sk.deciding", { name: name, card: pretty(view.pending) }), sub: t("sk.deciding_sub"), tone: "alert", colour: colour };
-        case "ending": return { text: t("sk.ending", { name: name }), sub: t("sk.ending_sub") + (view.killed_this_turn ? " · " + t("sk.killed") : ""), tone: "turn", colour: colour };
+        case "ending": return { text: t("sk.ending", { name: name }), sub: t("sk.ending_sub") + " · " + t(view.killed_this_turn ? "sk.killed" : "sk.clue_due"), tone: "turn", colour: colour };
         case "over": return { text: t("sk.winner", { name: view.winner_name }),
           sub: t("sk.winner_sub", { n: (view.arrests || []).length, turns: view.turn_number }), tone: "win",
           colour: typeof view.winner === "number" ? C.ledColour(((snap.players || [])[view.winner] || {}).colour, view.winner) : null };
