@@ -67,6 +67,10 @@ CHECK_PAGE = """
     if (!text && !other) found.push("empty card: " + name(card));
   });
 
+  // a live badge still connecting once the page has settled: a stream that never runs
+  const live = document.getElementById("live");
+  if (live && shown(live) && live.dataset.state === "connecting") found.push("live badge never connected");
+
   // the text itself (one rectangle per line of each text node), not the boxes around it
   const texts = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -137,6 +141,19 @@ def catalogue(js_sets: list[dict[str, dict[str, str]]]) -> dict[str, dict[str, l
     return out
 
 
+# Each game in the history list says how it stands (running, won, replaced…), and counts
+# its events in the right number.
+CHECK_HISTORY = """
+() => Array.from(document.querySelectorAll("#game-list .game-item")).flatMap((item) => {
+  const found = [];
+  const title = item.querySelector("strong").textContent;
+  if (!item.querySelector(".badges").textContent.trim()) found.push("history: no state for " + title);
+  if (/(^|\\D)1 (events|Ereignisse)\\b/.test(item.textContent)) found.push("history: plural for one event in " + title);
+  return found;
+})
+"""
+
+
 # --- the five games, started and a few moves in ----------------------------------------------
 
 
@@ -196,7 +213,9 @@ PLAY = {"moerder": _moerder, "kniffel": _kniffel, "murdero": _murdero,
 
 
 def play_a_little(site: Site, game: str) -> int:
-    """Start ``game`` over the table's first one and play a few moves; its game id."""
+    """Start ``game`` over the table's first one and play a few moves, with the advisor
+    switched on (a game without figures must show no card for them); its game id."""
+    _act(site, {"action": "settings", "advisor": True})
     PLAY[game](site)
     state = get(site.url, "api/state")
     assert state["game"] == game and state["events"] > 0, state

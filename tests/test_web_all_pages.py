@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from allpages_support import CATCH_LABELS, CHECK_PAGE, catalogue, play_a_little
+from allpages_support import CATCH_LABELS, CHECK_HISTORY, CHECK_PAGE, catalogue, play_a_little
 from cardpages_support import Site, login, wait_until
 from web_support import launch
 
@@ -63,13 +63,16 @@ class Sweep:
                      if m.type == "error" else None)
         self.findings: list[str] = []
 
-    def look(self, path: str, ready: str) -> None:
-        """Open ``path``, wait until ``ready`` holds and the page is still, and check it."""
+    def look(self, path: str, ready: str, *more: str) -> None:
+        """Open ``path``, wait until ``ready`` holds and the page is still, and check it (and
+        with the page's own ``more`` checks)."""
         self.page.goto(self.site.url + path)
         wait_until(self.page, ready)
         self.page.wait_for_timeout(400)  # late parts: a game's stylesheet, a chart, a toast
         sets = self.page.evaluate("() => window.__labelSets || []")
         found = self.page.evaluate(CHECK_PAGE, catalogue(sets))
+        for check in more:
+            found += self.page.evaluate(check)
         found += self.errors
         self.errors.clear()
         self.findings += [f"{self.where} /{path}: {f}" for f in found]
@@ -79,7 +82,8 @@ class Sweep:
 
 
 TABLE_READY = ("() => document.querySelector('#game-root').children.length > 0"
-               " && document.querySelector('#players').children.length > 0")
+               " && document.querySelector('#players').children.length > 0"
+               " && document.querySelector('#live').dataset.state === 'on'")
 REPLAY_READY = "() => document.querySelector('#step-label').textContent.length > 0"
 LIST_READY = "() => document.querySelectorAll('#game-list li').length > 0"
 CAMERA_READY = ("() => { const i = document.querySelector('#camera');"
@@ -94,7 +98,7 @@ def sweep(browser: Any, site: Site, game_id: int, size: str, lang: str) -> list[
         s.look("login?next=/", LOGIN_READY)
         login(s.page, site.url, site.pin)
         s.look("", TABLE_READY)
-        s.look("history", LIST_READY)
+        s.look("history", LIST_READY, CHECK_HISTORY)
         s.look(f"history/{game_id}", REPLAY_READY)
         s.look("camera", CAMERA_READY)
     finally:

@@ -279,7 +279,7 @@ class DiceReader:
     A frame is still when it barely differs from the one before (dice at rest, no hand
     moving): only then is it read, so a rolling die is never taken for a throw. A letter below
     ``min_confidence`` becomes ``?``: the game asks rather than guesses. ``dice_set`` (the
-    table's set, Wort-Kniffel's notation) gives a die its value when the digit is unreadable.
+    table's set, in the dice game's notation) gives a die its value when the digit is unreadable.
     """
 
     MOTION = 6.0  # mean grey-level change (0-255) over a frame that counts as movement
