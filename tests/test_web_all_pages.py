@@ -119,3 +119,23 @@ def test_every_page_with_the_game_on_the_table(browser: Any, game: str, tmp_path
             for lang in LOCALES:
                 findings += sweep(browser, site, game_id, size, lang)
     assert not findings, "\n".join(findings)
+
+
+def test_a_game_started_on_the_phone_is_shown_from_its_top(browser: Any, tmp_path: Path) -> None:
+    """The form sits below the board: after "Start game" the page is back at the board."""
+    with served(tmp_path, camera=False) as site:
+        s = Sweep(browser, site, "phone", "en")
+        try:
+            login(s.page, site.url, site.pin)
+            wait_until(s.page, TABLE_READY)
+            s.page.click("#new-game summary")
+            s.page.select_option("#game-select", "serialkiller")
+            s.page.locator("#new-game-form button[type=submit]").scroll_into_view_if_needed()
+            assert s.page.evaluate("() => window.scrollY") > 0  # the board is off screen
+            s.page.click("#new-game-form button[type=submit]")
+            wait_until(s.page, "() => document.body.dataset.game === 'serialkiller'")
+            wait_until(s.page, "() => window.scrollY === 0")
+            assert s.page.locator("#banner").is_visible()
+            assert not s.errors, s.errors
+        finally:
+            s.close()
