@@ -280,9 +280,10 @@ class Director:
         # a round carried on after a restart starts from the turn it had reached
         camera.hold(first_frame(int(snap["view"].get("turn_number", 0)) + 1 if resumed else 1))
         # the camera watches this game only: the runtime takes it off when another one starts
-        handed = not rt.attach_camera(camera, self.reader, game_id=game_id)
-        if handed:
+        if not rt.attach_camera(camera, self.reader, game_id=game_id):
             self.say("demo: a phone started a game; the players sit back")
+            return True  # the director sits back until that game is over, then deals again
+        handed = False
         acted: tuple[int, int, Any] | None = None
         ended_at: float | None = None
         self._asked_at: float | None = None
@@ -292,10 +293,13 @@ class Director:
         while not self.stop.is_set():
             snap = rt.snapshot()
             if snap["game_id"] != game_id:
-                game_id = snap["game_id"]  # a phone started another game: it is theirs
-                if not handed:  # (the runtime took the camera off as that game began)
+                # A phone started another game (any game: its end need not be Mörder's
+                # "over"), and the runtime took the camera off as it began. The round is
+                # over; the director sits back until that game ends and then attaches the
+                # camera to its next round, so the camera does not stay away for good.
+                if not handed:
                     self.say("demo: a phone started a game; the players sit back")
-                handed = True
+                return True
             view = snap["view"] or {}
             if self._note_phone(snap) and not handed:
                 handed = True

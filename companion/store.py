@@ -98,6 +98,8 @@ class GameRecord:
             "in_progress": self.ended is None,
             "events": self.events,
             "winner": (self.result or {}).get("winner"),
+            # "abandoned": another game took the table before this one ended
+            "reason": (self.result or {}).get("reason"),
         }
 
 

@@ -92,17 +92,10 @@ class Frames:
         if not self.watchers:
             return
         import cv2
-        import numpy as np
 
-        corners = getattr(reading, "corners", None)
-        if corners is not None:
-            image = image.copy()
-            pts = np.array(corners, np.int32).reshape(-1, 1, 2)
-            cv2.polylines(image, [pts], True, (0, 220, 0), 3)
-        scale = 800 / max(image.shape[1], 1)
-        if scale < 1:
-            image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 75])
+        from companion.table.overlay import draw
+
+        ok, buf = cv2.imencode(".jpg", draw(image, reading), [cv2.IMWRITE_JPEG_QUALITY, 75])
         if ok:
             with self._cond:
                 self._jpeg = buf.tobytes()

@@ -467,8 +467,9 @@ class Table(PhoneView, AbstractContextManager["Table"]):
         self.publisher.publish({
             **self.game.snapshot(),
             "camera": self.camera.view(),
+            # available: the game has figures at all (the phone offers the switch only then)
             "advisor": {"enabled": self._advising and self.game.rules.advisor is not None,
-                        **self.game.advice},
+                        "available": self.game.rules.advisor is not None, **self.game.advice},
             "timer": self.timer.view(),
             "logins_locked_s": max(0, round(self._locked_until - self._clock())) or None,
             "panel": {"status": self.panel.status.value},

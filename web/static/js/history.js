@@ -21,12 +21,14 @@
       body.games.forEach(function (g) {
         var badges = [];
         if (g.in_progress || !g.ended) badges.push(C.el("span", { class: "badge badge-turn", text: C.t("history.in_progress") }));
-        if (g.winner) badges.push(C.el("span", { class: "badge badge-win", text: "★ " + g.winner }));
+        else if (g.reason === "abandoned") badges.push(C.el("span", { class: "badge badge-info", text: C.t("history.replaced") }));
+        else if (g.winner) badges.push(C.el("span", { class: "badge badge-win", text: "★ " + g.winner }));
+        else badges.push(C.el("span", { class: "badge badge-info", text: C.t("winner.none") }));
         list.appendChild(C.el("li", { class: "card game-item" },
           C.el("a", { href: "/history/" + g.id, class: "game-link" },
             C.el("strong", { text: (g.title || g.game) + " #" + g.id }),
             C.el("span", { class: "sub", text: (g.players || []).join(", ") }),
-            C.el("span", { class: "sub", text: when(g.started) + " · " + C.t("history.events", { n: g.events }) })),
+            C.el("span", { class: "sub", text: when(g.started) + " · " + C.t(g.events === 1 ? "history.event" : "history.events", { n: g.events }) })),
           C.el("div", { class: "badges" }, badges)));
       });
     }, function (err) { C.toast(err.message, "error"); });

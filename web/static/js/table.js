@@ -126,6 +126,9 @@
     }, "↶ " + C.t("control.undo")));
     var toggle = document.getElementById("advisor-toggle");
     if (toggle) toggle.checked = !!(snap.advisor && snap.advisor.enabled);
+    // a game without advisor figures offers no switch for them
+    var settings = document.getElementById("settings");
+    if (settings) settings.hidden = !(snap.advisor && snap.advisor.available);
   }
 
   function renderAdvisor(r, snap) {
@@ -134,7 +137,7 @@
     if (!a.enabled || !snap.view) { card.hidden = true; return; }
     card.hidden = false;
     var box = C.clear(document.getElementById("advisor"));
-    if (r.advisor) { r.advisor(box, snap); return; }  // a game that draws its own figures
+    if (r.advisor) { r.advisor(box, snap); card.hidden = !box.textContent.trim(); return; }
     if (a.possible !== null && a.possible !== undefined) {
       box.appendChild(C.el("p", { class: "verdict " + (a.possible ? "yes" : "no"),
         text: C.t(a.possible ? "advisor.possible" : "advisor.impossible") }));
@@ -153,6 +156,7 @@
       box.appendChild(C.el("div", { class: "meter-row small" },
         C.el("span", { text: C.t("advisor.quit_bet") }), C.el("b", { text: (100 - pct) + " %" })));
     }
+    card.hidden = !box.childNodes.length;  // figures still being worked out: no empty card
   }
 
   function announce(snap) {
@@ -285,7 +289,11 @@
       var r = C.renderer(select.value);
       var setup = r.readSetup ? r.readSetup(extra, list) : { players: list };
       C.act({ action: "new_game", game: select.value, setup: setup })
-        .then(function () { document.getElementById("new-game").open = false; }, function () {});
+        .then(function () {
+          document.getElementById("new-game").open = false;
+          // the form sits below the board on a phone: the new game is what to look at now
+          window.scrollTo(0, 0);
+        }, function () {});
     });
     var toggle = document.getElementById("advisor-toggle");
     toggle.addEventListener("change", function () {

@@ -7,7 +7,7 @@
 (function () {
   "use strict";
   var C = window.Companion;
-  var CELL = 40, LEFT = 30, TOP = 30, PAD = 6;
+  var CELL = 40, LEFT = 30, TOP = 30, PAD = 6, EDGE = 16;  // EDGE: the row and column names
 
   /* Labels in the page's language (de/en); {name} placeholders. */
   var LABELS = {
@@ -297,11 +297,25 @@
     return [[-9, 7], [0, -6], [9, 7]];
   }
 
+  /* Row letters on the right, column numbers below: hints and refusals name rooms (C4), so
+     the house says where C4 is. The left and top edges belong to the start cards' marks. */
+  function rulers(root, rows, cols) {
+    var right = LEFT + cols * CELL + PAD + EDGE / 2, below = TOP + rows * CELL + PAD + EDGE / 2 + 4;
+    for (var r = 0; r < rows; r++) {
+      root.appendChild(svg("text", { x: right, y: TOP + r * CELL + CELL / 2 + 4, class: "sr-ruler",
+        "text-anchor": "middle", text: "ABCDEFGHIJKLMNOPQRSTUVWXYZ".charAt(r) }));
+    }
+    for (var c = 0; c < cols; c++) {
+      root.appendChild(svg("text", { x: LEFT + c * CELL + CELL / 2, y: below, class: "sr-ruler",
+        "text-anchor": "middle", text: String(c + 1) }));
+    }
+  }
+
   function houseSvg(snap, opts) {
     var view = snap.view || {};
     var house = view.house || {};
     var rows = house.rows || 8, cols = house.cols || 11;
-    var W = LEFT + cols * CELL + PAD, H = TOP + rows * CELL + PAD;
+    var W = LEFT + cols * CELL + PAD + EDGE, H = TOP + rows * CELL + PAD + EDGE;
     var rooms = roomsByName(view);
     var root = svg("svg", { viewBox: "0 0 " + W + " " + H, class: "sr-house", role: "grid",
       "aria-label": rows + "x" + cols });
@@ -325,6 +339,8 @@
       g.appendChild(svg("text", { x: x, y: 13.5, "text-anchor": "middle", text: String(m) }));
       root.appendChild(g);
     });
+
+    rulers(root, rows, cols);
 
     var legal = {};
     (view.legal || []).forEach(function (m) { legal[m.room] = m.by; });
