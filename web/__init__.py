@@ -74,6 +74,7 @@ def create_app(
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     renderers = tuple(sorted(p.stem for p in (_HERE / "static" / "js" / "games").glob("*.js")))
     words = tuple(sorted(p.stem for p in (_HERE / "static" / "js" / "words").glob("*.js")))
+    parts = tuple(sorted(p.stem for p in (_HERE / "static" / "js" / "parts").glob("*.js")))
     digest = hashlib.sha1(usedforsecurity=False)
     for path in sorted(p for p in (_HERE / "static").rglob("*") if p.is_file()):
         digest.update(path.read_bytes())
@@ -87,6 +88,7 @@ def create_app(
         cameras=Slots(settings.max_camera_streams),
         renderers=renderers,
         words=words,
+        parts=parts,
         asset_version=asset_version,
         clock=clock,
     )

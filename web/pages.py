@@ -61,6 +61,7 @@ def install(app: Flask) -> None:
             "login_error": lambda body: login_error(lang, body),
             "renderers": web_state().renderers,
             "words": web_state().words,
+            "parts": web_state().parts,
             "games": available_games(),
             # a new release changes the address, so phones never run yesterday's cached script
             "static_url": lambda filename: url_for("static", filename=filename,

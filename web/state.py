@@ -62,6 +62,9 @@ class WebState:
     # games whose wording (labels, and how codes become sentences) is a script of its own,
     # static/js/words/<game>.js, loaded before the renderers
     words: tuple[str, ...] = ()
+    # parts of a game's page too big for one script (static/js/parts/<game>.js), loaded after
+    # the words and before the renderers
+    parts: tuple[str, ...] = ()
     asset_version: str = "0"
     # keyed digests of PINs the runtime confirmed lately, with their expiry (see auth.check_pin)
     pin_cache: dict[bytes, float] = field(default_factory=dict)
