@@ -4,7 +4,7 @@ that marks each cube's centre and its box size, run by cv2.dnn.
 
 Only the TUNE half of the annotated photos is used (``vision.dice_photos``: split by a hash of
 the file name); the REPORT half is never read here. Every patch is a TUNE photo scaled (0.45-1.7x),
-turned by any angle, colour-jittered, blurred and cut to 256x256; in a third of the patches a
+turned by any angle, colour-jittered, blurred and cut to 192x192; in a third of the patches a
 few cube crops are also pasted loose, turned, on a plain or noisy cloth, so the finder does not
 learn that a cube is only ever in a tray. Seeded.
 
@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from vision import dice_photos  # noqa: E402
 from vision.dice_find import FINDER_PATH, STRIDE, Finder, normalise  # noqa: E402
 
-PATCH = 256
+PATCH = 192
 Box = tuple[float, float, float, float]
 
 
@@ -163,7 +163,8 @@ def make_model():  # type: ignore[no-untyped-def]
     return model
 
 
-def train(photos: list[tuple[np.ndarray, list[Box]]], steps: int, seed: int):  # type: ignore[no-untyped-def]
+def train(photos: list[tuple[np.ndarray, list[Box]]], steps: int, seed: int,  # type: ignore[no-untyped-def]
+          save_to: Path | None = None):
     import torch
 
     torch.manual_seed(seed)
@@ -171,7 +172,7 @@ def train(photos: list[tuple[np.ndarray, list[Box]]], steps: int, seed: int):  #
     model = make_model()
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
-    batch, t0, run = 12, time.time(), 0.0
+    batch, t0, run = 8, time.time(), 0.0
     for step in range(steps):
         xs, hs, ss, ms = [], [], [], []
         for _ in range(batch):
@@ -195,6 +196,10 @@ def train(photos: list[tuple[np.ndarray, list[Box]]], steps: int, seed: int):  #
         opt.step()
         sched.step()
         run = 0.98 * run + 0.02 * float(loss) if step else float(loss)
+        if save_to is not None and step % 200 == 199:  # a usable model while a long run goes on
+            model.eval()
+            Finder(export(model)).save(save_to.with_suffix(".partial.npz"))
+            model.train()
         if step % 25 == 0:
             print(f"\rstep {step}/{steps} loss {run:.3f} ({float(loss_h):.3f} + {float(loss_s):.3f}) "
                   f"{time.time() - t0:.0f}s", end="", file=sys.stderr, flush=True)
@@ -225,13 +230,14 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     torch.set_num_threads(args.threads)
+    cv2.setNumThreads(1)
     photos = []
     for p in dice_photos.load(args.photos, "tune"):
         img = cv2.imread(str(p.path), cv2.IMREAD_COLOR)
         if img is not None:
             photos.append((img, [c.box for c in p.cubes]))
     print(f"TUNE photos: {len(photos)}", file=sys.stderr)
-    model = train(photos, args.steps, args.seed)
+    model = train(photos, args.steps, args.seed, args.out)
     Finder(export(model)).save(args.out)
     torch.save(model.state_dict(), args.out.with_suffix(".pt"))
     print(f"saved {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)", file=sys.stderr)

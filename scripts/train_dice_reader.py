@@ -135,6 +135,19 @@ def _diamond(rng: np.random.Generator, letter: str | None, font: Path | None, si
     return cv2.GaussianBlur(m, (0, 0), 0.6)
 
 
+def _with_value(original):  # type: ignore[no-untyped-def]
+    """Faces that print the letter's value small at the bottom right (T2), half of them."""
+    def mask(rng: np.random.Generator, letter: str | None, font: Path | None, side: int) -> np.ndarray:
+        m = original(rng, letter, font, side)
+        if letter is None or font is None or rng.random() < 0.5:
+            return m
+        digit = str(int(rng.integers(1, 10)))
+        shift = (float(rng.uniform(0.25, 0.36)), float(rng.uniform(0.25, 0.36)))
+        d = glyphs.glyph_mask(digit, font, side, scale=float(rng.uniform(0.14, 0.24)), offset=shift)
+        return np.maximum(m, d)  # type: ignore[no-any-return]
+    return mask
+
+
 def _render(job: tuple[int, str, int]) -> tuple[np.ndarray, np.ndarray]:
     import vision.glyphs.boxed as boxed
 
@@ -143,6 +156,7 @@ def _render(job: tuple[int, str, int]) -> tuple[np.ndarray, np.ndarray]:
     original = boxed._face_mask
     crops, rows = [], []
     for symbol in SYMBOLS:
+        boxed._face_mask = _with_value(original)  # type: ignore[assignment]
         if symbol == "*":
             boxed._face_mask = _diamond  # type: ignore[assignment]
         for _ in range(per_symbol * (3 if symbol == "*" else 1)):
@@ -255,7 +269,7 @@ def train(x: np.ndarray, rows: np.ndarray, epochs: int, seed: int, lr: float):  
             loss.backward()
             opt.step()
             sched.step()
-            loss_sum += float(loss) * len(idx)
+            loss_sum += float(loss.detach()) * len(idx)
             right += int((allowed[torch.arange(len(idx)), z.argmax(dim=1)] > 0).sum())
             seen += len(idx)
         print(f"epoch {epoch + 1}/{epochs}: loss {loss_sum / seen:.3f} acc {right / seen:.3f} "
@@ -265,8 +279,9 @@ def train(x: np.ndarray, rows: np.ndarray, epochs: int, seed: int, lr: float):  
 
 
 def calibrate(reader: DiceReader, photos: list[Photo], seed: int, precision: float) -> None:
-    """Temperature by letter-level NLL, then the lowest threshold whose sure answers are right
-    ``precision`` of the time, both on the calibration photos' cubes (boxes jittered)."""
+    """Temperature by letter-level NLL of one look, then the lowest threshold whose sure
+    answers (as ``read_many`` decides, second looks included) are right ``precision`` of the
+    time, both on the calibration photos' cubes (boxes jittered as the finder's are)."""
     rng = np.random.default_rng(seed)
     crops, labels = [], []
     for photo in photos:
@@ -276,16 +291,17 @@ def calibrate(reader: DiceReader, photos: list[Photo], seed: int, precision: flo
                 for _ in range(2):
                     crops.append(cut(rng, img, cube.box, turn=False, slop=0.06))
                     labels.append(SYMBOLS.index(cube.letter))
-    _, z = reader.net.run(np.stack([standardise(prepare_u8([c]))[0] for c in crops]))
     y = np.asarray(labels)
+    reader.net.temperature = 1.0
+    p1 = reader.probs(crops)
     best_t, best_nll = 1.0, np.inf
     for t in np.arange(0.5, 3.01, 0.05):
-        p = softmax(z / t)[:, :NOT_A_FACE].reshape(len(z), len(SYMBOLS), 4).sum(axis=2)
+        p = softmax(np.log(p1 + 1e-12) / t)[:, :NOT_A_FACE].reshape(len(y), len(SYMBOLS), 4).sum(axis=2)
         nll = float(-np.log(p[np.arange(len(y)), y] + 1e-9).mean())
         if nll < best_nll:
             best_t, best_nll = float(t), nll
     reader.net.temperature = best_t
-    p = softmax(z / best_t)[:, :NOT_A_FACE].reshape(len(z), len(SYMBOLS), 4).sum(axis=2)
+    p = reader.symbol_probs(crops)[:, :-1]
     pred, conf = p.argmax(axis=1), p.max(axis=1)
     reader.min_confidence = 0.95
     for thr in np.arange(0.3, 0.951, 0.01):
@@ -310,6 +326,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "vision/models/dice.npz")
+    ap.add_argument("--calibrate-only", action="store_true", help="only refit --out's calibration")
     args = ap.parse_args(argv)
 
     import torch
@@ -318,6 +335,11 @@ def main(argv: list[str] | None = None) -> int:
     tune = dice_photos.load(args.photos, "tune")
     fit = [p for p in tune if not dice_photos.is_calibration(p.path.name)]
     calib = [p for p in tune if dice_photos.is_calibration(p.path.name)]
+    if args.calibrate_only:
+        reader = DiceReader.load(args.out)
+        calibrate(reader, calib, args.seed + 1, args.precision)
+        reader.save(args.out)
+        return 0
     rng = np.random.default_rng(args.seed)
     crops, rows = photo_crops(rng, fit, args.per_cube)
     xr, yr = rendered(args.seed, args.per_symbol, args.workers)

@@ -35,9 +35,6 @@ from vision.dice_find import Finder, Spot
 from vision.dice_read import DiceReader, FaceReading
 
 UNSURE = "?"
-# a found box whose crop the reader calls "not a face" at least this surely is dropped
-# (fitted on TUNE: gaps and tray rims the finder takes for cubes)
-DROP_NOT_A_FACE = 0.8
 
 Point = tuple[float, float]
 
@@ -116,7 +113,7 @@ def read_dice(
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     dice: list[Die] = []
     for spot, reading in zip(spots, readings, strict=True):
-        if 1.0 - reading.face >= DROP_NOT_A_FACE:
+        if 1.0 - reading.face >= m.reader.drop_not_a_face:
             continue
         dice.append(_die(spot, reading, values, _outline(gray, spot)))
     dice.sort(key=lambda d: (round(d.center[1] / max(8.0, _side(d))), d.center[0]))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -47,6 +48,66 @@ class Photo:
         return split_of(self.path.name)
 
 
+@dataclass(frozen=True)
+class Score:
+    """How one picture's found dice compare with its annotated cubes."""
+
+    letters: int  # single-letter cubes annotated
+    found: int  # of them matched by a found die
+    right: int  # of them matched and read right
+    unsure: int  # of them matched and read '?'
+    false: int  # found dice matching no annotated cube (of any kind)
+    wrong: tuple[tuple[str, str], ...]  # (annotated, read) for sure but wrong readings
+
+    def __add__(self, other: Score) -> Score:
+        return Score(self.letters + other.letters, self.found + other.found,
+                     self.right + other.right, self.unsure + other.unsure,
+                     self.false + other.false, self.wrong + other.wrong)
+
+
+Found = tuple[str, tuple[float, float], tuple[float, float, float, float]]  # letter, centre, box
+
+
+def score(cubes: Sequence[Cube], found: Sequence[Found], unsure: str = "?") -> Score:
+    """One-to-one matching: a die matches a cube when their boxes overlap by IoU >= 0.5 or the
+    die's centre lies inside the cube's box; nearest centres are paired first."""
+    pairs = []
+    for i, cube in enumerate(cubes):
+        for j, (_, (x, y), box) in enumerate(found):
+            inside = cube.box[0] <= x <= cube.box[2] and cube.box[1] <= y <= cube.box[3]
+            if inside or _iou(cube.box, box) >= 0.5:
+                cx, cy = cube.center
+                pairs.append(((x - cx) ** 2 + (y - cy) ** 2, i, j))
+    cube_of: dict[int, int] = {}
+    used: set[int] = set()
+    for _, i, j in sorted(pairs):
+        if i not in cube_of and j not in used:
+            cube_of[i] = j
+            used.add(j)
+    letters = found_n = right = unsure_n = 0
+    wrong: list[tuple[str, str]] = []
+    for i, cube in enumerate(cubes):
+        if cube.letter is None:
+            continue
+        letters += 1
+        if i in cube_of:
+            found_n += 1
+            read = found[cube_of[i]][0]
+            right += read == cube.letter
+            unsure_n += read == unsure
+            if read not in (cube.letter, unsure):
+                wrong.append((cube.letter, read))
+    return Score(letters, found_n, right, unsure_n, len(found) - len(used), tuple(wrong))
+
+
+def _iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = w * h
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
 def split_of(name: str) -> Split:
     """TUNE or REPORT, from the first byte of the name's SHA-1 (about half each)."""
     return "tune" if hashlib.sha1(name.encode("utf-8")).digest()[0] % 2 == 0 else "report"
@@ -71,4 +132,4 @@ def load(folder: str | Path, split: Split | None = None) -> list[Photo]:
     return [p for p in photos if split is None or p.split == split]
 
 
-__all__ = ["Cube", "Photo", "Split", "is_calibration", "load", "split_of"]
+__all__ = ["Cube", "Found", "Photo", "Score", "Split", "score", "is_calibration", "load", "split_of"]
