@@ -104,9 +104,15 @@ def test_an_empty_cloth_has_no_dice() -> None:
     assert read_dice(cloth).dice == ()
 
 
-def test_not_a_picture_is_refused() -> None:
+@pytest.mark.parametrize("bad", [np.zeros((0, 0, 3), np.uint8), np.zeros((8, 8), np.uint8), "photo.png"])
+def test_not_a_picture_is_refused(bad: object) -> None:
     with pytest.raises(DiceNotRead):
-        read_dice(np.zeros((0, 0, 3), np.uint8))
+        read_dice(bad)  # type: ignore[arg-type]
+
+
+def test_gray_pictures_are_read_as_colour_ones(scene: np.ndarray, found: DiceFound) -> None:
+    gray = read_dice(cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY))
+    assert len(gray.dice) == len(found.dice)
 
 
 # --- the command -------------------------------------------------------------------------

@@ -139,6 +139,8 @@ def _side(d: Die) -> float:
 def _as_bgr(image: np.ndarray) -> np.ndarray:
     if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or image.size == 0:
         raise DiceNotRead("a picture must be a non-empty gray or BGR image array")
+    if min(image.shape[:2]) < 16:
+        raise DiceNotRead(f"picture too small: {image.shape[1]}x{image.shape[0]}")
     if image.dtype != np.uint8:
         image = np.clip(image, 0, 255).astype(np.uint8)
     if image.ndim == 2:
@@ -147,8 +149,6 @@ def _as_bgr(image: np.ndarray) -> np.ndarray:
         return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
     if image.shape[2] == 1:
         return cv2.cvtColor(image[..., 0], cv2.COLOR_GRAY2BGR)
-    if min(image.shape[:2]) < 16:
-        raise DiceNotRead(f"picture too small: {image.shape[1]}x{image.shape[0]}")
     return image
 
 
