@@ -4,6 +4,7 @@
                                [--debug-out PNG]
     companion vision teach PHOTO --letters ROWS [--reference IMAGE] [-o FILE]
     companion vision read-letter ...   (from vision.letters_cli, when present)
+    companion vision read-dice PHOTO [--set FILE] [--debug-out PNG] [--json]   (vision.dice_cli)
 
 An unreadable file or a photo without a grid is a one-line error and exit code 2.
 """
@@ -53,13 +54,14 @@ def register(subparsers: Any) -> None:
                     help=f"profile to write (default {DEFAULT_PROFILE})")
     te.set_defaults(func=_teach)
 
-    try:
-        letters_cli = importlib.import_module("vision.letters_cli")
-    except ModuleNotFoundError as exc:
-        if exc.name != "vision.letters_cli":
-            raise
-    else:
-        letters_cli.add_commands(sub)
+    for name in ("vision.letters_cli", "vision.dice_cli"):
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+        else:
+            module.add_commands(sub)
 
 
 def _read_grid(args: argparse.Namespace) -> int:

@@ -1,0 +1,359 @@
+#!/usr/bin/env python3
+"""Fine-tune the dice face reader (vision/models/dice.npz) from the shipped letter model.
+
+Data, all from the TUNE half of the annotated photos (``vision.dice_photos``), never REPORT:
+- real cube crops of the *fitting* part of TUNE, each cut many times with the box moved and
+  resized as the finder's boxes are, often turned by any angle first (a die lies any way); the
+  label is the letter in any of its four turns (the photos do not say which way it is turned);
+- "not a face" crops: the tray and table between cubes, boxes across two cubes, and the
+  cubes that are not one letter (Qu, digraphs, wild);
+- rendered faces (``vision.glyphs.face_crop``, train fonts) of A–Z with a known turn, and of the
+  diamond (a rhombus drawn as the face's ink), so fonts other than these cubes' stay known.
+The calibration part of TUNE (a quarter of it) is only used to fit the softmax temperature
+and the confidence below which a reading is unsure.
+
+    .venv/bin/python scripts/train_dice_reader.py --photos DIR [--epochs 8] [--seed 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision import dice_photos, glyphs  # noqa: E402
+from vision.dice_photos import Photo  # noqa: E402
+from vision.dice_read import N_SYMBOL_CLASSES, NOT_A_FACE, SYMBOLS, DiceReader  # noqa: E402
+from vision.letters import MODEL_PATH, Net, softmax  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from train_letters import export, prepare_u8, standardise  # noqa: E402
+
+Box = tuple[float, float, float, float]
+SAME_TURNED = {"H": 2, "I": 2, "N": 2, "S": 2, "Z": 2, "O": 4, "X": 4, "*": 2}
+
+
+def allowed_all_turns(symbol: str) -> np.ndarray:
+    row = np.zeros(N_SYMBOL_CLASSES, np.float32)
+    i = SYMBOLS.index(symbol)
+    row[4 * i: 4 * i + 4] = 1.0
+    return row
+
+
+def allowed_turn(symbol: str, rotation: int) -> np.ndarray:
+    row = np.zeros(N_SYMBOL_CLASSES, np.float32)
+    i, k = SYMBOLS.index(symbol), SAME_TURNED.get(symbol, 1)
+    for step in range(k):
+        row[4 * i + ((rotation // 90) + step * 4 // k) % 4] = 1.0
+    return row
+
+
+def reject_row() -> np.ndarray:
+    row = np.zeros(N_SYMBOL_CLASSES, np.float32)
+    row[NOT_A_FACE] = 1.0
+    return row
+
+
+def cut(rng: np.random.Generator, img: np.ndarray, box: Box, turn: bool, slop: float = 0.12) -> np.ndarray:
+    """A box around a cube as the finder might give it: moved, resized, maybe turned first."""
+    x0, y0, x1, y1 = box
+    cx, cy, w, h = (x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0
+    if turn:
+        ang = float(rng.uniform(0, 360))
+        m = cv2.getRotationMatrix2D((cx, cy), ang, 1.0)
+        img = cv2.warpAffine(img, m, (img.shape[1], img.shape[0]), borderMode=cv2.BORDER_REFLECT)
+        grow = abs(math.cos(math.radians(ang))) + abs(math.sin(math.radians(ang)))
+        w, h = w * (1 + (grow - 1) * 0.9), h * (1 + (grow - 1) * 0.9)
+    cx += rng.normal(0, slop / 2) * w
+    cy += rng.normal(0, slop / 2) * h
+    w *= math.exp(rng.normal(0, slop))
+    h *= math.exp(rng.normal(0, slop))
+    a, b = int(round(max(0, cx - w / 2))), int(round(max(0, cy - h / 2)))
+    c, d = int(round(min(img.shape[1], cx + w / 2))), int(round(min(img.shape[0], cy + h / 2)))
+    crop = img[b:d, a:c]
+    if rng.random() < 0.25:
+        crop = cv2.GaussianBlur(crop, (0, 0), float(rng.uniform(0.5, 1.8)))
+    return crop
+
+
+def photo_crops(rng: np.random.Generator, photos: list[Photo], per_cube: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    crops: list[np.ndarray] = []
+    rows: list[np.ndarray] = []
+    for photo in photos:
+        img = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
+        if img is None:
+            continue
+        boxes = [c.box for c in photo.cubes]
+        for cube in photo.cubes:
+            label = allowed_all_turns(cube.letter) if cube.letter else reject_row()
+            for _ in range(per_cube if cube.letter else 3):
+                crop = cut(rng, img, cube.box, turn=bool(rng.random() < 0.35))
+                if min(crop.shape[:2]) >= 4:
+                    crops.append(crop)
+                    rows.append(label)
+        for _ in range(len(boxes) * per_cube // 4):  # between and across cubes, off the tray
+            crop = _off_centre(rng, img, boxes)
+            if crop is not None:
+                crops.append(crop)
+                rows.append(reject_row())
+    return crops, rows
+
+
+def _off_centre(rng: np.random.Generator, img: np.ndarray, boxes: list[Box]) -> np.ndarray | None:
+    x0, y0, x1, y1 = boxes[int(rng.integers(len(boxes)))]
+    w, h = x1 - x0, y1 - y0
+    dx, dy = rng.uniform(0.45, 1.6) * rng.choice([-1, 1]), rng.uniform(-1.6, 1.6)
+    if rng.random() < 0.5:
+        dx, dy = dy, dx
+    cx, cy = (x0 + x1) / 2 + dx * w, (y0 + y1) / 2 + dy * h
+    for a, b, c, d in boxes:  # the centre must not be within the inner part of any cube
+        if abs(cx - (a + c) / 2) < 0.3 * (c - a) and abs(cy - (b + d) / 2) < 0.3 * (d - b):
+            return None
+    s = math.exp(rng.normal(0, 0.15))
+    box = (cx - w * s / 2, cy - h * s / 2, cx + w * s / 2, cy + h * s / 2)
+    if box[0] < 0 or box[1] < 0 or box[2] > img.shape[1] or box[3] > img.shape[0]:
+        return None
+    return cut(rng, img, box, turn=False, slop=0.0)
+
+
+def _diamond(rng: np.random.Generator, letter: str | None, font: Path | None, side: int) -> np.ndarray:
+    yy, xx = np.mgrid[0:side, 0:side].astype(np.float32) / side - 0.5
+    r = float(rng.uniform(0.2, 0.36))
+    ax = r * float(rng.uniform(0.6, 1.0))
+    m = ((np.abs(xx) / ax + np.abs(yy) / r) <= 1.0).astype(np.float32)
+    if rng.random() < 0.3:  # an outlined diamond
+        inner = (np.abs(xx) / (ax * 0.7) + np.abs(yy) / (r * 0.7)) <= 1.0
+        m[inner] = 0.0
+    return cv2.GaussianBlur(m, (0, 0), 0.6)
+
+
+def _with_value(original):  # type: ignore[no-untyped-def]
+    """Faces that print the letter's value small at the bottom right (T2), half of them."""
+    def mask(rng: np.random.Generator, letter: str | None, font: Path | None, side: int) -> np.ndarray:
+        m = original(rng, letter, font, side)
+        if letter is None or font is None or rng.random() < 0.5:
+            return m
+        digit = str(int(rng.integers(1, 10)))
+        shift = (float(rng.uniform(0.25, 0.36)), float(rng.uniform(0.25, 0.36)))
+        d = glyphs.glyph_mask(digit, font, side, scale=float(rng.uniform(0.14, 0.24)), offset=shift)
+        return np.maximum(m, d)  # type: ignore[no-any-return]
+    return mask
+
+
+def _render(job: tuple[int, str, int]) -> tuple[np.ndarray, np.ndarray]:
+    import vision.glyphs.boxed as boxed
+
+    seed, font, per_symbol = job
+    rng = np.random.default_rng(seed)
+    original = boxed._face_mask
+    crops, rows = [], []
+    for symbol in SYMBOLS:
+        boxed._face_mask = _with_value(original)  # type: ignore[assignment]
+        if symbol == "*":
+            boxed._face_mask = _diamond  # type: ignore[assignment]
+        for _ in range(per_symbol * (3 if symbol == "*" else 1)):
+            crop, rot = glyphs.face_crop(rng, symbol if symbol != "*" else "A", Path(font))
+            crops.append(crop)
+            rows.append(allowed_turn(symbol, rot))
+        boxed._face_mask = original
+    for _ in range(per_symbol * 4):
+        crop, _ = glyphs.face_crop(rng, None, Path(font))
+        crops.append(crop)
+        rows.append(reject_row())
+    return prepare_u8(crops), np.stack(rows)
+
+
+def rendered(seed: int, per_symbol: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
+    fonts = glyphs.font_paths("train")
+    jobs = [(seed * 7919 + i, str(f), per_symbol) for i, f in enumerate(fonts)]
+    with Pool(workers) as pool:
+        parts = pool.map(_render, jobs)
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+def make_model():  # type: ignore[no-untyped-def]
+    """The letter network's layers (batch norm already folded into the convolutions)."""
+    import torch.nn as nn
+
+    def conv(i: int, o: int) -> list[nn.Module]:
+        return [nn.Conv2d(i, o, 3, padding=1), nn.ReLU()]
+
+    class DiceNet(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.features = nn.Sequential(
+                *conv(1, 16), nn.MaxPool2d(2), *conv(16, 32), *conv(32, 32), nn.MaxPool2d(2),
+                *conv(32, 64), *conv(64, 64), nn.MaxPool2d(2), nn.Flatten(), nn.Linear(1024, 128), nn.ReLU())
+            self.drop = nn.Dropout(0.3)
+            self.head = nn.Linear(128, N_SYMBOL_CLASSES)
+
+        def forward(self, x):  # type: ignore[no-untyped-def]
+            h = self.features(x)
+            return h, self.head(self.drop(h))
+
+    return DiceNet()
+
+
+def from_letters(model) -> None:  # type: ignore[no-untyped-def]
+    """Copy the letter model's weights in; the diamond's rows start small and random."""
+    import onnx
+    import onnx.numpy_helper
+    import torch
+
+    with np.load(MODEL_PATH, allow_pickle=False) as z:
+        graph = onnx.load_from_string(z["onnx"].tobytes()).graph
+    init = {i.name: onnx.numpy_helper.to_array(i) for i in graph.initializer}
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    layers = [m for m in model.features if isinstance(m, torch.nn.Conv2d)]
+    with torch.no_grad():
+        for node, layer in zip(convs, layers, strict=True):
+            layer.weight.copy_(torch.from_numpy(init[node.input[1]].copy()))
+            layer.bias.copy_(torch.from_numpy(init[node.input[2]].copy()))
+        model.features[-2].weight.copy_(torch.from_numpy(init["features.19.weight"].copy()))
+        model.features[-2].bias.copy_(torch.from_numpy(init["features.19.bias"].copy()))
+        hw, hb = init["head.weight"], init["head.bias"]
+        n = 4 * 26  # A-Z in both, in the same (letter, turn) order
+        model.head.weight[:n].copy_(torch.from_numpy(hw[:n].copy()))
+        model.head.bias[:n].copy_(torch.from_numpy(hb[:n].copy()))
+        model.head.weight[n:n + 4].normal_(0, 0.01)
+        model.head.bias[n:n + 4].fill_(float(hb[:n].mean()))
+        model.head.weight[NOT_A_FACE].copy_(torch.from_numpy(hw[-1].copy()))
+        model.head.bias[NOT_A_FACE] = float(hb[-1])
+
+
+def turned_rows(rows: np.ndarray, quarters: int) -> np.ndarray:
+    """Allowed classes after the crop turns ``quarters`` x 90° clockwise (torch.rot90 k=-q)."""
+    out = rows.copy()
+    sym = rows[:, :NOT_A_FACE].reshape(len(rows), len(SYMBOLS), 4)
+    out[:, :NOT_A_FACE] = np.roll(sym, quarters, axis=2).reshape(len(rows), NOT_A_FACE)
+    return out
+
+
+def train(x: np.ndarray, rows: np.ndarray, epochs: int, seed: int, lr: float):  # type: ignore[no-untyped-def]
+    import torch
+
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    model = make_model()
+    from_letters(model)
+    batch = 128
+    steps = epochs * math.ceil(len(x) / batch)
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
+    xt = torch.from_numpy(standardise(x))
+    t0 = time.time()
+    for epoch in range(epochs):
+        model.train()
+        order = rng.permutation(len(x))
+        loss_sum, right, seen = 0.0, 0, 0
+        for s in range(0, len(x), batch):
+            idx = order[s: s + batch]
+            xb = xt[torch.from_numpy(idx)]
+            dx, dy = (int(v) for v in rng.integers(-2, 3, 2))
+            xb = torch.roll(xb, shifts=(dy, dx), dims=(2, 3))
+            k = int(rng.integers(0, 4))
+            xb = torch.rot90(xb, -k, dims=(2, 3))  # k quarter turns clockwise
+            allowed = torch.from_numpy(turned_rows(rows[idx], k))
+            _, z = model(xb)
+            logp = torch.log_softmax(z, dim=1)
+            loss = -(torch.logsumexp(logp + torch.log(allowed + 1e-12), dim=1)).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            loss_sum += float(loss.detach()) * len(idx)
+            right += int((allowed[torch.arange(len(idx)), z.argmax(dim=1)] > 0).sum())
+            seen += len(idx)
+        print(f"epoch {epoch + 1}/{epochs}: loss {loss_sum / seen:.3f} acc {right / seen:.3f} "
+              f"{time.time() - t0:.0f}s", file=sys.stderr, flush=True)
+    model.eval()
+    return model
+
+
+def calibrate(reader: DiceReader, photos: list[Photo], seed: int, precision: float) -> None:
+    """Temperature by letter-level NLL of one look, then the lowest threshold whose sure
+    answers (as ``read_many`` decides, second looks included) are right ``precision`` of the
+    time, both on the calibration photos' cubes (boxes jittered as the finder's are)."""
+    rng = np.random.default_rng(seed)
+    crops, labels = [], []
+    for photo in photos:
+        img = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
+        for cube in photo.cubes:
+            if cube.letter and img is not None:
+                for _ in range(2):
+                    crops.append(cut(rng, img, cube.box, turn=False, slop=0.06))
+                    labels.append(SYMBOLS.index(cube.letter))
+    y = np.asarray(labels)
+    reader.net.temperature = 1.0
+    p1 = reader.probs(crops)
+    best_t, best_nll = 1.0, np.inf
+    for t in np.arange(0.5, 3.01, 0.05):
+        p = softmax(np.log(p1 + 1e-12) / t)[:, :NOT_A_FACE].reshape(len(y), len(SYMBOLS), 4).sum(axis=2)
+        nll = float(-np.log(p[np.arange(len(y)), y] + 1e-9).mean())
+        if nll < best_nll:
+            best_t, best_nll = float(t), nll
+    reader.net.temperature = best_t
+    p = reader.symbol_probs(crops)[:, :-1]
+    pred, conf = p.argmax(axis=1), p.max(axis=1)
+    reader.min_confidence = 0.95
+    for thr in np.arange(0.3, 0.951, 0.01):
+        sure = conf >= thr
+        if sure.any() and float((pred[sure] == y[sure]).mean()) >= precision:
+            reader.min_confidence = round(float(thr), 2)
+            break
+    sure = conf >= reader.min_confidence
+    print(f"calibration: {len(y)} crops, T {best_t:.2f}, forced {float((pred == y).mean()):.3f}, "
+          f"unsure below {reader.min_confidence:.2f}: right {float((pred[sure] == y[sure]).sum()) / len(y):.3f}, "
+          f"unsure {1 - float(sure.mean()):.3f}", file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--photos", type=Path, required=True, metavar="DIR")
+    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--per-cube", type=int, default=16, help="cuts of each real cube")
+    ap.add_argument("--per-symbol", type=int, default=3, help="renders per (train font, symbol)")
+    ap.add_argument("--lr", type=float, default=1.5e-3)
+    ap.add_argument("--precision", type=float, default=0.99, help="wanted rightness of sure answers")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "vision/models/dice.npz")
+    ap.add_argument("--calibrate-only", action="store_true", help="only refit --out's calibration")
+    args = ap.parse_args(argv)
+
+    import torch
+
+    torch.set_num_threads(args.workers)
+    tune = dice_photos.load(args.photos, "tune")
+    fit = [p for p in tune if not dice_photos.is_calibration(p.path.name)]
+    calib = [p for p in tune if dice_photos.is_calibration(p.path.name)]
+    if args.calibrate_only:
+        reader = DiceReader.load(args.out)
+        calibrate(reader, calib, args.seed + 1, args.precision)
+        reader.save(args.out)
+        return 0
+    rng = np.random.default_rng(args.seed)
+    crops, rows = photo_crops(rng, fit, args.per_cube)
+    xr, yr = rendered(args.seed, args.per_symbol, args.workers)
+    x = np.concatenate([prepare_u8(crops), xr])
+    allowed = np.concatenate([np.stack(rows), yr])
+    print(f"TUNE: {len(fit)} photos fit, {len(calib)} calibrate; {len(crops)} photo crops, "
+          f"{len(xr)} renders", file=sys.stderr)
+    model = train(x, allowed, args.epochs, args.seed, args.lr)
+    reader = DiceReader(Net(export(model), 1.0))
+    calibrate(reader, calib, args.seed + 1, args.precision)
+    reader.save(args.out)
+    print(f"saved {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

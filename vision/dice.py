@@ -1,0 +1,219 @@
+"""Find loose letter dice (or cubes in a tray) in a picture and read each top face.
+
+Two stages, each a plain function of an image:
+
+1. **find** (``vision.dice_find``): a small fully convolutional network marks every cube's
+   centre and box size on a copy of the picture no larger than 640 px, so a 1640x1232 frame
+   costs what a 640x480 one does. Cubes may touch, lie at any angle, sit in a tray or on cloth.
+2. **read** (``vision.dice_read``): each box is cut from the full-resolution picture and read
+   by a letter network fine-tuned on real cubes: A–Z, ``*`` for the diamond, or ``?`` when the
+   calibrated confidence is below the threshold fitted on held-out TUNE photos (never a guess).
+   A box the reader finds to be no face at all (a gap, the tray) is dropped.
+
+The corners are the face's outline where a bright (or dark) square blob is clear around the
+centre, else the found box. The value printed beside a letter on some sets is not read from
+the picture (no photos of such dice to learn from); it comes from ``dice_set``.
+
+    found = read_dice(cv2.imread("table.jpg"), DEFAULT_DICE)
+    [(d.letter, d.value) for d in found.dice]
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.games.kniffel.dice import JOKER, JOKER_VALUE, DiceSet
+from vision import VisionError
+from vision.dice_find import Finder, Spot
+from vision.dice_read import DiceReader, FaceReading
+
+UNSURE = "?"
+
+Point = tuple[float, float]
+
+
+class DiceNotRead(VisionError):
+    """The picture cannot be read for dice (not an image, too small)."""
+
+
+@dataclass(frozen=True)
+class Die:
+    """One die as seen: ``letter`` A–Z, ``*`` or ``?``; pixel coordinates of the input."""
+
+    letter: str
+    value: int | None
+    center: Point
+    corners: tuple[Point, Point, Point, Point]
+    confidence: float
+    rotation: int  # the letter's quarter turn, clockwise (meaningless for O, X, ?)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "letter": self.letter, "value": self.value,
+            "center": [round(self.center[0], 1), round(self.center[1], 1)],
+            "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
+            "confidence": round(self.confidence, 3),
+        }
+
+
+@dataclass(frozen=True)
+class DiceFound:
+    """Every die found in one picture, top to bottom then left to right, and the time taken."""
+
+    dice: tuple[Die, ...]
+    ms: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"dice": [d.to_json() for d in self.dice], "ms": round(self.ms, 1)}
+
+    @property
+    def letters(self) -> str:
+        return "".join(d.letter for d in self.dice)
+
+
+@dataclass(frozen=True)
+class DiceModels:
+    """The two networks, loaded once and shared (each serialises its own calls)."""
+
+    finder: Finder
+    reader: DiceReader
+
+    @classmethod
+    def load(cls) -> DiceModels:
+        return _shipped()
+
+
+@functools.cache
+def _shipped() -> DiceModels:
+    return DiceModels(Finder.load(), DiceReader.load())
+
+
+def read_dice(
+    image_bgr: np.ndarray,
+    dice_set: DiceSet | None = None,
+    *,
+    models: DiceModels | None = None,
+    min_score: float | None = None,
+) -> DiceFound:
+    """Every die in ``image_bgr`` (any size), its top face and, from ``dice_set``, its value."""
+    t0 = time.perf_counter()
+    image = _as_bgr(image_bgr)
+    m = models if models is not None else DiceModels.load()
+    spots = m.finder.find(image, min_score)
+    crops = [_crop(image, s) for s in spots]
+    readings = m.reader.read_many(crops)
+    values = dice_set.letter_values() if dice_set is not None else None
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    dice: list[Die] = []
+    for spot, reading in zip(spots, readings, strict=True):
+        if 1.0 - reading.face >= m.reader.drop_not_a_face:
+            continue
+        dice.append(_die(spot, reading, values, _outline(gray, spot)))
+    dice.sort(key=lambda d: (round(d.center[1] / max(8.0, _side(d))), d.center[0]))
+    return DiceFound(tuple(dice), (time.perf_counter() - t0) * 1000.0)
+
+
+def _die(spot: Spot, reading: FaceReading, values: dict[str, int] | None,
+         corners: tuple[Point, Point, Point, Point]) -> Die:
+    letter = reading.symbol if reading.symbol is not None else UNSURE
+    value: int | None = None
+    if letter == JOKER:
+        value = JOKER_VALUE
+    elif values is not None and letter != UNSURE:
+        value = values.get(letter)
+    return Die(letter, value, (spot.x, spot.y), corners, reading.confidence, reading.rotation)
+
+
+def _side(d: Die) -> float:
+    xs = [p[0] for p in d.corners]
+    return (max(xs) - min(xs)) * 0.7
+
+
+def _as_bgr(image: np.ndarray) -> np.ndarray:
+    if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or image.size == 0:
+        raise DiceNotRead("a picture must be a non-empty gray or BGR image array")
+    if min(image.shape[:2]) < 16:
+        raise DiceNotRead(f"picture too small: {image.shape[1]}x{image.shape[0]}")
+    if image.dtype != np.uint8:
+        image = np.clip(image, 0, 255).astype(np.uint8)
+    if image.ndim == 2:
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.shape[2] == 4:
+        return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    if image.shape[2] == 1:
+        return cv2.cvtColor(image[..., 0], cv2.COLOR_GRAY2BGR)
+    return image
+
+
+def _box(image: np.ndarray, s: Spot) -> tuple[int, int, int, int]:
+    h, w = image.shape[:2]
+    x0, y0 = int(round(max(0.0, s.x - s.w / 2))), int(round(max(0.0, s.y - s.h / 2)))
+    x1, y1 = int(round(min(float(w), s.x + s.w / 2))), int(round(min(float(h), s.y + s.h / 2)))
+    return x0, y0, max(x1, x0 + 4), max(y1, y0 + 4)
+
+
+def _crop(image: np.ndarray, s: Spot) -> np.ndarray:
+    x0, y0, x1, y1 = _box(image, s)
+    return image[y0:y1, x0:x1]
+
+
+def _outline(gray: np.ndarray, s: Spot) -> tuple[Point, Point, Point, Point]:
+    """The face's four corners: the turned rectangle of the blob under the centre when it is
+    clearly a square of the right size, else the found box (clockwise from top left)."""
+    x0, y0, x1, y1 = _box(gray, s)
+    fallback = ((float(x0), float(y0)), (float(x1), float(y0)), (float(x1), float(y1)), (float(x0), float(y1)))
+    patch = gray[y0:y1, x0:x1]
+    if min(patch.shape) < 12:
+        return fallback
+    _, bw = cv2.threshold(patch, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    h, w = bw.shape
+    if bw[h // 2 - h // 4: h // 2 + h // 4, w // 2 - w // 4: w // 2 + w // 4].mean() < 128:
+        bw = 255 - bw  # a dark face with light ink
+    contours, _ = cv2.findContours(bw, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return fallback
+    c = max(contours, key=cv2.contourArea)
+    (cx, cy), (rw, rh), ang = cv2.minAreaRect(c)
+    area, fill = rw * rh, cv2.contourArea(c) / max(1.0, rw * rh)
+    square = 0.75 < rw / max(rh, 1.0) < 1.33
+    if not (square and fill > 0.8 and 0.3 * w * h < area < 1.05 * w * h
+            and abs(cx - w / 2) < 0.2 * w and abs(cy - h / 2) < 0.2 * h):
+        return fallback
+    pts = cv2.boxPoints(((cx, cy), (rw, rh), ang)) + (x0, y0)
+    return _clockwise(pts)
+
+
+def _clockwise(pts: np.ndarray) -> tuple[Point, Point, Point, Point]:
+    """Four points clockwise (in image coordinates) starting from the top-left-most."""
+    c = pts.mean(axis=0)
+    order = np.argsort(np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0]))
+    p = pts[order]
+    start = int(np.argmin(p[:, 0] + p[:, 1]))
+    p = np.roll(p, -start, axis=0)
+    q = [(float(x), float(y)) for x, y in p]
+    return q[0], q[1], q[2], q[3]
+
+
+def draw(image_bgr: np.ndarray, found: DiceFound | Sequence[Die]) -> np.ndarray:
+    """A copy of the picture with each die's outline and reading (green sure, orange ``?``)."""
+    out = _as_bgr(image_bgr).copy()
+    dice = found.dice if isinstance(found, DiceFound) else tuple(found)
+    thick = max(1, out.shape[1] // 600)
+    for d in dice:
+        colour = (0, 200, 0) if d.letter != UNSURE else (0, 160, 255)
+        cv2.polylines(out, [np.asarray(d.corners, np.int32)], True, colour, thick, cv2.LINE_AA)
+        label = d.letter + (str(d.value) if d.value is not None and d.letter != JOKER else "")
+        org = (int(d.center[0]) - 6 * thick, int(d.center[1]) + 5 * thick)
+        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.5 * thick, (0, 0, 0), 3 * thick, cv2.LINE_AA)
+        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.5 * thick, colour, thick, cv2.LINE_AA)
+    return out
+
+
+__all__ = ["DiceFound", "DiceModels", "DiceNotRead", "Die", "UNSURE", "draw", "read_dice"]
