@@ -166,3 +166,11 @@ def test_after_a_restart_the_dice_of_the_throw_the_game_has_are_no_new_throw() -
     assert seen.events == () and isinstance(seen.memo, Memo)
     again = observe(thrown, lay("ICHESAN"), seen.memo).events
     assert len(again) == 1 and again[0].dice == "I C H E S A N"
+
+
+def test_after_an_answer_the_next_throw_is_still_a_throw() -> None:
+    asked = observe(state(), lay("TOREIC?"), None)
+    answered = state(Throw("T O R E I C H"))
+    again = observe(answered, lay("TORSANE", {3: 0.9}), Answered(asked.memo))
+    assert len(again.events) == 1 and again.events[0].dice == "T O R S A N E"
+    assert again.events[0].kept == (0, 1, 2)  # kept against the dice people answered about

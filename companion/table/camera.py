@@ -282,7 +282,10 @@ class DiceReader:
     table's own set) gives a die its value when the digit is unreadable.
     """
 
-    MOTION = 6.0  # mean grey-level change (0-255) over a frame that counts as movement
+    # a frame moved when more than MOVED of its (downscaled) pixels changed by more than
+    # CHANGE grey levels: a die is about 0.4 % of the frame, so a mean would hide a rolling one
+    CHANGE = 24.0
+    MOVED = 0.0008
 
     def __init__(self, settings: Mapping[str, Any], dice_set: Any = None) -> None:
         self.min_confidence = float(settings.get("min_confidence", 0.6))
@@ -299,7 +302,7 @@ class DiceReader:
         small = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (160, 120),
                            interpolation=cv2.INTER_AREA).astype(np.float32)
         prev, self._prev = self._prev, small
-        if prev is None or float(np.mean(np.abs(small - prev))) > self.MOTION:
+        if prev is None or float(np.mean(np.abs(small - prev) > self.CHANGE)) > self.MOVED:
             self.status = "moving"
             return DiceReading((), still=False)
         found = read_dice(image, dice_set=self.dice_set)

@@ -34,9 +34,12 @@ KEPT_TOLERANCE = 0.35  # of a die's edge: a kept die is nudged by less than a th
 
 @dataclass(frozen=True)
 class Memo:
-    """The dice the camera last believed (a throw applied, or a sight people answered)."""
+    """The dice the camera last believed (a throw applied, or a sight people answered), and
+    the sight it asked about, if it asked: once people answer, that sight is what the game has
+    (whatever they said), and only dice that differ from it are a new throw."""
 
     believed: tuple[DieSeen, ...]
+    asked: tuple[DieSeen, ...] = ()
 
 
 def _letters(dice: tuple[DieSeen, ...]) -> str:
@@ -64,8 +67,9 @@ def observe(state: KniffelState, reading: Any, memo: Any) -> Observed:
     """The throw (or question) a still reading of the dice gives; ``memo``: the last one."""
     if not isinstance(reading, DiceReading) or state.finished or state.time_up:
         return Observed(memo=memo)
-    answered = isinstance(memo, Answered)
     last = memo.memo if isinstance(memo, Answered) else memo
+    if isinstance(memo, Answered) and isinstance(last, Memo) and last.asked:
+        last = Memo(last.asked)  # people ruled on the sight asked about: the game has it now
     before = last.believed if isinstance(last, Memo) else ()
     dice = tuple(sorted(reading.dice, key=lambda d: (d.center[0], d.center[1])))
     shown = {"dice": [{"letter": d.letter, "value": d.value} for d in dice]}
@@ -74,8 +78,7 @@ def observe(state: KniffelState, reading: Any, memo: Any) -> Observed:
     if not before and state.roll is not None and _letters(dice) == "".join(
             sorted(f.letter for f in state.roll.faces)):
         return Observed(memo=Memo(dice), shown=shown)  # after a restart: the throw it has
-    if answered:  # people ruled on this sight: it is what the game has now
-        return Observed(memo=Memo(dice), shown=shown)
+    asking = Memo(before, asked=dice)
     unsure = [i for i, d in enumerate(dice) if d.letter == UNSURE]
     if unsure:
         prompt = Prompt(
@@ -83,7 +86,7 @@ def observe(state: KniffelState, reading: Any, memo: Any) -> Observed:
             details={"dice": shown["dice"], "unsure": unsure,
                      "candidates": {str(i): list(dice[i].candidates) for i in unsure}},
             answers=("throw",))
-        return Observed(prompt=prompt, memo=last, shown=shown)
+        return Observed(prompt=prompt, memo=asking, shown=shown)
     event = Throw(_notation(state, dice), kept=_kept(before, dice) if state.roll else ())
     try:
         apply(state, event)
@@ -91,5 +94,5 @@ def observe(state: KniffelState, reading: Any, memo: Any) -> Observed:
         prompt = Prompt(kind="impossible", code=exc.code, message=exc.reason,
                         details={"dice": shown["dice"], **exc.details}, refused=True,
                         answers=("throw",))
-        return Observed(prompt=prompt, memo=last, shown=shown)
+        return Observed(prompt=prompt, memo=asking, shown=shown)
     return Observed(events=(event,), memo=Memo(dice), shown=shown)
