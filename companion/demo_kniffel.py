@@ -44,7 +44,8 @@ def session_key(seed: int, size: tuple[int, int]) -> str:
 
 
 def render_session(seed: int, folder: Path, size: tuple[int, int],
-                   progress: Callable[[int, int], None] | None = None) -> Path:
+                   progress: Callable[[int, int], None] | None = None,
+                   rounds: int = ROUNDS) -> Path:
     """Render the game's throws into ``folder`` (JPEG frames, timing and ``script.json``)."""
     from companion.games.kniffel.dice import DEFAULT_DICE
     from vision.sources import SESSION_FILE, SessionWriter
@@ -54,7 +55,7 @@ def render_session(seed: int, folder: Path, size: tuple[int, int],
         return folder
     partial = folder.with_name(folder.name + ".partial")
     partial.mkdir(parents=True, exist_ok=True)
-    turns = ROUNDS * len(KNIFFEL_PLAYERS)
+    turns = rounds * len(KNIFFEL_PLAYERS)
     throws: list[dict[str, Any]] = []
     t, index = 0.0, 0
     with SessionWriter(partial) as writer:
@@ -117,12 +118,16 @@ class KniffelRound:
         self.throws = load_throws(folder)
         self._by_turn: dict[tuple[int, int], Throw] = {(x.turn, x.throw): x for x in self.throws}
         self._waiting_since: float | None = None
+        from vision.sources import load_session
 
-    def _hold_for(self, turn: int, rolls: int) -> int | None:
+        self._frames = len(load_session(folder))
+
+    def _hold_for(self, turn: int, rolls: int) -> int:
         """The frame to hold before: the table has ``rolls`` throws of ``turn``; the next throw
-        of the recording may play, not the one after it."""
+        of the recording may play, not the one after it. The last frame stays on the table
+        (a recording that ended would take the camera's open question with it)."""
         nxt = self._by_turn.get((turn, rolls + 1)) or self._by_turn.get((turn + 1, 0))
-        return None if nxt is None else nxt.first
+        return self._frames if nxt is None else nxt.first
 
     def play(self, game_id: int, handed: Callable[[dict[str, Any]], bool]) -> bool:
         """Play until the game is over (True) or a phone takes the table (False)."""
@@ -157,7 +162,9 @@ class KniffelRound:
             if (last_throw or view.get("time_up")) and acted != (turn, rolls):
                 acted = (turn, rolls)
                 self.stop.wait(0.8 / max(self.speed, 0.1))  # a moment to find the words
-                self._phone("writes the entry on the phone", best_entry(view))
+                now = rt.snapshot()["view"] or {}
+                if (now.get("turn"), now.get("rolls")) == (turn, rolls) and not now.get("finished"):
+                    self._phone("writes the entry on the phone", best_entry(now))
             self.stop.wait(0.1)
         return True
 
