@@ -86,13 +86,21 @@ class DiceModels:
     reader: DiceReader
 
     @classmethod
-    def load(cls) -> DiceModels:
-        return _shipped()
+    def load(cls, profile: str | None = None) -> DiceModels:
+        """The shipped networks; ``profile``: a reader taught the table's own set (``teach``)."""
+        if not profile:
+            return _shipped()
+        return _with_profile(profile)
 
 
 @functools.cache
 def _shipped() -> DiceModels:
     return DiceModels(Finder.load(), DiceReader.load())
+
+
+@functools.lru_cache(maxsize=2)
+def _with_profile(profile: str) -> DiceModels:
+    return DiceModels(_shipped().finder, DiceReader.load(profile))
 
 
 def read_dice(
@@ -106,18 +114,36 @@ def read_dice(
     t0 = time.perf_counter()
     image = _as_bgr(image_bgr)
     m = models if models is not None else DiceModels.load()
+    values = dice_set.letter_values() if dice_set is not None else None
+    dice = tuple(die for die, _ in _found(image, m, values, min_score))
+    return DiceFound(dice, (time.perf_counter() - t0) * 1000.0)
+
+
+def _found(image: np.ndarray, m: DiceModels, values: dict[str, int] | None,
+           min_score: float | None) -> list[tuple[Die, np.ndarray]]:
+    """Every die with its crop, in reading order (rows from the top, then left to right)."""
     spots = m.finder.find(image, min_score)
     crops = [_crop(image, s) for s in spots]
     readings = m.reader.read_many(crops)
-    values = dice_set.letter_values() if dice_set is not None else None
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    dice: list[Die] = []
-    for spot, reading in zip(spots, readings, strict=True):
-        if 1.0 - reading.face >= m.reader.drop_not_a_face:
-            continue
-        dice.append(_die(spot, reading, values, _outline(gray, spot)))
-    dice.sort(key=lambda d: (round(d.center[1] / max(8.0, _side(d))), d.center[0]))
-    return DiceFound(tuple(dice), (time.perf_counter() - t0) * 1000.0)
+    out = [(_die(spot, reading, values, _outline(gray, spot)), crop)
+           for spot, reading, crop in zip(spots, readings, crops, strict=True)
+           if 1.0 - reading.face < m.reader.drop_not_a_face]
+    out.sort(key=lambda dc: (round(dc[0].center[1] / max(8.0, _side(dc[0]))), dc[0].center[0]))
+    return out
+
+
+def teach(image_bgr: np.ndarray, letters: Sequence[str],
+          models: DiceModels | None = None) -> DiceReader:
+    """The reader taught a photo of the table's own dice laid in a row, their letters given
+    left to right (``*`` the diamond): the set's print is known from then on, as
+    ``vision teach`` does for tiles. A row, because loose dice have no reading order a person
+    and the finder would agree on."""
+    m = models if models is not None else DiceModels.load()
+    found = sorted(_found(_as_bgr(image_bgr), m, None, None), key=lambda dc: dc[0].center[0])
+    if len(found) != len(letters):
+        raise DiceNotRead(f"the photo shows {len(found)} dice, not the {len(letters)} given")
+    return m.reader.taught([(crop, letter) for (_, crop), letter in zip(found, letters)])
 
 
 def _die(spot: Spot, reading: FaceReading, values: dict[str, int] | None,
@@ -216,4 +242,4 @@ def draw(image_bgr: np.ndarray, found: DiceFound | Sequence[Die]) -> np.ndarray:
     return out
 
 
-__all__ = ["DiceFound", "DiceModels", "DiceNotRead", "Die", "UNSURE", "draw", "read_dice"]
+__all__ = ["DiceFound", "DiceModels", "DiceNotRead", "Die", "UNSURE", "draw", "read_dice", "teach"]

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from vision import VisionError
-from vision.letters import NORM, ROTATIONS, Net, prepare, softmax
+from vision.letters import NORM, ROTATIONS, Net, prepare, proto_vote, softmax, turns
 
 SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ*"
 N_SYMBOL_CLASSES = len(SYMBOLS) * len(ROTATIONS) + 1
@@ -51,10 +51,14 @@ class DiceReader:
     """The face network (ONNX inside ``dice.npz``) run by cv2.dnn, with its calibration."""
 
     def __init__(self, net: Net, min_confidence: float = UNSURE_BELOW,
-                 drop_not_a_face: float = DROP_NOT_A_FACE) -> None:
+                 drop_not_a_face: float = DROP_NOT_A_FACE, prototypes: np.ndarray | None = None,
+                 proto_labels: np.ndarray | None = None) -> None:
         self.net = net
         self.min_confidence = min_confidence
         self.drop_not_a_face = drop_not_a_face
+        # faces of the table's own set, taught from a photo (``taught``)
+        self.prototypes = prototypes
+        self.proto_labels = proto_labels
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> DiceReader:
@@ -63,26 +67,64 @@ class DiceReader:
             with np.load(p, allow_pickle=False) as z:
                 meta = json.loads(str(z["meta"]))
                 onnx = z["onnx"].tobytes()
+                protos = z["protos"].astype(np.float32) if "protos" in z else None
+                labels = z["proto_labels"].astype(np.int64) if "proto_labels" in z else None
         except (OSError, KeyError, ValueError, EOFError) as exc:
             raise DiceReaderError(f"cannot load dice reader {p}: {exc}") from exc
         if meta.get("symbols") != SYMBOLS or int(meta.get("norm", -1)) != NORM:
             raise DiceReaderError(f"dice reader {p} was made for other symbols or input size")
         return cls(Net(onnx, float(meta["temperature"])), float(meta["min_confidence"]),
-                   float(meta.get("drop_not_a_face", DROP_NOT_A_FACE)))
+                   float(meta.get("drop_not_a_face", DROP_NOT_A_FACE)), protos, labels)
 
     def save(self, path: str | Path) -> None:
         meta = {"symbols": SYMBOLS, "norm": NORM, "temperature": self.net.temperature,
                 "min_confidence": self.min_confidence, "drop_not_a_face": self.drop_not_a_face}
+        arrays = {"onnx": np.frombuffer(self.net.onnx, np.uint8), "meta": np.array(json.dumps(meta))}
+        if self.prototypes is not None and self.proto_labels is not None:
+            arrays["protos"] = self.prototypes.astype(np.float16)
+            arrays["proto_labels"] = self.proto_labels.astype(np.int16)
         with open(path, "wb") as fh:
-            np.savez_compressed(fh, onnx=np.frombuffer(self.net.onnx, np.uint8),
-                                meta=np.array(json.dumps(meta)))
+            np.savez_compressed(fh, **arrays)  # type: ignore[arg-type]
+
+    def taught(self, examples: Sequence[tuple[np.ndarray, str]]) -> DiceReader:
+        """A reader that also knows these faces of the table's own set (crop, symbol).
+
+        Every die of a set shares one print, so a face seen once in a photo of the real set
+        is known again however it lies: each crop is kept in its four turns as prototypes in
+        the network's hidden layer, and a crop close to one is decided mostly by it (the same
+        vote as the tiles' taught letters). The turn of a taught face is the one the network
+        finds likeliest for the symbol given.
+        """
+        if not examples:
+            raise DiceReaderError("teaching needs at least one face with its letter")
+        views: list[np.ndarray] = []
+        labels: list[int] = []
+        first = self.probs([crop for crop, _ in examples])
+        for (crop, symbol), p in zip(examples, first):
+            if symbol not in SYMBOLS:
+                raise DiceReaderError(f"not a die face the reader knows: {symbol!r}")
+            k = SYMBOLS.index(symbol)
+            turn = int(np.argmax(p[k * len(ROTATIONS):(k + 1) * len(ROTATIONS)]))
+            for extra, turned in turns(crop):
+                views.append(turned)
+                labels.append(k * len(ROTATIONS) + (turn + extra // 90) % len(ROTATIONS))
+        hidden, _ = self.net.run(prepare(views))
+        lab = np.asarray(labels, np.int64)
+        if self.prototypes is not None and self.proto_labels is not None:
+            hidden = np.concatenate([self.prototypes, hidden])
+            lab = np.concatenate([self.proto_labels, lab])
+        return DiceReader(self.net, self.min_confidence, self.drop_not_a_face,
+                          hidden.astype(np.float32), lab)
 
     def probs(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """Calibrated probabilities over (symbol, turn) classes and "not a face", one row a crop."""
         if len(crops) == 0:
             return np.zeros((0, N_SYMBOL_CLASSES), np.float32)
-        _, logits = self.net.run(prepare(crops))
+        hidden, logits = self.net.run(prepare(crops))
         out: np.ndarray = softmax(logits / self.net.temperature)
+        if self.prototypes is not None and self.proto_labels is not None and len(self.prototypes):
+            vote, weight = proto_vote(hidden, self.prototypes, self.proto_labels, N_SYMBOL_CLASSES)
+            out = (1.0 - weight[:, None]) * out + weight[:, None] * vote
         return out
 
     def symbol_probs(self, crops: Sequence[np.ndarray]) -> np.ndarray:

@@ -136,7 +136,7 @@ def softmax(z: FloatArray) -> FloatArray:
 
 # --- taught prototypes ---------------------------------------------------------------------
 
-def _turns(crop: np.ndarray) -> list[tuple[int, np.ndarray]]:
+def turns(crop: np.ndarray) -> list[tuple[int, np.ndarray]]:
     """The crop turned by each extra clockwise quarter (how much to add to its rotation)."""
     return [
         (0, crop),
@@ -205,7 +205,7 @@ class LetterReader:
             return np.zeros((0, N_CLASSES), np.float32)
         if self.turn_views:
             # read each crop in all four quarter turns and average, undoing each turn
-            views = [t for c in crops for _, t in _turns(c)]
+            views = [t for c in crops for _, t in turns(c)]
             pv = self._probs(views).reshape(len(crops), 4, N_CLASSES)
             # geometric mean: four views that agree stay as sure as one; one that disagrees
             # pulls the answer towards unsure
@@ -219,32 +219,9 @@ class LetterReader:
         hidden, logits = self.net.run(prepare(crops))
         p = self.net.probs(logits)
         if self.prototypes is not None and self.proto_labels is not None and len(self.prototypes):
-            vote, weight = self._proto_vote(hidden)
+            vote, weight = proto_vote(hidden, self.prototypes, self.proto_labels, N_CLASSES)
             p = (1.0 - weight[:, None]) * p + weight[:, None] * vote
         return p
-
-    def _proto_vote(self, h: FloatArray) -> tuple[FloatArray, FloatArray]:
-        """Soft nearest-prototype vote in the hidden space, and how much to trust it.
-
-        A crop as close to a taught example as the example's own turns and jitter are
-        (cosine >= ~0.95) is decided mostly by the vote; a crop far from all of them (another
-        letter, a blank face) is left to the network.
-        """
-        assert self.prototypes is not None and self.proto_labels is not None
-        hn = h / (np.linalg.norm(h, axis=1, keepdims=True) + 1e-6)
-        pn = self.prototypes / (np.linalg.norm(self.prototypes, axis=1, keepdims=True) + 1e-6)
-        sim = hn @ pn.T  # (n, m)
-        vote = np.zeros((len(h), N_CLASSES), np.float32)
-        k = min(5, sim.shape[1])
-        idx = np.argpartition(-sim, k - 1, axis=1)[:, :k]
-        for i in range(len(h)):
-            s = sim[i, idx[i]]
-            w = np.exp((s - s.max()) / 0.02)
-            np.add.at(vote[i], self.proto_labels[idx[i]], w)
-        vote /= vote.sum(axis=1, keepdims=True)
-        near = sim.max(axis=1)
-        weight = PROTO_TRUST * np.clip((near - PROTO_FAR) / (PROTO_NEAR - PROTO_FAR), 0.0, 1.0)
-        return vote, weight.astype(np.float32)
 
     def read(self, crop: np.ndarray, alphabet: str | None = None) -> LetterReading:
         """Read one crop; ``alphabet`` (e.g. "MÖRDE") restricts the answer."""
@@ -289,7 +266,7 @@ class LetterReader:
         labels: list[int] = []
         for crop, label in examples:
             letter, rot = _parse_label(label)
-            for extra, turned in _turns(crop):
+            for extra, turned in turns(crop):
                 views.append(turned)
                 labels.append(class_index(letter, (rot + extra) % 360))
         h = self.net.run(prepare(views))[0]
@@ -299,6 +276,31 @@ class LetterReader:
         else:
             lab = np.asarray(labels)
         return LetterReader(self.net, h.astype(np.float32), lab.astype(np.int64), self.min_confidence)
+
+
+def proto_vote(h: FloatArray, prototypes: FloatArray, labels: np.ndarray,
+               n_classes: int) -> tuple[FloatArray, FloatArray]:
+    """Soft nearest-prototype vote in the hidden space, and how much to trust it.
+
+    A crop as close to a taught example as the example's own turns and jitter are
+    (cosine >= ~0.95) is decided mostly by the vote; a crop far from all of them (another
+    letter, a blank face) is left to the network. Shared by every reader built on this network
+    (the tiles' letters, the dice faces).
+    """
+    hn = h / (np.linalg.norm(h, axis=1, keepdims=True) + 1e-6)
+    pn = prototypes / (np.linalg.norm(prototypes, axis=1, keepdims=True) + 1e-6)
+    sim = hn @ pn.T  # (n, m)
+    vote = np.zeros((len(h), n_classes), np.float32)
+    k = min(5, sim.shape[1])
+    idx = np.argpartition(-sim, k - 1, axis=1)[:, :k]
+    for i in range(len(h)):
+        s = sim[i, idx[i]]
+        w = np.exp((s - s.max()) / 0.02)
+        np.add.at(vote[i], labels[idx[i]], w)
+    vote /= vote.sum(axis=1, keepdims=True)
+    near = sim.max(axis=1)
+    weight = PROTO_TRUST * np.clip((near - PROTO_FAR) / (PROTO_NEAR - PROTO_FAR), 0.0, 1.0)
+    return vote, weight.astype(np.float32)
 
 
 def _unturn(p: FloatArray, quarters: int) -> FloatArray:

@@ -290,6 +290,10 @@ class DiceReader:
     def __init__(self, settings: Mapping[str, Any], dice_set: Any = None) -> None:
         self.min_confidence = float(settings.get("min_confidence", 0.6))
         self.dice_set = dice_set
+        from vision.dice import DiceModels
+
+        # a reader taught the table's own set (``companion vision teach-dice``), if any
+        self._models = DiceModels.load(str(settings.get("dice_profile", "")) or None)
         self._prev: Any = None
         self.status = "read"
 
@@ -305,7 +309,7 @@ class DiceReader:
         if prev is None or float(np.mean(np.abs(small - prev) > self.CHANGE)) > self.MOVED:
             self.status = "moving"
             return DiceReading((), still=False)
-        found = read_dice(image, dice_set=self.dice_set)
+        found = read_dice(image, dice_set=self.dice_set, models=self._models)
         self.status = "read"
         dice = []
         for d in found.dice:
