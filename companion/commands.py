@@ -181,21 +181,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
 
     games = (args.game,) if args.game else ("moerder", "kniffel")
-    script = demo.choose_script(args.seed)
-    folder = demo.cache_dir() / demo.session_key(script, demo.DEFAULT_SIZE)
-    if "moerder" in games and not (folder / "session.json").is_file():
-        print(f"Rendering the demo game ({len(script.boards) - 1} turns) once into {folder} …",
-              flush=True)
-        _rendered(lambda step: demo.render_session(script, folder, progress=step),
-                  2 * len(script.boards) - 1, "frames")
-    kniffel = None
-    if "kniffel" in games and (not args.rounds or args.rounds > games.index("kniffel")):
-        kniffel = demo.cache_dir() / demo_kniffel.session_key(args.seed, demo.DEFAULT_SIZE)
-        if not (kniffel / "session.json").is_file():
-            print(f"Rendering the Wort-Kniffel throws once into {kniffel} …", flush=True)
-            turns = demo_kniffel.ROUNDS * len(demo_kniffel.KNIFFEL_PLAYERS)
-            _rendered(lambda step: demo_kniffel.render_session(
-                args.seed, kniffel, demo.DEFAULT_SIZE, progress=step), turns, "turns")
+    script, folder, kniffel = _demo_sessions(args, games)
 
     tmp = tempfile.TemporaryDirectory(prefix="companion-demo-")
     db = args.db or Path(tmp.name) / "demo.sqlite"
@@ -248,6 +234,28 @@ def cmd_demo(args: argparse.Namespace) -> int:
     finally:
         tmp.cleanup()
     return 0
+
+
+def _demo_sessions(args: argparse.Namespace, games: tuple[str, ...]) -> tuple[Any, Path, Path | None]:
+    """The Mörder script and the recorded sessions the demo plays, rendered once (cached)."""
+    from companion import demo, demo_kniffel
+
+    script = demo.choose_script(args.seed)
+    folder = demo.cache_dir() / demo.session_key(script, demo.DEFAULT_SIZE)
+    if "moerder" in games and not (folder / "session.json").is_file():
+        print(f"Rendering the demo game ({len(script.boards) - 1} turns) once into {folder} …",
+              flush=True)
+        _rendered(lambda step: demo.render_session(script, folder, progress=step),
+                  2 * len(script.boards) - 1, "frames")
+    kniffel = None
+    if "kniffel" in games and (not args.rounds or args.rounds > games.index("kniffel")):
+        kniffel = demo.cache_dir() / demo_kniffel.session_key(args.seed, demo.DEFAULT_SIZE)
+        if not (kniffel / "session.json").is_file():
+            print(f"Rendering the Wort-Kniffel throws once into {kniffel} …", flush=True)
+            turns = demo_kniffel.ROUNDS * len(demo_kniffel.KNIFFEL_PLAYERS)
+            _rendered(lambda step: demo_kniffel.render_session(
+                args.seed, kniffel, demo.DEFAULT_SIZE, progress=step), turns, "turns")
+    return script, folder, kniffel
 
 
 def _rendered(render: Any, total: int, unit: str) -> None:
