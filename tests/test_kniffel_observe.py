@@ -157,7 +157,9 @@ def test_one_camera_reads_what_the_game_on_the_table_needs() -> None:
     assert readers(None) == "dice"
     on_table[0] = Rules(None)
     assert readers(None) is None
-    assert made == ["grid", "dice"]  # each made once, when first needed
+    assert made == ["grid", "dice"]  # each made when first needed
+    on_table[0] = Rules("grid")
+    assert readers(None) == "grid" and made == ["grid", "dice", "grid"]  # the idle one let go
 
 
 def test_after_a_restart_the_dice_of_the_throw_the_game_has_are_no_new_throw() -> None:

@@ -86,8 +86,12 @@ class DiceModels:
     reader: DiceReader
 
     @classmethod
-    def load(cls, profile: str | None = None) -> DiceModels:
-        """The shipped networks; ``profile``: a reader taught the table's own set (``teach``)."""
+    def load(cls, profile: str | None = None, shared: bool = True) -> DiceModels:
+        """The shipped networks; ``profile``: a reader taught the table's own set (``teach``).
+        ``shared``: the process-wide copy; the table takes its own, so that the networks are
+        let go with its reader when the game on the table reads something else."""
+        if not shared:
+            return cls(Finder.load(), DiceReader.load(profile or None))
         if not profile:
             return _shipped()
         return _with_profile(profile)

@@ -293,7 +293,8 @@ class DiceReader:
         from vision.dice import DiceModels
 
         # a reader taught the table's own set (``companion vision teach-dice``), if any
-        self._models = DiceModels.load(str(settings.get("dice_profile", "")) or None)
+        self._models = DiceModels.load(str(settings.get("dice_profile", "")) or None,
+                                       shared=False)
         self._prev: Any = None
         self.status = "read"
 
@@ -324,8 +325,9 @@ class DiceReader:
 
 class Readers:
     """The table's one camera reads what the game on the table needs: a reader per kind of
-    reading (``GameRules.reads``), made the first time a game needs it. A game the camera
-    does not read gets no readings; its frames are still shown."""
+    reading (``GameRules.reads``), made when a game needs it and let go when the next game
+    reads something else. A game the camera does not read gets no readings; its frames are
+    still shown."""
 
     def __init__(self, makers: Mapping[str, Callable[[], Reader]]) -> None:
         self._makers = dict(makers)
@@ -347,6 +349,7 @@ class Readers:
             return None
         reader = self._made.get(kind)
         if reader is None:
+            self._made.clear()  # one reader at a time: a Pi has no memory for idle networks
             reader = self._made[kind] = self._makers[kind]()
         return reader(image)
 
