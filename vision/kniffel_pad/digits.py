@@ -27,11 +27,15 @@ CLASSES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "-", "/", "junk")
 DASH, SLASH, JUNK = 10, 11, 12
 SIDE = 28
 MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "pad_digits.npz"
-INK_ON = 0.28  # ink map level a pixel counts as pen
+INK_ON = 0.28  # ink map level a pixel of a firm pen stroke is sure to reach
+INK_FLOOR = 0.12  # below this, paper grain and JPEG noise
+MAX_GROUPS = 8
+DIGIT_SIZED, DROP_COST = 0.3, float(np.log(0.05))
+MAX_JOIN = 3
 MIN_AREA = 14  # px at PX_PER_MM: smaller marks are dust
 INSET_MM = 1.1  # keep clear of the printed lines
-WIDE = 1.15  # a piece wider than this times its height is two digits touching
-STRIKE_SPAN = 0.6  # a stroke over this share of the box's width strikes it
+STRIKE_SPAN = 0.7  # any mark over this share of the box's width strikes it
+STROKE_SPAN = 0.4  # a dash or slash over this share does
 MAX_DIGITS = 3
 
 
@@ -90,61 +94,110 @@ def _to_input(ink: np.ndarray) -> np.ndarray:
     return out / peak if peak > 0 else out
 
 
-def _groups(mask: np.ndarray) -> list[tuple[np.ndarray, tuple[int, int, int, int]]]:
-    """Connected marks, those stacked over one another joined, left to right."""
+def _mask(ink_box: np.ndarray) -> np.ndarray:
+    """Pen pixels: a share of the box's darkest ink, so a faint pencil box is read as a
+    firm pen one is, with a floor so an empty box's grain stays empty."""
+    top = float(np.percentile(ink_box, 99.5)) if ink_box.size else 0.0
+    mask: np.ndarray = ink_box > float(np.clip(0.4 * top, INK_FLOOR, INK_ON))
+    return mask
+
+
+def _groups(mask: np.ndarray) -> list[np.ndarray]:
+    """Connected marks as whole-box masks, left to right; a mark over or under another (the
+    bar of a 5) joins it when together they are no wider than a digit."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
-    boxes = [(i, *stats[i, :4]) for i in range(1, n) if stats[i, 4] >= MIN_AREA]
-    boxes.sort(key=lambda b: b[1])
-    groups: list[tuple[list[int], list[int]]] = []  # (labels, [x0, y0, x1, y1])
-    for i, x, y, w, h in boxes:
+    boxes = sorted((stats[i, 0], i) for i in range(1, n) if stats[i, 4] >= MIN_AREA)
+    if len(boxes) > MAX_GROUPS:  # dirt: keep the biggest marks
+        keep = set(sorted((int(stats[i, 4]), i) for _, i in boxes)[-MAX_GROUPS:])
+        boxes = [(x, i) for x, i in boxes if (int(stats[i, 4]), i) in keep]
+    groups: list[tuple[list[int], list[int]]] = []
+    for _, i in boxes:
+        x, y, w, h = (int(v) for v in stats[i, :4])
         if groups:
             ids, (gx0, gy0, gx1, gy1) = groups[-1]
             overlap = min(gx1, x + w) - max(gx0, x)
-            if overlap >= 0.5 * min(w, gx1 - gx0):
-                groups[-1] = (ids + [i], [min(gx0, x), min(gy0, y), max(gx1, x + w),
-                                          max(gy1, y + h)])
+            union = [min(gx0, x), min(gy0, y), max(gx1, x + w), max(gy1, y + h)]
+            if overlap >= 0.6 * min(w, gx1 - gx0) and union[2] - union[0] <= union[3] - union[1]:
+                groups[-1] = (ids + [i], union)
                 continue
         groups.append(([i], [x, y, x + w, y + h]))
-    out = []
-    for ids, (x0, y0, x1, y1) in groups:
-        sel = np.isin(labels[y0:y1, x0:x1], ids)
-        out.append((sel, (int(x0), int(y0), int(x1 - x0), int(y1 - y0))))
-    return out
+    return [np.isin(labels, ids) for ids, _ in groups]
 
 
-def _split(sel: np.ndarray, bbox: tuple[int, int, int, int]
-           ) -> list[tuple[np.ndarray, tuple[int, int, int, int]]]:
-    """A blob wider than a digit cut at its thinnest columns into as many digits as fit."""
-    x, y, w, h = bbox
-    parts = min(MAX_DIGITS, max(1, round(w / (0.75 * h)))) if w > WIDE * h else 1
+def _bbox(mask: np.ndarray) -> tuple[int, int, int, int]:
+    ys, xs = np.nonzero(mask)
+    return int(xs.min()), int(ys.min()), int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1)
+
+
+def _cut(mask: np.ndarray, parts: int) -> list[np.ndarray] | None:
+    """A mask cut at its thinnest columns into ``parts`` side by side (None if it cannot)."""
+    x, _, w, _ = _bbox(mask)
     if parts == 1:
-        return [(sel, bbox)]
-    profile = sel.sum(axis=0).astype(np.float32)
+        return [mask]
+    profile = mask[:, x:x + w].sum(axis=0).astype(np.float32)
     cuts = []
     for k in range(1, parts):
         centre = k * w // parts
         lo, hi = max(1, centre - w // (3 * parts)), min(w - 1, centre + w // (3 * parts) + 1)
-        cuts.append(lo + int(np.argmin(profile[lo:hi])) if hi > lo else centre)
+        cuts.append(x + (lo + int(np.argmin(profile[lo:hi])) if hi > lo else centre))
     out = []
-    for a, b in zip([0, *cuts], [*cuts, w]):
-        part = sel[:, a:b]
-        rows = np.flatnonzero(part.any(axis=1))
-        if b - a < 2 or len(rows) == 0:
-            continue
-        out.append((part[rows[0]:rows[-1] + 1], (x + a, y + int(rows[0]), b - a,
-                                                  int(rows[-1] - rows[0] + 1))))
+    for a, b in zip([x, *cuts], [*cuts, x + w]):
+        part = np.zeros_like(mask)
+        part[:, a:b] = mask[:, a:b]
+        if b - a < 2 or int(part.sum()) < MIN_AREA:
+            return None
+        out.append(part)
     return out
+
+
+@dataclass(frozen=True)
+class Segmentation:
+    """Every way a box's marks may be digits: each option covers the marks ``start:end``
+    (left to right) with some of ``pieces``; reading picks the likeliest chain of options."""
+
+    pieces: tuple[Piece, ...]
+    options: tuple[tuple[int, int, tuple[int, ...]], ...]
+    marks: int
+    height: int  # of the box, px
+
+
+def segment(ink_box: np.ndarray) -> Segmentation:
+    """The candidate digits of one box (its ink map, printed lines already cut away).
+
+    Marks are joined up to three at a time (a digit broken by a thin stroke) and a joined
+    mark wider than a digit is also cut in two or three (digits touching); the network
+    scores every candidate and :func:`decide` keeps the likeliest reading, so cutting and
+    joining are judged by what the pieces look like, not by a width rule alone.
+    """
+    groups = _groups(_mask(ink_box))
+    found: list[Piece] = []
+    options: list[tuple[int, int, tuple[int, ...]]] = []
+    for i in range(len(groups)):
+        union = np.zeros_like(groups[i])
+        for j in range(i, min(len(groups), i + MAX_JOIN)):
+            union = union | groups[j]
+            _, _, w, h = _bbox(union)
+            if j > i and w > 2.4 * h:
+                break
+            for parts in range(1, MAX_DIGITS + 1):
+                if parts > 1 and w < (0.45 + 0.4 * (parts - 1)) * h:
+                    break
+                cut = _cut(union, parts)
+                if cut is None:
+                    continue
+                idx = []
+                for part in cut:
+                    x, y, pw, ph = _bbox(part)
+                    crop = ink_box[y:y + ph, x:x + pw] * part[y:y + ph, x:x + pw]
+                    idx.append(len(found))
+                    found.append(Piece(_to_input(crop), (x, y, pw, ph)))
+                options.append((i, j + 1, tuple(idx)))
+    return Segmentation(tuple(found), tuple(options), len(groups), ink_box.shape[0])
 
 
 def pieces(ink_box: np.ndarray) -> list[Piece]:
-    """The marks of one box (its ink map, lines already cut away), left to right."""
-    mask = ink_box > INK_ON
-    out: list[Piece] = []
-    for sel, bbox in _groups(mask):
-        for part, (x, y, w, h) in _split(sel, bbox):
-            crop = ink_box[y:y + h, x:x + w] * part
-            out.append(Piece(_to_input(crop), (x, y, w, h)))
-    return out
+    """Every candidate digit of a box (what the network is shown)."""
+    return list(segment(ink_box).pieces)
 
 
 class DigitReader:
@@ -197,40 +250,72 @@ class DigitReader:
         return p
 
     def read_boxes(self, ink_boxes: Sequence[np.ndarray]) -> list[BoxReading]:
-        """Every box in one network pass (a pad has ~100-200 boxes, ~300 marks)."""
-        found = [pieces(b) for b in ink_boxes]
-        flat = [p.image for ps in found for p in ps]
-        probs = self.probs(flat)
+        """Every box in one network pass (a pad has ~100-200 boxes, ~1000 candidates)."""
+        segs = [segment(b) for b in ink_boxes]
+        probs = self.probs([p.image for sg in segs for p in sg.pieces])
         out, k = [], 0
-        for box, ps in zip(ink_boxes, found):
-            out.append(decide(ps, probs[k:k + len(ps)], box.shape[1]))
-            k += len(ps)
+        for box, sg in zip(ink_boxes, segs):
+            out.append(decide(sg, probs[k:k + len(sg.pieces)], box.shape[1]))
+            k += len(sg.pieces)
         return out
 
 
-def decide(ps: Sequence[Piece], probs: np.ndarray, box_w: int) -> BoxReading:
-    """The box's reading from its pieces' class probabilities.
+def _best_chain(seg: Segmentation, logp: np.ndarray) -> list[tuple[int, int, float]]:
+    """The likeliest reading: (piece, class, probability) left to right, junk dropped.
 
-    A dash or slash, or any one mark running over most of the box's width, strikes the
-    box whatever else is written there (a crossed-out number is a struck box). Junk is
-    dropped; a number's confidence is its least sure digit's.
+    A chain of options covering every mark scores the sum of its pieces' log probabilities.
+    Only a whole single mark may be junk (dropped: a speck, a leftover line); a joined or
+    cut candidate must be a digit or stroke, so the network's "junk" for two digits in one
+    piece, or for half a digit, counts against that way of cutting.
     """
-    digits: list[tuple[str, float]] = []
-    junk_conf = 1.0
-    for piece, p in zip(ps, probs):
-        c = int(np.argmax(p))
-        wide = piece.bbox[2] >= STRIKE_SPAN * box_w
-        if c in (DASH, SLASH) or (wide and c in (1, JUNK)):
-            conf = float(p[DASH] + p[SLASH] + (p[1] + p[JUNK] if wide else 0.0))
-            return BoxReading(0, True, min(1.0, conf), "/")
-        if c == JUNK:
-            junk_conf = min(junk_conf, float(p[JUNK]))
-            continue
-        digits.append((CLASSES[c], float(p[c])))
-    if not digits:
-        return BoxReading(None, False, junk_conf)
-    text = "".join(d for d, _ in digits[:MAX_DIGITS + 1])
+    best: list[tuple[float, list[tuple[int, int, float]]]] = [(0.0, [])]
+    best += [(-np.inf, []) for _ in range(seg.marks)]
+    for end in range(1, seg.marks + 1):
+        for start, stop, idx in seg.options:
+            if stop != end or best[start][0] == -np.inf:
+                continue
+            score, chain = best[start][0], list(best[start][1])
+            whole = stop - start == 1 and len(idx) == 1
+            for i in idx:
+                c = int(np.argmax(logp[i] if whole else logp[i, :JUNK]))
+                score += float(logp[i, c])
+                if c == JUNK and seg.pieces[i].bbox[3] >= DIGIT_SIZED * seg.height:
+                    score += DROP_COST  # junk the size of a digit wants cutting, not dropping
+                if c != JUNK:
+                    chain.append((i, c, float(np.exp(logp[i, c]))))
+            if score > best[end][0]:
+                best[end] = (score, chain)
+    return best[seg.marks][1]
+
+
+def decide(seg: Segmentation, probs: np.ndarray, box_w: int) -> BoxReading:
+    """The box's reading from its candidates' class probabilities.
+
+    A dash or slash alone, or one over much of the box's width, or any mark running over
+    most of it, strikes the box whatever else is written there (a crossed-out number is a
+    struck box). Beside digits, a small slash is a slanted 1 and a small dash a stray bar.
+    A number's confidence is its least sure digit's.
+    """
+    if seg.marks == 0:
+        return BoxReading(None, False, 1.0)
+    logp = np.log(np.clip(probs, 1e-9, 1.0))
+    chain = _best_chain(seg, logp)
+    if not chain:
+        junk = max(float(probs[i, JUNK]) for i in range(len(seg.pieces)))
+        return BoxReading(None, False, junk)
+    marks: list[tuple[int, float]] = []  # (class, probability), strokes included
+    for i, c, p in chain:
+        w = seg.pieces[i].bbox[2]
+        if (c in (DASH, SLASH) and w >= STROKE_SPAN * box_w) or (
+                c == 1 and w >= STRIKE_SPAN * box_w):
+            return BoxReading(0, True, p, "/")
+        marks.append((c, p))
+    if all(c in (DASH, SLASH) for c, _ in marks):
+        return BoxReading(0, True, min(p for _, p in marks), "-")
+    digits = [("1" if c == SLASH else CLASSES[c], p) for c, p in marks if c != DASH]
+    text = "".join(d for d, _ in digits)
     return BoxReading(int(text), False, min(c for _, c in digits), text)
 
 
-__all__ = ["BoxReading", "CLASSES", "DigitReader", "Piece", "decide", "ink_map", "pieces"]
+__all__ = ["BoxReading", "CLASSES", "DigitReader", "Piece", "Segmentation", "decide", "ink_map",
+           "pieces", "segment"]
