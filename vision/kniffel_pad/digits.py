@@ -30,7 +30,7 @@ MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "pad_digits.npz
 INK_ON = 0.28  # ink map level a pixel of a firm pen stroke is sure to reach
 INK_FLOOR = 0.12  # below this, paper grain and JPEG noise
 MAX_GROUPS = 8
-DIGIT_SIZED, DROP_COST = 0.3, float(np.log(0.05))
+DIGIT_SIZED, DROP_COST = 0.25, float(np.log(0.005))
 MAX_JOIN = 3
 MIN_AREA = 14  # px at PX_PER_MM: smaller marks are dust
 INSET_MM = 1.1  # keep clear of the printed lines
@@ -129,17 +129,26 @@ def _bbox(mask: np.ndarray) -> tuple[int, int, int, int]:
     return int(xs.min()), int(ys.min()), int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1)
 
 
-def _cut(mask: np.ndarray, parts: int) -> list[np.ndarray] | None:
-    """A mask cut at its thinnest columns into ``parts`` side by side (None if it cannot)."""
+def _cuts(mask: np.ndarray, parts: int) -> list[list[int]]:
+    """Where to cut a mark into ``parts`` side by side: at its thinnest columns near the
+    even places; in two, also nearer either end (a narrow 1 or 4 beside a wide 8)."""
     x, _, w, _ = _bbox(mask)
-    if parts == 1:
-        return [mask]
     profile = mask[:, x:x + w].sum(axis=0).astype(np.float32)
-    cuts = []
-    for k in range(1, parts):
-        centre = k * w // parts
-        lo, hi = max(1, centre - w // (3 * parts)), min(w - 1, centre + w // (3 * parts) + 1)
-        cuts.append(x + (lo + int(np.argmin(profile[lo:hi])) if hi > lo else centre))
+
+    def thinnest(lo: float, hi: float) -> int:
+        a, b = max(1, round(lo * w)), min(w - 1, round(hi * w) + 1)
+        return x + (a + int(np.argmin(profile[a:b])) if b > a else (a + b) // 2)
+
+    if parts == 2:
+        found = {thinnest(0.22, 0.42), thinnest(0.38, 0.62), thinnest(0.58, 0.78)}
+        return [[c] for c in sorted(found)]
+    return [[thinnest(k / parts - 1 / (3 * parts), k / parts + 1 / (3 * parts))
+             for k in range(1, parts)]]
+
+
+def _cut(mask: np.ndarray, cuts: list[int]) -> list[np.ndarray] | None:
+    """The mask cut at these columns (None if a part would be too thin or empty)."""
+    x, _, w, _ = _bbox(mask)
     out = []
     for a, b in zip([x, *cuts], [*cuts, x + w]):
         part = np.zeros_like(mask)
@@ -179,10 +188,12 @@ def segment(ink_box: np.ndarray) -> Segmentation:
             _, _, w, h = _bbox(union)
             if j > i and w > 2.4 * h:
                 break
-            for parts in range(1, MAX_DIGITS + 1):
-                if parts > 1 and w < (0.45 + 0.4 * (parts - 1)) * h:
-                    break
-                cut = _cut(union, parts)
+            ways: list[list[int]] = [[]]
+            for parts in range(2, MAX_DIGITS + 1):
+                if w >= (0.2 + 0.4 * (parts - 1)) * h:
+                    ways += _cuts(union, parts)
+            for way in ways:
+                cut = _cut(union, way)
                 if cut is None:
                     continue
                 idx = []
