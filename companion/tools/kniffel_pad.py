@@ -76,7 +76,7 @@ def _pad_check(args: argparse.Namespace) -> int:
 
 
 def _print(view: dict[str, Any]) -> None:
-    print(f"pad: {view['layout']['players']} players x {view['layout']['games']} games, "
+    print(f"pad: {view['layout']['players']} player(s) x {view['layout']['games']} game(s), "
           f"read in {view['ms']} ms")
     for col in view["players"]:
         filled = sum(1 for b in col["boxes"].values() if b["value"] is not None or b["struck"])
