@@ -19,6 +19,7 @@ from companion.games.kniffel.lexicon import Lexicon
 from companion.games.kniffel.pad import BOXES, Box, parse_boxes
 from companion.games.kniffel.solver import Entry, best_boxes, check_entry, rank
 from companion.inputs import excerpt, read_text
+from companion.tools import kniffel_pad
 from companion.wordlist import load_lexicon
 
 EXIT_REFUSED = 1
@@ -72,6 +73,8 @@ def register(subparsers: Any) -> None:
     words.add_argument("--no-cache", action="store_true",
                        help="do not read or write the index cache")
     words.set_defaults(func=_words, word_list=None)
+
+    kniffel_pad.register(sub)
 
     parser.set_defaults(func=None)
 

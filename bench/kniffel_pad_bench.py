@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""The printed Wort-Kniffel pad read back: boxes right, strikes found, ms per photo.
+
+Pads are rendered by ``vision.kniffel_pad.synth`` with held-out handwritten digits (MNIST
+digits the model never trained on, ``tests/data/pad_digits_heldout.npz``), in every layout
+from 1 player x 1 game to 4 players x 3 games, then photographed: perspective tilt, uneven
+light, blur, noise and JPEG. ms is the whole ``read_pad`` (markers, warp, every box, sums)
+on one core (cv2.setNumThreads(1)), the median over the pads.
+
+    .venv/bin/python bench/kniffel_pad_bench.py [--pads 24] [--seed 11] [--tilt 0.05]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision.kniffel_pad import synth  # noqa: E402
+from vision.kniffel_pad.digits import DigitReader  # noqa: E402
+from vision.kniffel_pad.layout import Layout  # noqa: E402
+from vision.kniffel_pad.reader import read_pad  # noqa: E402
+
+HELDOUT = ROOT / "tests" / "data" / "pad_digits_heldout.npz"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pads", type=int, default=24)
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--tilt", type=float, default=0.05, help="corner jitter, share of the page")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    with np.load(HELDOUT) as z:
+        bank = (z["images"], z["labels"])
+    reader = DigitReader.load()
+    rng = np.random.default_rng(args.seed)
+    layouts = [Layout(p, g) for p in range(1, 5) for g in range(1, 4)]
+    total = synth.Score()
+    ms: list[float] = []
+    sums_flagged = sums_wrong = 0
+    for i in range(args.pads):
+        layout = layouts[i % len(layouts)]
+        wrong = int(rng.integers(0, layout.columns))
+        img, truth, _ = synth.fill(layout, bank, rng, wrong=wrong,
+                                   fill_rate=float(rng.uniform(0.6, 1.0)))
+        photo = synth.photograph(img, rng, tilt=args.tilt)
+        result = read_pad(photo, reader)
+        ms.append(result.ms)
+        synth.score(result, truth, total)
+        sums_wrong += 1
+        sums_flagged += result.columns[wrong].sums["total"].ok is False
+    n = total.numbers + total.struck
+    print(f"pads: {args.pads} photos, {n} written boxes, {total.blank} blank "
+          f"(held-out MNIST digits)")
+    print(f"written boxes right: {total.written:.4f} "
+          f"({total.numbers_right + total.struck_right}/{n})")
+    print(f"  numbers right:     {total.numbers_right / max(1, total.numbers):.4f} "
+          f"({total.numbers_right}/{total.numbers})")
+    print(f"  struck recognised: {total.struck_right / max(1, total.struck):.4f} "
+          f"({total.struck_right}/{total.struck})")
+    print(f"blank boxes right:   {total.blank_right / max(1, total.blank):.4f} "
+          f"({total.blank_right}/{total.blank})")
+    print(f"wrong totals flagged: {sums_flagged}/{sums_wrong}")
+    print(f"ms per pad photo (one core): median {statistics.median(ms):.0f}, "
+          f"max {max(ms):.0f}; photo size ~{photo.shape[1]}x{photo.shape[0]}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

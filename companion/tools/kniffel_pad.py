@@ -1,0 +1,90 @@
+"""``companion kniffel pad`` and ``pad-check``: print the Gewinnkarte, read a photo of it.
+
+Kept apart from the other Kniffel tools because it needs OpenCV and cairo, which are
+imported inside the handlers so ``companion --help`` stays instant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from companion.errors import InputError
+from companion.inputs import check_image, excerpt
+
+MAX_NAMES_CHARS = 200
+
+
+def register(sub: Any) -> None:
+    pad = sub.add_parser("pad", help="print the Wort-Kniffel score pad (PDF or PNG)",
+                         description="Print a Gewinnkarte with corner markers the companion "
+                         "reads back with 'pad-check'.")
+    pad.add_argument("--players", default="Spieler 1,Spieler 2",
+                     help="comma-separated names, 1-4 (default two players)")
+    pad.add_argument("--games", type=int, default=3, help="games on one pad, 1-3 (default 3)")
+    pad.add_argument("-o", "--output", type=Path, required=True, help="a .pdf or .png file")
+    pad.set_defaults(func=_pad)
+
+    check = sub.add_parser("pad-check", help="read a photo of the pad: boxes and sums",
+                           description="Find the pad's markers, read every box and compare "
+                           "each written sum with the sum of the boxes read.")
+    check.add_argument("photo", help="a photo (PNG, JPEG…) of a pad printed by 'pad'")
+    check.add_argument("--model", type=Path, help="digit model (.npz) instead of the shipped one")
+    check.add_argument("--json", action="store_true", help="JSON output")
+    check.set_defaults(func=_pad_check)
+
+
+def _pad(args: argparse.Namespace) -> int:
+    from vision.kniffel_pad import sheet
+    from vision.kniffel_pad.layout import Layout
+
+    if len(args.players) > MAX_NAMES_CHARS:
+        raise InputError(f"--players: longer than {MAX_NAMES_CHARS} characters")
+    names = [n.strip() for n in args.players.split(",") if n.strip()]
+    layout = Layout(len(names), args.games)
+    out: Path = args.output
+    suffix = out.suffix.lower()
+    if suffix not in (".pdf", ".png"):
+        raise InputError(f"{excerpt(str(out))}: the pad is written as .pdf or .png")
+    parent = out.parent if str(out.parent) else Path(".")
+    if not parent.is_dir():
+        raise InputError(f"{excerpt(str(parent))}: no such folder")
+    sheet.write(out, layout, names)
+    return 0
+
+
+def _pad_check(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.kniffel_pad.digits import DigitReader
+    from vision.kniffel_pad.reader import read_pad
+
+    check_image(args.photo)
+    image = cv2.imread(args.photo, cv2.IMREAD_COLOR)
+    if image is None:
+        raise InputError(f"{excerpt(args.photo)}: not an image OpenCV can decode")
+    reader = DigitReader.load(args.model)
+    result = read_pad(image, reader)
+    view = result.view()
+    if args.json:
+        print(json.dumps(view, ensure_ascii=False))
+    else:
+        _print(view)
+    return 0
+
+
+def _print(view: dict[str, Any]) -> None:
+    print(f"pad: {view['layout']['players']} player(s) x {view['layout']['games']} game(s), "
+          f"read in {view['ms']} ms")
+    for col in view["players"]:
+        filled = sum(1 for b in col["boxes"].values() if b["value"] is not None or b["struck"])
+        if filled == 0 and all(s["written"] is None for s in col["sums"].values()):
+            continue
+        sums = "  ".join(
+            f"{k} {s['written'] if s['written'] is not None else '-'}"
+            + ("" if s["ok"] is not False else f" (should be {s['computed']})")
+            for k, s in col["sums"].items()
+        )
+        print(f"game {col['game'] + 1} player {col['player'] + 1}: {filled} boxes; {sums}")

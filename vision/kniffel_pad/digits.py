@@ -1,0 +1,348 @@
+"""Read one handwritten box of the pad: a number, a struck box, or nothing.
+
+A box is cut from the rectified page as an *ink map* (how much darker than the paper around
+it each pixel is), so pen colour, pencil and uneven light look alike. Its marks are split
+into digits by connected components (pieces above one another join, as the bar of a 5 does;
+a blob wider than a digit is cut at its thinnest column), and each piece goes, MNIST-style
+(fitted into 20x20, centred by mass in 28x28), to a small CNN run by cv2.dnn, trained by
+``scripts/train_pad_digits.py`` on pieces cut by this very code from rendered pads. Its
+classes are the ten digits, a dash (a minus, or a stroke along the box), a slash (a stroke
+across the box) and junk (a leftover of the printed lines, a speck, a neighbour's edge).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.kniffel_pad.layout import PadSheetError
+
+CLASSES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "-", "/", "junk")
+DASH, SLASH, JUNK = 10, 11, 12
+SIDE = 28
+MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "pad_digits.npz"
+INK_ON = 0.28  # ink map level a pixel of a firm pen stroke is sure to reach
+INK_FLOOR = 0.12  # below this, paper grain and JPEG noise
+MAX_GROUPS = 8
+SURE = 0.97  # a mark read as one digit this surely is not cut or joined
+DIGIT_SIZED, DROP_COST = 0.25, float(np.log(0.005))
+MAX_JOIN = 3
+MIN_AREA = 14  # px at PX_PER_MM: smaller marks are dust
+INSET_MM = 1.1  # keep clear of the printed lines
+STRIKE_SPAN = 0.7  # any mark over this share of the box's width strikes it
+STROKE_SPAN = 0.4  # a dash or slash over this share does
+MAX_DIGITS = 3
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One mark in a box: the network's input and where it was (x, y, w, h in box pixels)."""
+
+    image: np.ndarray
+    bbox: tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class BoxReading:
+    """What a box holds: ``value`` None and ``struck`` False is a blank box."""
+
+    value: int | None
+    struck: bool
+    confidence: float
+    text: str = ""
+
+    def view(self) -> dict[str, object]:
+        return {"value": self.value, "struck": self.struck,
+                "confidence": round(self.confidence, 3)}
+
+
+def ink_map(gray: np.ndarray) -> np.ndarray:
+    """0..1: how much darker than the local paper each pixel is.
+
+    The paper's brightness is the local maximum (a closing wider than any stroke), so a
+    shadow across the page or a tinted sum row does not read as ink.
+    """
+    g = gray.astype(np.float32)
+    paper = cv2.dilate(g, np.ones((15, 15), np.uint8))
+    paper = cv2.GaussianBlur(paper, (0, 0), 6)
+    ink: np.ndarray = np.clip((paper - g) / np.maximum(paper, 20.0), 0.0, 1.0)
+    return ink
+
+
+def _to_input(ink: np.ndarray) -> np.ndarray:
+    """MNIST's own normalisation: the mark fitted into 20x20, its mass at the centre of 28x28."""
+    h, w = ink.shape
+    scale = 20.0 / max(h, w)
+    nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
+    small = cv2.resize(ink, (nw, nh), interpolation=cv2.INTER_AREA)
+    out = np.zeros((SIDE, SIDE), np.float32)
+    total = float(small.sum())
+    if total > 0:
+        ys, xs = np.mgrid[0:nh, 0:nw]
+        cy, cx = float((ys * small).sum()) / total, float((xs * small).sum()) / total
+    else:
+        cy, cx = nh / 2, nw / 2
+    oy = int(np.clip(round(SIDE / 2 - cy), 0, SIDE - nh))
+    ox = int(np.clip(round(SIDE / 2 - cx), 0, SIDE - nw))
+    out[oy:oy + nh, ox:ox + nw] = small
+    peak = float(out.max())
+    return out / peak if peak > 0 else out
+
+
+def _mask(ink_box: np.ndarray) -> np.ndarray:
+    """Pen pixels: a share of the box's darkest ink, so a faint pencil box is read as a
+    firm pen one is, with a floor so an empty box's grain stays empty."""
+    top = float(np.percentile(ink_box, 99.5)) if ink_box.size else 0.0
+    mask: np.ndarray = ink_box > float(np.clip(0.4 * top, INK_FLOOR, INK_ON))
+    return mask
+
+
+def _groups(mask: np.ndarray) -> list[np.ndarray]:
+    """Connected marks as whole-box masks, left to right; a mark over or under another (the
+    bar of a 5) joins it when together they are no wider than a digit."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    boxes = sorted((stats[i, 0], i) for i in range(1, n) if stats[i, 4] >= MIN_AREA)
+    if len(boxes) > MAX_GROUPS:  # dirt: keep the biggest marks
+        keep = set(sorted((int(stats[i, 4]), i) for _, i in boxes)[-MAX_GROUPS:])
+        boxes = [(x, i) for x, i in boxes if (int(stats[i, 4]), i) in keep]
+    groups: list[tuple[list[int], list[int]]] = []
+    for _, i in boxes:
+        x, y, w, h = (int(v) for v in stats[i, :4])
+        if groups:
+            ids, (gx0, gy0, gx1, gy1) = groups[-1]
+            overlap = min(gx1, x + w) - max(gx0, x)
+            union = [min(gx0, x), min(gy0, y), max(gx1, x + w), max(gy1, y + h)]
+            if overlap >= 0.6 * min(w, gx1 - gx0) and union[2] - union[0] <= union[3] - union[1]:
+                groups[-1] = (ids + [i], union)
+                continue
+        groups.append(([i], [x, y, x + w, y + h]))
+    return [np.isin(labels, ids) for ids, _ in groups]
+
+
+def _bbox(mask: np.ndarray) -> tuple[int, int, int, int]:
+    ys, xs = np.nonzero(mask)
+    return int(xs.min()), int(ys.min()), int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1)
+
+
+def _cuts(mask: np.ndarray, parts: int) -> list[list[int]]:
+    """Where to cut a mark into ``parts`` side by side: at its thinnest columns near the
+    even places; in two, also nearer either end (a narrow 1 or 4 beside a wide 8)."""
+    x, _, w, _ = _bbox(mask)
+    profile = mask[:, x:x + w].sum(axis=0).astype(np.float32)
+
+    def thinnest(lo: float, hi: float) -> int:
+        a, b = max(1, round(lo * w)), min(w - 1, round(hi * w) + 1)
+        return x + (a + int(np.argmin(profile[a:b])) if b > a else (a + b) // 2)
+
+    if parts == 2:
+        found = {thinnest(0.22, 0.42), thinnest(0.38, 0.62), thinnest(0.58, 0.78)}
+        return [[c] for c in sorted(found)]
+    return [[thinnest(k / parts - 1 / (3 * parts), k / parts + 1 / (3 * parts))
+             for k in range(1, parts)]]
+
+
+def _cut(mask: np.ndarray, cuts: list[int]) -> list[np.ndarray] | None:
+    """The mask cut at these columns (None if a part would be too thin or empty)."""
+    x, _, w, _ = _bbox(mask)
+    out = []
+    for a, b in zip([x, *cuts], [*cuts, x + w]):
+        part = np.zeros_like(mask)
+        part[:, a:b] = mask[:, a:b]
+        if b - a < 2 or int(part.sum()) < MIN_AREA:
+            return None
+        out.append(part)
+    return out
+
+
+@dataclass(frozen=True)
+class Segmentation:
+    """Every way a box's marks may be digits: each option covers the marks ``start:end``
+    (left to right) with some of ``pieces``; reading picks the likeliest chain of options."""
+
+    pieces: tuple[Piece, ...]
+    options: tuple[tuple[int, int, tuple[int, ...]], ...]
+    marks: int
+    height: int  # of the box, px
+
+
+def segment(ink_box: np.ndarray, whole_only: bool = False) -> Segmentation:
+    """The candidate digits of one box (its ink map, printed lines already cut away).
+
+    Marks are joined up to three at a time (a digit broken by a thin stroke) and a joined
+    mark wider than a digit is also cut in two or three (digits touching); the network
+    scores every candidate and :func:`decide` keeps the likeliest reading, so cutting and
+    joining are judged by what the pieces look like, not by a width rule alone.
+    ``whole_only`` offers each mark as it is (the quick first look).
+    """
+    groups = _groups(_mask(ink_box))
+    found: list[Piece] = []
+    options: list[tuple[int, int, tuple[int, ...]]] = []
+    for i in range(len(groups)):
+        union = np.zeros_like(groups[i])
+        for j in range(i, min(len(groups), i + (1 if whole_only else MAX_JOIN))):
+            union = union | groups[j]
+            _, _, w, h = _bbox(union)
+            if j > i and w > 2.4 * h:
+                break
+            ways: list[list[int]] = [[]]
+            for parts in range(2, 1 if whole_only else MAX_DIGITS + 1):
+                if w >= (0.2 + 0.4 * (parts - 1)) * h:
+                    ways += _cuts(union, parts)
+            for way in ways:
+                cut = _cut(union, way)
+                if cut is None:
+                    continue
+                idx = []
+                for part in cut:
+                    x, y, pw, ph = _bbox(part)
+                    crop = ink_box[y:y + ph, x:x + pw] * part[y:y + ph, x:x + pw]
+                    idx.append(len(found))
+                    found.append(Piece(_to_input(crop), (x, y, pw, ph)))
+                options.append((i, j + 1, tuple(idx)))
+    return Segmentation(tuple(found), tuple(options), len(groups), ink_box.shape[0])
+
+
+def pieces(ink_box: np.ndarray) -> list[Piece]:
+    """Every candidate digit of a box (what the network is shown)."""
+    return list(segment(ink_box).pieces)
+
+
+class DigitReader:
+    """The box reader; ``load()`` gives the shipped model. cv2.dnn nets are not thread-safe,
+    so calls are serialised."""
+
+    def __init__(self, onnx: bytes, temperature: float = 1.0) -> None:
+        self.onnx = bytes(onnx)
+        self.temperature = temperature
+        try:
+            self._dnn = cv2.dnn.readNetFromONNX(np.frombuffer(self.onnx, np.uint8))
+        except cv2.error as exc:
+            raise PadSheetError(f"OpenCV cannot load the digit network: {exc}".splitlines()[0]
+                                ) from exc
+        self._lock = threading.Lock()
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> DigitReader:
+        p = Path(path) if path is not None else MODEL_PATH
+        try:
+            with np.load(p, allow_pickle=False) as z:
+                meta = json.loads(str(z["meta"]))
+                onnx = z["onnx"].tobytes()
+        except (OSError, KeyError, ValueError, EOFError) as exc:
+            raise PadSheetError(f"cannot load digit model {p}: {exc}") from exc
+        if tuple(meta.get("classes", ())) != CLASSES or int(meta.get("side", -1)) != SIDE:
+            raise PadSheetError(f"digit model {p} was made for other classes or input size")
+        return cls(onnx, float(meta["temperature"]))
+
+    def save(self, path: str | Path) -> None:
+        meta = {"classes": list(CLASSES), "side": SIDE, "temperature": self.temperature}
+        with open(path, "wb") as fh:  # np.savez_compressed would append .npz to a bare name
+            np.savez_compressed(fh, onnx=np.frombuffer(self.onnx, np.uint8),
+                                meta=np.array(json.dumps(meta)))
+
+    def logits(self, images: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+        if len(images) == 0:
+            return np.zeros((0, len(CLASSES)), np.float32)
+        x = np.ascontiguousarray(np.asarray(images, np.float32).reshape(-1, 1, SIDE, SIDE))
+        with self._lock:
+            self._dnn.setInput(x)
+            z = self._dnn.forward()
+        return np.asarray(z, np.float32)
+
+    def probs(self, images: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+        z = self.logits(images) / self.temperature
+        z = z - z.max(axis=1, keepdims=True)
+        e = np.exp(z)
+        p: np.ndarray = e / e.sum(axis=1, keepdims=True)
+        return p
+
+    def read_boxes(self, ink_boxes: Sequence[np.ndarray]) -> list[BoxReading]:
+        """Every box: first each mark as it is; only boxes with a mark the network is not
+        sure is one digit or stroke get every join and cut scored (a third of the work)."""
+        quick = [segment(b, whole_only=True) for b in ink_boxes]
+        probs = self.probs([p.image for sg in quick for p in sg.pieces])
+        out: list[BoxReading | None] = []
+        redo: list[int] = []
+        k = 0
+        for n, (box, sg) in enumerate(zip(ink_boxes, quick)):
+            p = probs[k:k + len(sg.pieces)]
+            k += len(sg.pieces)
+            if len(p) and (p[:, :JUNK].max(axis=1) < SURE).any():
+                out.append(None)
+                redo.append(n)
+            else:
+                out.append(decide(sg, p, box.shape[1]))
+        full = [segment(ink_boxes[n]) for n in redo]
+        probs = self.probs([p.image for sg in full for p in sg.pieces])
+        k = 0
+        for n, sg in zip(redo, full):
+            out[n] = decide(sg, probs[k:k + len(sg.pieces)], ink_boxes[n].shape[1])
+            k += len(sg.pieces)
+        return [r for r in out if r is not None]
+
+
+def _best_chain(seg: Segmentation, logp: np.ndarray) -> list[tuple[int, int, float]]:
+    """The likeliest reading: (piece, class, probability) left to right, junk dropped.
+
+    A chain of options covering every mark scores the sum of its pieces' log probabilities.
+    Only a whole single mark may be junk (dropped: a speck, a leftover line); a joined or
+    cut candidate must be a digit or stroke, so the network's "junk" for two digits in one
+    piece, or for half a digit, counts against that way of cutting.
+    """
+    best: list[tuple[float, list[tuple[int, int, float]]]] = [(0.0, [])]
+    best += [(-np.inf, []) for _ in range(seg.marks)]
+    for end in range(1, seg.marks + 1):
+        for start, stop, idx in seg.options:
+            if stop != end or best[start][0] == -np.inf:
+                continue
+            score, chain = best[start][0], list(best[start][1])
+            whole = stop - start == 1 and len(idx) == 1
+            for i in idx:
+                c = int(np.argmax(logp[i] if whole else logp[i, :JUNK]))
+                score += float(logp[i, c])
+                if c == JUNK and seg.pieces[i].bbox[3] >= DIGIT_SIZED * seg.height:
+                    score += DROP_COST  # junk the size of a digit wants cutting, not dropping
+                if c != JUNK:
+                    chain.append((i, c, float(np.exp(logp[i, c]))))
+            if score > best[end][0]:
+                best[end] = (score, chain)
+    return best[seg.marks][1]
+
+
+def decide(seg: Segmentation, probs: np.ndarray, box_w: int) -> BoxReading:
+    """The box's reading from its candidates' class probabilities.
+
+    A dash or slash alone, or one over much of the box's width, or any mark running over
+    most of it, strikes the box whatever else is written there (a crossed-out number is a
+    struck box). Beside digits, a small slash is a slanted 1 and a small dash a stray bar.
+    A number's confidence is its least sure digit's.
+    """
+    if seg.marks == 0:
+        return BoxReading(None, False, 1.0)
+    logp = np.log(np.clip(probs, 1e-9, 1.0))
+    chain = _best_chain(seg, logp)
+    if not chain:
+        junk = max(float(probs[i, JUNK]) for i in range(len(seg.pieces)))
+        return BoxReading(None, False, junk)
+    marks: list[tuple[int, float]] = []  # (class, probability), strokes included
+    for i, c, p in chain:
+        w = seg.pieces[i].bbox[2]
+        if (c in (DASH, SLASH) and w >= STROKE_SPAN * box_w) or (
+                c == 1 and w >= STRIKE_SPAN * box_w):
+            return BoxReading(0, True, p, "/")
+        marks.append((c, p))
+    if all(c in (DASH, SLASH) for c, _ in marks):
+        return BoxReading(0, True, min(p for _, p in marks), "-")
+    digits = [("1" if c == SLASH else CLASSES[c], p) for c, p in marks if c != DASH]
+    text = "".join(d for d, _ in digits)
+    return BoxReading(int(text), False, min(c for _, c in digits), text)
+
+
+__all__ = ["BoxReading", "CLASSES", "DigitReader", "Piece", "Segmentation", "decide", "ink_map",
+           "pieces", "segment"]

@@ -1,0 +1,171 @@
+"""A photo of the printed pad in, every box and every sum check out: locate → rectify → read.
+
+``locate`` finds the corner markers and the page's homography (or raises
+:class:`PadNotFound`), ``rectify`` warps the photo onto the page at ``PX_PER_MM``,
+``box_inks`` cuts every box's ink map, and ``read_pad`` glues them to the digit reader and
+compares each written sum with the sum of the boxes read, by the game's own rules
+(``companion.games.kniffel.pad.Pad``), so the pad and the referee never disagree on a bonus.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.games.kniffel.pad import BOXES, Pad
+from vision.kniffel_pad.digits import INSET_MM, BoxReading, DigitReader, ink_map
+from vision.kniffel_pad.layout import (
+    PAGE_H, PAGE_W, ROWS, SUMS, Layout, PadSheetError, marker_corners,
+)
+from vision.kniffel_pad.sheet import DICTIONARY
+
+PX_PER_MM = 4.0
+MIN_MARKERS = 3  # three corners fix the page; two would leave a fold or tilt unseen
+
+
+class PadNotFound(PadSheetError):
+    """Too few of one pad's corner markers in the photo to know where the boxes are."""
+
+
+@dataclass(frozen=True)
+class Located:
+    """The pad in a photo: its layout and the homography photo -> page pixels."""
+
+    layout: Layout
+    homography: np.ndarray
+    markers: int
+
+
+@dataclass(frozen=True)
+class SumCheck:
+    written: int | None
+    computed: int
+
+    @property
+    def ok(self) -> bool | None:
+        """None when nothing is written: a sum not yet added up is not an error."""
+        return None if self.written is None else self.written == self.computed
+
+    def view(self) -> dict[str, object]:
+        return {"written": self.written, "computed": self.computed, "ok": self.ok}
+
+
+@dataclass(frozen=True)
+class ColumnReading:
+    column: int
+    game: int
+    player: int
+    boxes: dict[str, BoxReading]
+    sums: dict[str, SumCheck]
+
+    def view(self) -> dict[str, object]:
+        return {
+            "column": self.column, "game": self.game, "player": self.player,
+            "boxes": {k: v.view() for k, v in self.boxes.items() if k not in SUMS},
+            "sums": {k: {**self.sums[k].view(), "confidence": round(self.boxes[k].confidence, 3)}
+                     for k in SUMS},
+        }
+
+
+@dataclass(frozen=True)
+class PadReading:
+    layout: Layout
+    columns: tuple[ColumnReading, ...]
+    ms: float
+
+    def view(self) -> dict[str, object]:
+        return {"layout": {"players": self.layout.players, "games": self.layout.games},
+                "players": [c.view() for c in self.columns], "ms": round(self.ms, 1)}
+
+
+def _detector() -> cv2.aruco.ArucoDetector:
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(DICTIONARY), params)
+
+
+def locate(image: np.ndarray) -> Located:
+    """The pad's layout (from the markers' ids) and where its page lies in the photo."""
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    corners, ids, _ = _detector().detectMarkers(gray)
+    if ids is None or len(ids) == 0:
+        raise PadNotFound("no pad marker in the photo (is the whole pad in view?)")
+    found = [(int(i), c.reshape(4, 2)) for i, c in zip(ids.ravel(), corners)]
+    codes = Counter(i // 4 for i, _ in found if i < 48)
+    if not codes:
+        raise PadNotFound("markers in the photo, but none of a Wort-Kniffel pad")
+    code, count = codes.most_common(1)[0]
+    if count < MIN_MARKERS:
+        raise PadNotFound(f"only {count} of the pad's 4 corner markers found; "
+                          "need the whole pad in view")
+    src, dst = [], []
+    for marker_id, pts in found:
+        if marker_id // 4 != code:
+            continue
+        src += pts.tolist()
+        dst += [(x * PX_PER_MM, y * PX_PER_MM) for x, y in marker_corners(marker_id % 4)]
+    h, _ = cv2.findHomography(np.array(src, np.float32), np.array(dst, np.float32),
+                             cv2.RANSAC, 3.0)
+    if h is None:
+        raise PadNotFound("the pad's markers do not agree on where the page is")
+    return Located(Layout.from_code(code), np.asarray(h, np.float64), count)
+
+
+def rectify(image: np.ndarray, located: Located) -> np.ndarray:
+    """The page, gray, as if scanned flat at ``PX_PER_MM``."""
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    size = (round(PAGE_W * PX_PER_MM), round(PAGE_H * PX_PER_MM))
+    return np.asarray(cv2.warpPerspective(gray, located.homography, size,
+                                          flags=cv2.INTER_AREA, borderValue=255))
+
+
+def box_rect(layout: Layout, column: int, row: int) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1) in page pixels of a box's inside, clear of its printed lines."""
+    x, y, w, h = layout.box(column, row)
+    inset = INSET_MM
+    return (round((x + inset) * PX_PER_MM), round((y + inset) * PX_PER_MM),
+            round((x + w - inset) * PX_PER_MM), round((y + h - inset) * PX_PER_MM))
+
+
+def box_inks(page: np.ndarray, layout: Layout) -> list[np.ndarray]:
+    """Every box's ink map, column by column, row by row (``ROWS`` order)."""
+    ink = ink_map(page)
+    out = []
+    for column in range(layout.columns):
+        for row in range(len(ROWS)):
+            x0, y0, x1, y1 = box_rect(layout, column, row)
+            out.append(ink[y0:y1, x0:x1])
+    return out
+
+
+def check_sums(boxes: dict[str, BoxReading]) -> dict[str, SumCheck]:
+    """Each written sum against the sum of the boxes as read, by the game's own pad."""
+    pad = Pad(tuple(boxes[b.value].value for b in BOXES))
+    computed = {"upper": pad.upper, "bonus": pad.bonus, "lower": pad.lower}
+    computed["total"] = pad.upper + pad.bonus + pad.lower
+    return {k: SumCheck(boxes[k].value, computed[k]) for k in SUMS}
+
+
+def read_pad(image: np.ndarray, reader: DigitReader) -> PadReading:
+    """Every box and sum of the pad in ``image`` (BGR or gray)."""
+    if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or image.size == 0:
+        raise PadSheetError("a photo must be a non-empty gray or BGR image")
+    t0 = time.perf_counter()
+    located = locate(image)
+    layout = located.layout
+    readings = reader.read_boxes(box_inks(rectify(image, located), layout))
+    columns = []
+    for column in range(layout.columns):
+        chunk = readings[column * len(ROWS):(column + 1) * len(ROWS)]
+        boxes = {row.key: r for row, r in zip(ROWS, chunk)}
+        game, player = layout.column_of(column)
+        columns.append(ColumnReading(column, game, player, boxes, check_sums(boxes)))
+    return PadReading(layout, tuple(columns), (time.perf_counter() - t0) * 1000.0)
+
+
+__all__ = ["ColumnReading", "Located", "PX_PER_MM", "PadNotFound", "PadReading", "SumCheck",
+           "box_inks", "box_rect", "check_sums", "locate", "read_pad", "rectify"]

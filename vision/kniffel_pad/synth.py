@@ -1,0 +1,240 @@
+"""Pads filled in by hand and photographed, rendered: the training set and the yardstick.
+
+Real handwritten digits (28x28 images with labels, e.g. MNIST's) are written into the
+companion's own printed pad at a pen's size and stroke, with struck boxes and dashes, in
+blue, black or pencil; the page is then "photographed": tilted in perspective, lit unevenly,
+blurred, noised and JPEG-compressed. Every draw comes from the ``rng`` handed in, and every
+mark's place on the page is returned, so the same renders train the reader (pieces labelled by
+where they were written) and measure it (with digits it never saw).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.games.kniffel.pad import UPPER_BONUS, UPPER_BONUS_AT
+from vision.kniffel_pad.layout import ROWS, Layout
+from vision.kniffel_pad.reader import PX_PER_MM, PadReading
+from vision.kniffel_pad.sheet import page_image
+
+INKS = ((150, 60, 20), (40, 30, 30), (110, 110, 110), (170, 40, 40), (30, 30, 160))  # BGR
+# what each box may plausibly hold, to draw values from
+RANGES = {"two": 24, "three": 30, "four": 24, "five": 30, "six": 36, "pair_of_words": 40,
+          "three_words": 50, "full_house": 25, "street": 30, "kniffel": 50, "chance": 60}
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One thing written: a digit ("0"-"9"), "-" or "/" and its box on the page (px)."""
+
+    label: str
+    bbox: tuple[int, int, int, int]
+    column: int
+    row: int
+
+
+@dataclass(frozen=True)
+class Filled:
+    """A rendered pad: the photo, what each box holds (None blank, -1 struck), the marks."""
+
+    photo: np.ndarray
+    truth: dict[tuple[int, int], int | None]
+    marks: tuple[Mark, ...]
+
+
+def column_values(rng: np.random.Generator, fill: float, wrong_sum: bool = False
+                  ) -> dict[str, int | None]:
+    """A column as a player might write it: some boxes open, some struck (-1), sums added."""
+    values: dict[str, int | None] = {}
+    for row in ROWS:
+        if row.is_sum:
+            continue
+        r = rng.random()
+        values[row.key] = None if r > fill else (-1 if r < 0.1 * fill else
+                                                 int(rng.integers(1, RANGES[row.key] + 1)))
+    upper = sum(max(0, values[k] or 0) for k in ("two", "three", "four", "five", "six"))
+    lower = sum(max(0, v or 0) for k, v in values.items()
+                if k not in ("two", "three", "four", "five", "six"))
+    bonus = UPPER_BONUS if upper >= UPPER_BONUS_AT else 0
+    values.update(upper=upper, bonus=bonus, lower=lower, total=upper + bonus + lower)
+    if wrong_sum:
+        values["total"] = upper + bonus + lower + int(rng.choice([-10, -1, 1, 9, 10]))
+    if bonus == 0 and rng.random() < 0.4:
+        values["bonus"] = -1  # a dash for "no bonus"
+    return values
+
+
+def _digit(bank: tuple[np.ndarray, np.ndarray], label: int, rng: np.random.Generator,
+           height: int) -> np.ndarray:
+    images, labels = bank
+    choice = np.flatnonzero(labels == label)
+    img = images[int(rng.choice(choice))].astype(np.float32) / 255.0
+    ys, xs = np.nonzero(img > 0.1)
+    img = img[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    scale = height / img.shape[0]
+    w = max(2, round(img.shape[1] * scale * rng.uniform(0.85, 1.15)))
+    out = cv2.resize(img, (w, height), interpolation=cv2.INTER_LINEAR)
+    thin = rng.uniform(0.0, 0.55)  # MNIST strokes are felt-pen wide; a ballpoint is thinner
+    out = np.clip((out - thin) / (1.0 - thin), 0.0, 1.0)
+    if rng.random() < 0.15:
+        out = cv2.dilate(out, np.ones((2, 2), np.uint8))
+    return np.asarray(out, np.float32)
+
+
+def _write_number(ink: np.ndarray, rect: tuple[float, float, float, float], value: int,
+                  bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator
+                  ) -> list[tuple[str, tuple[int, int, int, int]]]:
+    x, y, w, h = (v * PX_PER_MM for v in rect)
+    height = round(h * rng.uniform(0.45, 0.72))
+    glyphs = [_digit(bank, int(c), rng, height) for c in str(value)]
+    gaps = [round(rng.uniform(-0.12, 0.25) * height) for _ in glyphs[1:]]
+    total_w = sum(g.shape[1] for g in glyphs) + sum(gaps)
+    if total_w > w * 0.9:  # write narrower in a narrow box, as people do
+        shrink = w * 0.9 / total_w
+        glyphs = [cv2.resize(g, (max(2, round(g.shape[1] * shrink)), g.shape[0])) for g in glyphs]
+        gaps = [round(gp * shrink) for gp in gaps]
+        total_w = sum(g.shape[1] for g in glyphs) + sum(gaps)
+    cx = x + w / 2 + rng.uniform(-0.15, 0.15) * max(0.0, w - total_w)
+    px = round(cx - total_w / 2)
+    top = round(y + h / 2 - height / 2 + rng.uniform(-0.12, 0.12) * h)
+    marks = []
+    for i, g in enumerate(glyphs):
+        dy = round(rng.uniform(-0.06, 0.06) * height)
+        gy, gh, gw = top + dy, g.shape[0], g.shape[1]
+        region = ink[gy:gy + gh, px:px + gw]
+        np.maximum(region, g[:region.shape[0], :region.shape[1]], out=region)
+        marks.append((str(value)[i], (px, gy, gw, gh)))
+        px += gw + (gaps[i] if i < len(gaps) else 0)
+    return marks
+
+
+def _strike(ink: np.ndarray, rect: tuple[float, float, float, float],
+            rng: np.random.Generator) -> tuple[str, tuple[int, int, int, int]]:
+    x, y, w, h = (v * PX_PER_MM for v in rect)
+    kind = int(rng.integers(0, 4))
+    m = rng.uniform(0.08, 0.2, 4)
+    if kind == 0:  # a short dash (minus)
+        cy = y + h * rng.uniform(0.4, 0.6)
+        half = w * rng.uniform(0.12, 0.25)
+        p0, p1 = (x + w / 2 - half, cy), (x + w / 2 + half, cy + rng.uniform(-2, 2))
+    elif kind == 1:  # a stroke along the box
+        cy = y + h * rng.uniform(0.35, 0.65)
+        p0, p1 = (x + w * m[0], cy), (x + w * (1 - m[1]), cy + rng.uniform(-5, 5))
+    elif kind == 2:  # /
+        p0, p1 = (x + w * m[0], y + h * (1 - m[1])), (x + w * (1 - m[2]), y + h * m[3])
+    else:  # \
+        p0, p1 = (x + w * m[0], y + h * m[1]), (x + w * (1 - m[2]), y + h * (1 - m[3]))
+    layer = np.zeros_like(ink)
+    pts = (round(p0[0] * 4), round(p0[1] * 4)), (round(p1[0] * 4), round(p1[1] * 4))
+    cv2.line(layer, pts[0], pts[1], 1.0, int(rng.integers(5, 12)), cv2.LINE_AA, shift=2)
+    np.maximum(ink, layer, out=ink)
+    x0, x1 = sorted((p0[0], p1[0]))
+    y0, y1 = sorted((p0[1], p1[1]))
+    return ("-" if kind < 2 else "/"), (round(x0), round(y0), round(x1 - x0) + 1,
+                                        round(y1 - y0) + 1)
+
+
+def fill(layout: Layout, bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator,
+         page: np.ndarray | None = None, fill_rate: float = 0.8, wrong: int | None = None
+         ) -> tuple[np.ndarray, dict[tuple[int, int], int | None], list[Mark]]:
+    """The page (BGR, at PX_PER_MM) with every column filled; ``wrong`` a column whose
+    total is written wrong."""
+    base = page if page is not None else page_image(layout, PX_PER_MM)
+    ink = np.zeros(base.shape, np.float32)
+    truth: dict[tuple[int, int], int | None] = {}
+    marks: list[Mark] = []
+    for column in range(layout.columns):
+        values = column_values(rng, fill_rate, wrong_sum=column == wrong)
+        for row_index, row in enumerate(ROWS):
+            value = values[row.key]
+            truth[(column, row_index)] = value
+            rect = layout.box(column, row_index)
+            if value is None:
+                continue
+            written = ([_strike(ink, rect, rng)] if value < 0
+                       else _write_number(ink, rect, value, bank, rng))
+            marks += [Mark(label, bbox, column, row_index) for label, bbox in written]
+    colour = np.array(INKS[int(rng.integers(0, len(INKS)))], np.float32)
+    strength = rng.uniform(0.75, 1.0)
+    paper = cv2.cvtColor(base, cv2.COLOR_GRAY2BGR).astype(np.float32)
+    a = (ink * strength)[..., None]
+    out = paper * (1 - a) + colour * a
+    return np.clip(out, 0, 255).astype(np.uint8), truth, marks
+
+
+def photograph(page: np.ndarray, rng: np.random.Generator, tilt: float = 0.05,
+               scale: float = 1.25) -> np.ndarray:
+    """The page as a camera above the table sees it: perspective, uneven light, blur."""
+    h, w = page.shape[:2]
+    out_w, out_h = round(w * scale * 1.25), round(h * scale * 1.1)
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    cx, cy = out_w / 2, out_h / 2
+    dst = np.array([[cx + (sx - 0.5) * w * scale, cy + (sy - 0.5) * h * scale]
+                    for sx, sy in ((0, 0), (1, 0), (1, 1), (0, 1))], np.float32)
+    dst += (rng.uniform(-tilt, tilt, (4, 2)) * np.array([w, h]) * scale).astype(np.float32)
+    m = cv2.getPerspectiveTransform(src, dst)
+    table = tuple(float(v) for v in rng.uniform(40, 140, 3))
+    img = cv2.warpPerspective(page, m, (out_w, out_h), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_CONSTANT, borderValue=table)
+    yy, xx = np.mgrid[0:out_h, 0:out_w].astype(np.float32)
+    gx, gy = rng.uniform(-1, 1, 2)
+    light = 1.0 - 0.35 * rng.random() * (0.5 + 0.5 * (gx * (xx / out_w - 0.5)
+                                                       + gy * (yy / out_h - 0.5)) * 2)
+    img = img.astype(np.float32) * np.clip(light, 0.45, 1.1)[..., None]
+    img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 1.3))
+    img += rng.normal(0, 3.0, img.shape).astype(np.float32)
+    img8 = np.clip(img, 0, 255).astype(np.uint8)
+    ok, jpeg = cv2.imencode(".jpg", img8, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(75, 95))])
+    return np.asarray(cv2.imdecode(jpeg, cv2.IMREAD_COLOR)) if ok else img8
+
+
+def filled_pad(layout: Layout, bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator,
+               page: np.ndarray | None = None, wrong: int | None = None) -> Filled:
+    """A filled pad, photographed, with the truth of every box and every mark's place."""
+    img, truth, marks = fill(layout, bank, rng, page, float(rng.uniform(0.6, 1.0)), wrong)
+    return Filled(photograph(img, rng), truth, tuple(marks))
+
+
+@dataclass
+class Score:
+    """Boxes read right, by what they held: a number, a strike, nothing."""
+
+    numbers: int = 0
+    numbers_right: int = 0
+    struck: int = 0
+    struck_right: int = 0
+    blank: int = 0
+    blank_right: int = 0
+
+    def add(self, truth: int | None, value: int | None, struck: bool) -> None:
+        if truth is None:
+            self.blank += 1
+            self.blank_right += value is None and not struck
+        elif truth < 0:
+            self.struck += 1
+            self.struck_right += struck
+        else:
+            self.numbers += 1
+            self.numbers_right += value == truth and not struck
+
+    @property
+    def written(self) -> float:
+        """Share of written boxes (numbers and strikes) read right."""
+        n = self.numbers + self.struck
+        return (self.numbers_right + self.struck_right) / n if n else 1.0
+
+
+def score(reading: PadReading, truth: dict[tuple[int, int], int | None],
+          into: Score | None = None) -> Score:
+    out = into if into is not None else Score()
+    for col in reading.columns:
+        for row_index, row in enumerate(ROWS):
+            box = col.boxes[row.key]
+            out.add(truth[(col.column, row_index)], box.value, box.struck)
+    return out
+
+
+__all__ = ["Filled", "Score", "score", "Mark", "column_values", "fill", "filled_pad", "photograph"]
