@@ -57,6 +57,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "min_confidence": 0.6,
         "reference": "",
         "profile": "",
+        "dice_profile": "",
     },
     "hardware": {
         "pin_factory": "",
