@@ -10,8 +10,6 @@ Peaks of that map are the cubes. It runs on a copy no larger than ``WORK_SIDE``.
 
 from __future__ import annotations
 
-import json
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +17,7 @@ import cv2
 import numpy as np
 
 from vision import VisionError
+from vision.model_file import OnnxNet, read_model, write_model
 
 STRIDE = 4  # the network's output has one cell per 4x4 input pixels
 WORK_SIDE = 640  # longest side the network sees (a 1640x1232 frame runs at 640x480)
@@ -50,33 +49,22 @@ class Finder:
     """The finder network, run by cv2.dnn (calls serialised: a cv2.dnn.Net is not thread-safe)."""
 
     def __init__(self, onnx: bytes, min_score: float = MIN_SCORE, work_side: int = WORK_SIDE) -> None:
-        self.onnx = bytes(onnx)
+        self.net = OnnxNet(onnx, "dice finder", FinderError)
+        self.onnx = self.net.onnx
         self.min_score = min_score
         self.work_side = work_side
-        try:
-            self._dnn = cv2.dnn.readNetFromONNX(np.frombuffer(self.onnx, np.uint8))
-        except cv2.error as exc:
-            raise FinderError(f"OpenCV cannot load the dice finder: {exc}".splitlines()[0]) from exc
-        self._lock = threading.Lock()
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> Finder:
         p = Path(path) if path is not None else FINDER_PATH
-        try:
-            with np.load(p, allow_pickle=False) as z:
-                meta = json.loads(str(z["meta"]))
-                onnx = z["onnx"].tobytes()
-        except (OSError, KeyError, ValueError, EOFError) as exc:
-            raise FinderError(f"cannot load dice finder {p}: {exc}") from exc
+        meta, onnx, _ = read_model(p, "dice finder", FinderError)
         if int(meta.get("stride", -1)) != STRIDE:
             raise FinderError(f"dice finder {p} was made for another output stride")
         return cls(onnx, float(meta["min_score"]), int(meta.get("work_side", WORK_SIDE)))
 
     def save(self, path: str | Path) -> None:
         meta = {"stride": STRIDE, "min_score": self.min_score, "work_side": self.work_side}
-        with open(path, "wb") as fh:
-            np.savez_compressed(fh, onnx=np.frombuffer(self.onnx, np.uint8),
-                                meta=np.array(json.dumps(meta)))
+        write_model(path, self.onnx, meta)
 
     def heat(self, image_bgr: np.ndarray) -> tuple[np.ndarray, float]:
         """The network's output (3, h/4, w/4) on the reduced copy, and the reduction factor."""
@@ -88,9 +76,7 @@ class Finder:
         ph, pw = -sh % (2 * STRIDE), -sw % (2 * STRIDE)  # the net halves three times
         if ph or pw:
             small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
-        with self._lock:
-            self._dnn.setInput(normalise(small)[None])
-            out = np.asarray(self._dnn.forward(), np.float32)[0]
+        out = self.net.forward(normalise(small)[None])[0][0]
         return out[:, : (sh + STRIDE - 1) // STRIDE, : (sw + STRIDE - 1) // STRIDE], f
 
     def find(self, image_bgr: np.ndarray, min_score: float | None = None) -> list[Spot]:

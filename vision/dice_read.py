@@ -11,7 +11,6 @@ fitted on the calibration quarter of TUNE, never on REPORT.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +18,18 @@ from pathlib import Path
 import numpy as np
 
 from vision import VisionError
-from vision.letters import NORM, ROTATIONS, Net, prepare, proto_vote, softmax, turns
+from vision.letters import (
+    NORM,
+    ROTATIONS,
+    Net,
+    prepare,
+    proto_vote,
+    prototype_arrays,
+    prototypes_of,
+    softmax,
+    turns,
+)
+from vision.model_file import read_model, write_model
 
 SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ*"
 N_SYMBOL_CLASSES = len(SYMBOLS) * len(ROTATIONS) + 1
@@ -63,28 +73,18 @@ class DiceReader:
     @classmethod
     def load(cls, path: str | Path | None = None) -> DiceReader:
         p = Path(path) if path is not None else READER_PATH
-        try:
-            with np.load(p, allow_pickle=False) as z:
-                meta = json.loads(str(z["meta"]))
-                onnx = z["onnx"].tobytes()
-                protos = z["protos"].astype(np.float32) if "protos" in z else None
-                labels = z["proto_labels"].astype(np.int64) if "proto_labels" in z else None
-        except (OSError, KeyError, ValueError, EOFError) as exc:
-            raise DiceReaderError(f"cannot load dice reader {p}: {exc}") from exc
+        meta, onnx, arrays = read_model(p, "dice reader", DiceReaderError)
         if meta.get("symbols") != SYMBOLS or int(meta.get("norm", -1)) != NORM:
             raise DiceReaderError(f"dice reader {p} was made for other symbols or input size")
-        return cls(Net(onnx, float(meta["temperature"])), float(meta["min_confidence"]),
+        protos, labels = prototypes_of(arrays)
+        return cls(Net(onnx, float(meta["temperature"]), DiceReaderError),
+                   float(meta["min_confidence"]),
                    float(meta.get("drop_not_a_face", DROP_NOT_A_FACE)), protos, labels)
 
     def save(self, path: str | Path) -> None:
         meta = {"symbols": SYMBOLS, "norm": NORM, "temperature": self.net.temperature,
                 "min_confidence": self.min_confidence, "drop_not_a_face": self.drop_not_a_face}
-        arrays = {"onnx": np.frombuffer(self.net.onnx, np.uint8), "meta": np.array(json.dumps(meta))}
-        if self.prototypes is not None and self.proto_labels is not None:
-            arrays["protos"] = self.prototypes.astype(np.float16)
-            arrays["proto_labels"] = self.proto_labels.astype(np.int16)
-        with open(path, "wb") as fh:
-            np.savez_compressed(fh, **arrays)  # type: ignore[arg-type]
+        write_model(path, self.net.onnx, meta, prototype_arrays(self.prototypes, self.proto_labels))
 
     def taught(self, examples: Sequence[tuple[np.ndarray, str]]) -> DiceReader:
         """A reader that also knows these faces of the table's own set (crop, symbol).

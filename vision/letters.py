@@ -20,8 +20,6 @@ blended with the network.
 
 from __future__ import annotations
 
-import json
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +28,7 @@ import cv2
 import numpy as np
 
 from vision import VisionError
+from vision.model_file import OnnxNet, read_model, write_model
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ"
 ROTATIONS = (0, 90, 180, 270)
@@ -99,29 +98,21 @@ def prepare(crops: Sequence[np.ndarray]) -> FloatArray:
     return out
 
 
-class Net:
-    """The CNN (ONNX bytes) run by OpenCV's dnn module; gives the hidden layer and logits.
+class Net(OnnxNet):
+    """The letter CNN (ONNX bytes) run by OpenCV's dnn module; gives the hidden layer and
+    logits. Other readers built on this network (the dice faces) pass their own ``error``."""
 
-    cv2.dnn.Net is not safe to share between threads, so calls are serialised.
-    """
-
-    def __init__(self, onnx: bytes, temperature: float = 1.0) -> None:
-        self.onnx = bytes(onnx)
+    def __init__(self, onnx: bytes, temperature: float = 1.0,
+                 error: type[Exception] = LetterError) -> None:
+        super().__init__(onnx, "letter network", error)
         self.temperature = temperature
-        try:
-            self._dnn = cv2.dnn.readNetFromONNX(np.frombuffer(self.onnx, np.uint8))
-        except cv2.error as exc:
-            raise LetterError(f"OpenCV cannot load the letter network: {exc}".splitlines()[0]) from exc
-        self._lock = threading.Lock()
 
     def run(self, x: FloatArray) -> tuple[FloatArray, FloatArray]:
         """(hidden, logits) for prepared input ``x``."""
         if len(x) == 0:
             return np.zeros((0, HIDDEN), np.float32), np.zeros((0, N_CLASSES), np.float32)
-        with self._lock:
-            self._dnn.setInput(np.ascontiguousarray(x, np.float32))
-            hidden, logits = self._dnn.forward(["hidden", "logits"])
-        return np.asarray(hidden, np.float32), np.asarray(logits, np.float32)
+        hidden, logits = self.forward(x, ("hidden", "logits"))
+        return hidden, logits
 
     def probs(self, logits: FloatArray) -> FloatArray:
         return softmax(logits / self.temperature)
@@ -135,6 +126,21 @@ def softmax(z: FloatArray) -> FloatArray:
 
 
 # --- taught prototypes ---------------------------------------------------------------------
+
+def prototype_arrays(prototypes: FloatArray | None,
+                     labels: np.ndarray | None) -> dict[str, np.ndarray]:
+    """Taught prototypes as a model file stores them (none: nothing)."""
+    if prototypes is None or labels is None:
+        return {}
+    return {"protos": prototypes.astype(np.float16), "proto_labels": labels.astype(np.int16)}
+
+
+def prototypes_of(arrays: dict[str, np.ndarray]) -> tuple[FloatArray | None, np.ndarray | None]:
+    """The taught prototypes a model file holds, if any."""
+    if "protos" not in arrays or "proto_labels" not in arrays:
+        return None, None
+    return arrays["protos"].astype(np.float32), arrays["proto_labels"].astype(np.int64)
+
 
 def turns(crop: np.ndarray) -> list[tuple[int, np.ndarray]]:
     """The crop turned by each extra clockwise quarter (how much to add to its rotation)."""
@@ -169,34 +175,20 @@ class LetterReader:
     def load(cls, path: str | Path | None = None) -> LetterReader:
         """A reader from a model file (None: the shipped model)."""
         p = Path(path) if path is not None else MODEL_PATH
-        try:
-            with np.load(p, allow_pickle=False) as z:
-                meta = json.loads(str(z["meta"]))
-                onnx = z["onnx"].tobytes()
-                protos = z["protos"].astype(np.float32) if "protos" in z else None
-                labels = z["proto_labels"].astype(np.int64) if "proto_labels" in z else None
-        except (OSError, KeyError, ValueError, EOFError) as exc:
-            raise LetterError(f"cannot load letter model {p}: {exc}") from exc
+        meta, onnx, arrays = read_model(p, "letter model", LetterError)
         if meta.get("letters") != LETTERS or int(meta.get("norm", -1)) != NORM:
             raise LetterError(f"letter model {p} was made for other letters or input size")
-        net = Net(onnx, float(meta["temperature"]))
+        net = Net(onnx, float(meta["temperature"]), LetterError)
+        protos, labels = prototypes_of(arrays)
         return cls(net, protos, labels, float(meta.get("min_confidence", UNSURE_BELOW)))
 
     def save(self, path: str | Path) -> None:
         """Write the network (ONNX inside) and any taught prototypes as one .npz file."""
-        arrays: dict[str, np.ndarray] = {"onnx": np.frombuffer(self.net.onnx, np.uint8)}
-        if self.prototypes is not None and self.proto_labels is not None:
-            arrays["protos"] = self.prototypes.astype(np.float16)
-            arrays["proto_labels"] = self.proto_labels.astype(np.int16)
         meta = {
             "letters": LETTERS, "norm": NORM, "temperature": self.net.temperature,
             "min_confidence": self.min_confidence,
         }
-        arrays["meta"] = np.array(json.dumps(meta))
-        p = Path(path)
-        p.parent.mkdir(parents=True, exist_ok=True)
-        with open(p, "wb") as fh:  # np.savez_compressed would append .npz to a bare name
-            np.savez_compressed(fh, **arrays)  # type: ignore[arg-type]
+        write_model(path, self.net.onnx, meta, prototype_arrays(self.prototypes, self.proto_labels))
 
     # reading ---------------------------------------------------------------------------
     def class_probs(self, crops: Sequence[np.ndarray]) -> FloatArray:

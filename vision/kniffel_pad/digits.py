@@ -12,8 +12,6 @@ across the box) and junk (a leftover of the printed lines, a speck, a neighbour'
 
 from __future__ import annotations
 
-import json
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +20,7 @@ import cv2
 import numpy as np
 
 from vision.kniffel_pad.layout import PadSheetError
+from vision.model_file import OnnxNet, read_model, write_model
 
 CLASSES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "-", "/", "junk")
 DASH, SLASH, JUNK = 10, 11, 12
@@ -218,42 +217,26 @@ class DigitReader:
     so calls are serialised."""
 
     def __init__(self, onnx: bytes, temperature: float = 1.0) -> None:
-        self.onnx = bytes(onnx)
+        self.net = OnnxNet(onnx, "digit network", PadSheetError)
+        self.onnx = self.net.onnx
         self.temperature = temperature
-        try:
-            self._dnn = cv2.dnn.readNetFromONNX(np.frombuffer(self.onnx, np.uint8))
-        except cv2.error as exc:
-            raise PadSheetError(f"OpenCV cannot load the digit network: {exc}".splitlines()[0]
-                                ) from exc
-        self._lock = threading.Lock()
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> DigitReader:
         p = Path(path) if path is not None else MODEL_PATH
-        try:
-            with np.load(p, allow_pickle=False) as z:
-                meta = json.loads(str(z["meta"]))
-                onnx = z["onnx"].tobytes()
-        except (OSError, KeyError, ValueError, EOFError) as exc:
-            raise PadSheetError(f"cannot load digit model {p}: {exc}") from exc
+        meta, onnx, _ = read_model(p, "digit model", PadSheetError)
         if tuple(meta.get("classes", ())) != CLASSES or int(meta.get("side", -1)) != SIDE:
             raise PadSheetError(f"digit model {p} was made for other classes or input size")
         return cls(onnx, float(meta["temperature"]))
 
     def save(self, path: str | Path) -> None:
         meta = {"classes": list(CLASSES), "side": SIDE, "temperature": self.temperature}
-        with open(path, "wb") as fh:  # np.savez_compressed would append .npz to a bare name
-            np.savez_compressed(fh, onnx=np.frombuffer(self.onnx, np.uint8),
-                                meta=np.array(json.dumps(meta)))
+        write_model(path, self.onnx, meta)
 
     def logits(self, images: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
         if len(images) == 0:
             return np.zeros((0, len(CLASSES)), np.float32)
-        x = np.ascontiguousarray(np.asarray(images, np.float32).reshape(-1, 1, SIDE, SIDE))
-        with self._lock:
-            self._dnn.setInput(x)
-            z = self._dnn.forward()
-        return np.asarray(z, np.float32)
+        return self.net.forward(np.asarray(images, np.float32).reshape(-1, 1, SIDE, SIDE))[0]
 
     def probs(self, images: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
         z = self.logits(images) / self.temperature
