@@ -14,17 +14,8 @@ from pathlib import Path
 
 from companion.wordlist import load_lexicon
 
-SAMPLE = Path(__file__).resolve().parent.parent / "tests" / "data" / "kniffel_words_labelled.tsv"
-
-
-def labelled(path: Path = SAMPLE) -> list[tuple[str, str, str, str]]:
-    """(word, keep|refuse, kind, split) rows of the sample."""
-    rows = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line and not line.startswith("#"):
-            word, label, kind, split = line.split("\t")
-            rows.append((word, label, kind, split))
-    return rows
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from kniffel_support import labelled_words  # noqa: E402  (the sample's one reader)
 
 
 def main() -> int:
@@ -33,7 +24,7 @@ def main() -> int:
         right: collections.Counter[str] = collections.Counter()
         total: collections.Counter[str] = collections.Counter()
         misses = []
-        for word, label, kind, where in labelled():
+        for word, label, kind, where in labelled_words():
             if where != split:
                 continue
             kept = word in lexicon

@@ -174,6 +174,19 @@ def session_key(script: Script, size: tuple[int, int]) -> str:
     return hashlib.sha1(text.encode()).hexdigest()[:12]
 
 
+def on_phone(runtime: Any, say: Callable[[str], None], what: str, body: dict[str, Any]) -> bool:
+    """Act on the phone as a person at the table would, saying so; False when refused."""
+    from companion.games.base import Refused
+
+    say(f"demo: someone at the table {what}")
+    try:
+        runtime.submit(body, source="demo")
+    except (Refused, ValueError) as exc:
+        say(f"demo: the table refused that: {exc}")
+        return False
+    return True
+
+
 class Director:
     """Plays the simulated players and starts round after round (a thread of its own)."""
 
@@ -256,7 +269,6 @@ class Director:
 
     def _play_round(self) -> bool:
         """One round; False when a phone took the table before it began."""
-        from companion.errors import InputError
         from vision.sources import ReplaySource
 
         rt = self.runtime
@@ -265,14 +277,11 @@ class Director:
             return self._play_kniffel(snap)
         resumed = self.game_id is None and self._ours(snap)
         if not resumed:  # the first round plays the game the table started (or was playing)
-            try:  # only over the game looked at: a phone's game started meanwhile stays
-                snap = rt.submit({"action": "new_game", "game": "moerder", "replaces": snap["game_id"],
-                                  "setup": {"players": list(self.script.players), "first": 0}},
-                                 source="demo")
-            except InputError as exc:
-                self.round -= 1
-                self.say(f"demo: a phone started a game first; the players sit back ({exc})")
+            started = self._new_round(snap, "moerder",
+                                      {"players": list(self.script.players), "first": 0})
+            if started is None:
                 return False
+            snap = started
         game_id = self.game_id = snap["game_id"]
         self.say(f"demo: round {self.round} (game {game_id}): "
                  f"{', '.join(self.script.players)} sit down")
@@ -344,20 +353,15 @@ class Director:
 
     def _play_kniffel(self, snap: dict[str, Any]) -> bool:
         from companion.demo_kniffel import KNIFFEL_PLAYERS, KniffelRound
-        from companion.errors import InputError
 
         assert self.kniffel is not None
         rt = self.runtime
         if not (self.game_id is None and snap.get("game") == "kniffel"
                 and not snap["table"]["over"]):
-            try:
-                snap = rt.submit({"action": "new_game", "game": "kniffel",
-                                  "replaces": snap["game_id"],
-                                  "setup": {"players": list(KNIFFEL_PLAYERS)}}, source="demo")
-            except InputError as exc:
-                self.round -= 1
-                self.say(f"demo: a phone started a game first; the players sit back ({exc})")
+            started = self._new_round(snap, "kniffel", {"players": list(KNIFFEL_PLAYERS)})
+            if started is None:
                 return False
+            snap = started
         game_id = self.game_id = snap["game_id"]
         self.say(f"demo: round {self.round} (game {game_id}, Wort-Kniffel): "
                  f"{', '.join(KNIFFEL_PLAYERS)} sit down")
@@ -366,6 +370,22 @@ class Director:
             self.say("demo: a phone took over the table; the players sit back")
             rt.detach_camera("the demo handed the table to a phone")
         return True
+
+    def _new_round(self, snap: dict[str, Any], game: str,
+                   setup: dict[str, Any]) -> dict[str, Any] | None:
+        """Start the round's game over the one looked at (a phone's game started meanwhile
+        stays); None when a phone was first."""
+        from companion.errors import InputError
+
+        try:
+            started: dict[str, Any] = self.runtime.submit(
+                {"action": "new_game", "game": game, "replaces": snap["game_id"], "setup": setup},
+                source="demo")
+        except InputError as exc:
+            self.round -= 1
+            self.say(f"demo: a phone started a game first; the players sit back ({exc})")
+            return None
+        return started
 
     def _phone_took(self, snap: dict[str, Any]) -> bool:
         """A phone acted on the table other than to put the camera right."""
@@ -423,17 +443,8 @@ class Director:
         return True
 
     def _phone(self, what: str, body: dict[str, Any], cells: dict[str, Any]) -> bool:
-        """Act on the phone as a person at the table would; False when the table refused."""
-        from companion.games.base import Refused
-
         shown = ", ".join(f"({k}) {v if v is not None else 'face down'}" for k, v in cells.items())
-        self.say(f"demo: someone at the table {what}: {shown}")
-        try:
-            self.runtime.submit(body, source="demo")
-        except (Refused, ValueError) as exc:
-            self.say(f"demo: the table refused that: {exc}")
-            return False
-        return True
+        return on_phone(self.runtime, self.say, f"{what}: {shown}", body)
 
     def _chain_on(self, board: Any) -> bool:
         from companion.games.moerder.chain import find_chains

@@ -172,8 +172,6 @@ class KniffelRound:
                    patience: float) -> bool:
         """People look at the phone: they answer the camera's question, or correct a die the
         phone shows wrong, after a moment. True when the table has the throw as it lies."""
-        from companion.games.kniffel.dice import DEFAULT_DICE, Roll
-
         prompt = snap.get("prompt")
         wrong = (planned is not None and view.get("roll") is not None
                  and sorted(str(view["roll"]).split()) != sorted(planned.roll.split()))
@@ -191,17 +189,12 @@ class KniffelRound:
                 self._phone("answers the camera's question", {"action": "throw", "dice": lying.roll})
             return False
         assert planned is not None
-        Roll.parse(planned.roll, DEFAULT_DICE)  # the recording's own truth, always a throw
         self._phone("corrects a die on the phone",
                     {"action": "throw", "dice": planned.roll, "fix": True})
         return False
 
     def _phone(self, what: str, body: dict[str, Any]) -> None:
-        from companion.games.base import Refused
+        from companion.demo import on_phone
 
         detail = body.get("dice") or " ".join([body.get("box", ""), *body.get("words", [])])
-        self.say(f"demo: someone at the table {what}: {detail}")
-        try:
-            self.runtime.submit(body, source="demo")
-        except (Refused, ValueError) as exc:
-            self.say(f"demo: the table refused that: {exc}")
+        on_phone(self.runtime, self.say, f"{what}: {detail}", body)

@@ -24,3 +24,16 @@ def german_lexicon() -> Lexicon:
     if not DEFAULT_LIST.is_file():
         pytest.skip("wngerman's /usr/share/dict/ngerman is not installed")
     return load_lexicon(cache=CACHE)
+
+
+WORDS_SAMPLE = Path(__file__).parent / "data" / "kniffel_words_labelled.tsv"
+
+
+def labelled_words(path: Path = WORDS_SAMPLE) -> list[tuple[str, str, str, str]]:
+    """(word, keep|refuse, kind, split) rows of the hand-labelled sample (tests and bench)."""
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            word, label, kind, split = line.split("\t")
+            rows.append((word, label, kind, split))
+    return rows

@@ -8,21 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from kniffel_support import XDG, german_lexicon
+from kniffel_support import XDG, german_lexicon, labelled_words
 
 from companion.wordclasses import ABBREVIATION, COMMON, NAME, Evidence, Why, decide
-
-SAMPLE = Path(__file__).parent / "data" / "kniffel_words_labelled.tsv"
-
-
-def _sample() -> list[tuple[str, str, str, str]]:
-    rows = []
-    for line in SAMPLE.read_text(encoding="utf-8").splitlines():
-        if line and not line.startswith("#"):
-            word, label, kind, split = line.split("\t")
-            rows.append((word, label, kind, split))
-    return rows
-
 
 def test_the_decision_goes_by_word_classes() -> None:
     assert decide("Tor", Evidence(COMMON, frozenset({"NN"}), True, "NN")) is None
@@ -55,7 +43,7 @@ def test_the_rulebook_roll_offers_no_name() -> None:
 @pytest.mark.parametrize("split", ["tune", "report"])
 def test_the_labelled_sample(split: str) -> None:
     lex = german_lexicon()
-    rows = [r for r in _sample() if r[3] == split]
+    rows = [r for r in labelled_words() if r[3] == split]
     names = [w for w, label, kind, _ in rows if label == "refuse" and kind != "foreign"]
     refused = [w for w in names if w not in lex]
     assert len(refused) >= 0.98 * len(names), sorted(set(names) - set(refused))

@@ -277,9 +277,10 @@ class DiceReader:
     """The dice reader (``vision.dice``) as a :class:`Reader` of loose dice.
 
     A frame is still when it barely differs from the one before (dice at rest, no hand
-    moving): only then is it read, so a rolling die is never taken for a throw. A letter below
-    ``min_confidence`` becomes ``?``: the game asks rather than guesses. ``dice_set`` (the
-    table's own set) gives a die its value when the digit is unreadable.
+    moving): only then is it read, so a rolling die is never taken for a throw. A still frame
+    no different from the one last read is not read again: the table at rest costs a resize,
+    not a read. A letter below ``min_confidence`` becomes ``?``: the game asks rather than
+    guesses. Values are the game's business (its dice set), not the camera's.
     """
 
     # a frame moved when more than MOVED of its (downscaled) pixels changed by more than
@@ -287,33 +288,43 @@ class DiceReader:
     CHANGE = 24.0
     MOVED = 0.0008
 
-    def __init__(self, settings: Mapping[str, Any], dice_set: Any = None) -> None:
-        self.min_confidence = float(settings.get("min_confidence", 0.6))
-        self.dice_set = dice_set
+    def __init__(self, settings: Mapping[str, Any]) -> None:
         from vision.dice import DiceModels
 
+        self.min_confidence = float(settings.get("min_confidence", 0.6))
         # a reader taught the table's own set (``companion vision teach-dice``), if any
         self._models = DiceModels.load(str(settings.get("dice_profile", "")) or None,
                                        shared=False)
         self._prev: Any = None
-        self.status = "read"
+        self._read: tuple[Any, DiceReading] | None = None  # the frame last read, and its reading
+
+    def _moved(self, a: Any, b: Any) -> bool:
+        import numpy as np
+
+        return a is None or float(np.mean(np.abs(a - b) > self.CHANGE)) > self.MOVED
 
     def __call__(self, image: Any) -> DiceReading | None:
         import cv2
         import numpy as np
 
-        from vision.dice import read_dice
-
         small = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (160, 120),
                            interpolation=cv2.INTER_AREA).astype(np.float32)
         prev, self._prev = self._prev, small
-        if prev is None or float(np.mean(np.abs(small - prev) > self.CHANGE)) > self.MOVED:
-            self.status = "moving"
+        if self._moved(prev, small):
             return DiceReading((), still=False)
-        found = read_dice(image, dice_set=self.dice_set, models=self._models)
-        self.status = "read"
+        if self._read is not None and not self._moved(self._read[0], small):
+            return self._read[1]
+        reading = self._read_dice(image)
+        self._read = (small, reading)
+        return reading
+
+    def _read_dice(self, image: Any) -> DiceReading:
+        import numpy as np
+
+        from vision.dice import read_dice
+
         dice = []
-        for d in found.dice:
+        for d in read_dice(image, models=self._models).dice:
             sure = d.letter != UNSURE and d.confidence >= self.min_confidence
             edge = float(np.mean([np.hypot(*np.subtract(d.corners[i], d.corners[i - 1]))
                                   for i in range(4)]))
@@ -337,11 +348,6 @@ class Readers:
     def bind(self, rules: Callable[[], Any]) -> None:
         """Follow ``rules()``, the rules of the game on the table (called per frame)."""
         self._rules = rules
-
-    @property
-    def status(self) -> str:
-        kind = getattr(self._rules(), "reads", None)
-        return str(getattr(self._made.get(kind or ""), "status", "idle"))
 
     def __call__(self, image: Any) -> Any:
         kind = getattr(self._rules(), "reads", None)

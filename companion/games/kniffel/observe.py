@@ -57,7 +57,7 @@ def _kept(before: tuple[DieSeen, ...], now: tuple[DieSeen, ...]) -> tuple[int, .
     return tuple(out)
 
 
-def _notation(state: KniffelState, dice: tuple[DieSeen, ...]) -> str:
+def _notation(dice: tuple[DieSeen, ...]) -> str:
     """The throw as the rules write it; a die whose value was not read takes its set's value."""
     return " ".join(d.letter if d.value is None or d.letter == "*" else f"{d.letter}{d.value}"
                     for d in dice)
@@ -87,7 +87,7 @@ def observe(state: KniffelState, reading: Any, memo: Any) -> Observed:
                      "candidates": {str(i): list(dice[i].candidates) for i in unsure}},
             answers=("throw",))
         return Observed(prompt=prompt, memo=asking, shown=shown)
-    event = Throw(_notation(state, dice), kept=_kept(before, dice) if state.roll else ())
+    event = Throw(_notation(dice), kept=_kept(before, dice) if state.roll else ())
     try:
         apply(state, event)
     except Refused as exc:
