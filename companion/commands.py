@@ -138,6 +138,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                   flush=True)
         source = open_source(cfg.section("camera"))
         reader = vision_reader(cfg.section("vision")) if source is not None else None
+        word_index()
         with Table(cfg, store, source=source, reader=reader) as runtime:
             import web
 
@@ -152,6 +153,23 @@ def cmd_run(args: argparse.Namespace) -> int:
                         sd_notify("WATCHDOG=1")  # only while the table loop is alive
                 sd_notify("STOPPING=1")
     return 0
+
+
+def word_index() -> None:
+    """Build Wort-Kniffel's word index before the table runs, when it is not on disk yet.
+
+    The first build reads the word list and the word-class lexicons (seconds on this
+    machine, longer on a Pi); done by the first Wort-Kniffel game it would hold the table's
+    thread past a phone's patience. Built here, with a progress line, the game later reads it
+    from the disk cache in a fraction of a second."""
+    from companion.wordlist import WordListError, index_cached, load_lexicon
+
+    try:
+        if not index_cached():
+            print("Building the German word index once (Wort-Kniffel) …", flush=True)
+            load_lexicon(progress_to=sys.stdout)
+    except WordListError as exc:  # no word list: Wort-Kniffel says so when it starts
+        _log.warning("word index: %s", exc)
 
 
 def vision_reader(settings: dict[str, Any]) -> Any:
@@ -249,6 +267,7 @@ def _demo_sessions(args: argparse.Namespace, games: tuple[str, ...]) -> tuple[An
                   2 * len(script.boards) - 1, "frames")
     kniffel = None
     if "kniffel" in games and (not args.rounds or args.rounds > games.index("kniffel")):
+        word_index()
         kniffel = demo.cache_dir() / demo_kniffel.session_key(args.seed, demo.DEFAULT_SIZE)
         if not (kniffel / "session.json").is_file():
             print(f"Rendering the Wort-Kniffel throws once into {kniffel} …", flush=True)

@@ -385,6 +385,9 @@ class Director:
             self.round -= 1
             self.say(f"demo: a phone started a game first; the players sit back ({exc})")
             return None
+        except TimeoutError:  # the table is busy (a resource loading): the next loop tries again
+            self.round -= 1
+            return None
         return started
 
     def _phone_took(self, snap: dict[str, Any]) -> bool:

@@ -144,13 +144,16 @@ def load_lexicon(
     return lexicon
 
 
-def _index(
-    path: Path,
-    plain_list: bool,
-    cache: str | os.PathLike[str] | None | bool,
-    shipped: list[str],
-    progress_to: TextIO | None = None,
-) -> Lexicon:
+def index_cached() -> bool:
+    """Whether the default list's index is on disk (its name carries the list's identity, so
+    an index for another list or version has another name; loading it is then quick)."""
+    file, _ = _cache_file(default_source(), False, shipped_block_list())
+    return file is not None and file.is_file()
+
+
+def _cache_file(path: Path, plain_list: bool, shipped: list[str],
+                cache: str | os.PathLike[str] | None | bool = True) -> tuple[Path | None, str]:
+    """The cache file for a list (None: no caching) and the identity it must hold."""
     try:
         st = path.stat()
     except OSError as exc:
@@ -165,9 +168,20 @@ def _index(
         f"|{sys.version_info[:2]}|{marshal.version}"
     )
     folder = cache_dir() if cache is True else (Path(cache) if cache else None)
-    file = None
-    if folder is not None:
-        file = folder / f"kniffel-{hashlib.sha256(ident.encode()).hexdigest()[:20]}.idx"
+    if folder is None:
+        return None, ident
+    return folder / f"kniffel-{hashlib.sha256(ident.encode()).hexdigest()[:20]}.idx", ident
+
+
+def _index(
+    path: Path,
+    plain_list: bool,
+    cache: str | os.PathLike[str] | None | bool,
+    shipped: list[str],
+    progress_to: TextIO | None = None,
+) -> Lexicon:
+    file, ident = _cache_file(path, plain_list, shipped, cache)
+    if file is not None:
         lexicon = _read_cache(file, ident)
         if lexicon is not None:
             return lexicon

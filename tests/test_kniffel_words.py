@@ -135,3 +135,20 @@ def test_the_real_german_list() -> None:
     assert all(len(w) <= 7 for w in lex)
     assert set(shipped_block_list()).isdisjoint(set(lex))
     assert lex.find("TUR") == lex.find("Tür") and lex.find("FUSS") == lex.find("Fuß")
+
+
+def test_the_word_index_is_built_before_the_table_runs_only_when_missing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    from kniffel_support import XDG, german_lexicon
+
+    from companion.commands import word_index
+    from companion.wordlist import index_cached
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert not index_cached()  # a fresh machine: the first Wort-Kniffel game would build it
+    german_lexicon()  # builds it where the tests keep it
+    monkeypatch.setenv("XDG_CACHE_HOME", str(XDG))
+    assert index_cached()
+    word_index()
+    assert "Building" not in capsys.readouterr().out  # on disk already: nothing to do
