@@ -183,6 +183,9 @@ class KniffelRound:
             return False
         self._waiting_since = None
         turn, rolls = int(view["turn"]), int(view["rolls"])
+        now = self.runtime.snapshot()["view"] or {}
+        if (now.get("turn"), now.get("rolls")) != (turn, rolls):
+            return False  # the camera took a throw meanwhile: look again before tapping
         if prompt is not None:
             lying = self._by_turn.get((turn, rolls))
             if lying is not None:
