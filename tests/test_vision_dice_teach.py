@@ -71,11 +71,13 @@ def test_the_profile_goes_through_the_command_line(
     image, letters = _throw(5)
     photo, profile = tmp_path / "set.png", tmp_path / "dice.npz"
     cv2.imwrite(str(photo), image)
-    assert main(["vision", "teach-dice", str(photo), "--letters", " ".join(letters),
+    assert main(["vision", "teach", "--dice", str(photo), "--letters", " ".join(letters),
                  "-o", str(profile)]) == 0
     assert profile.is_file()
     assert main(["vision", "read-dice", str(photo), "--profile", str(profile), "--json"]) == 0
-    assert main(["vision", "teach-dice", str(photo), "--letters", "T 7"]) == 2
+    assert main(["vision", "teach", "--dice", str(photo), "--letters", "T 7"]) == 2
     assert main(["vision", "read-dice", str(photo), "--profile", str(photo)]) == 2
+    assert main(["vision", "teach", "--dice", str(photo), "--letters", "T O R",
+                 "--reference", str(photo)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 2 and all(line.startswith("companion: error:") for line in err)
+    assert len(err) == 3 and all(line.startswith("companion: error:") for line in err)

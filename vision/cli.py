@@ -3,6 +3,7 @@
     companion vision read-grid IMAGE [--reference IMAGE] [--profile FILE] [--json]
                                [--debug-out PNG]
     companion vision teach PHOTO --letters ROWS [--reference IMAGE] [-o FILE]
+    companion vision teach PHOTO --dice --letters "T O R E I C H" [-o FILE]
     companion vision read-letter ...   (from vision.letters_cli, when present)
     companion vision read-dice PHOTO [--set FILE] [--debug-out PNG] [--json]   (vision.dice_cli)
 
@@ -17,6 +18,7 @@ import json
 from typing import Any
 
 from companion.inputs import check_file, check_image, check_image_out
+from vision import VisionError
 
 DEFAULT_PROFILE = "vision-profile.npz"
 
@@ -40,18 +42,24 @@ def register(subparsers: Any) -> None:
     rg.set_defaults(func=_read_grid)
 
     te = sub.add_parser(
-        "teach", help="learn the real tiles from a photo with its letters given",
+        "teach", help="learn the real tiles (or dice) from a photo with its letters given",
         description="Learn the real letter shapes, the back and the victim from PHOTO, whose "
         "tiles are given row by row in the board notation (M Ö R D E, X victim, '.' face "
         "down), e.g. 'MÖRDER/EDRÖMX/....../....../....../......'. Writes a profile that "
-        "read-grid --profile and the table use from then on.")
+        "read-grid --profile and the table use from then on. With --dice: the table's letter "
+        "dice laid in a row, their letters given left to right (* the diamond), e.g. "
+        "'T O R E I C H'; the profile is for read-dice --profile and [vision] dice_profile.")
     te.add_argument("photo", metavar="PHOTO")
     te.add_argument("--letters", required=True, metavar="ROWS",
-                    help="what the photo shows, in the board notation")
+                    help="what the photo shows: the board notation, or with --dice the dice "
+                    "left to right")
+    te.add_argument("--dice", action="store_true",
+                    help="the photo shows letter dice in a row (Wort-Kniffel), not the grid")
     te.add_argument("--reference", metavar="IMAGE",
                     help="photo of the tiles all face down (a better back)")
-    te.add_argument("-o", "--output", metavar="FILE", default=DEFAULT_PROFILE,
-                    help=f"profile to write (default {DEFAULT_PROFILE})")
+    te.add_argument("-o", "--output", metavar="FILE",
+                    help=f"profile to write (default {DEFAULT_PROFILE}, with --dice "
+                    "dice-profile.npz)")
     te.set_defaults(func=_teach)
 
     for name in ("vision.letters_cli", "vision.dice_cli"):
@@ -133,6 +141,14 @@ def _load_image(path: str) -> Any:
 
 
 def _teach(args: argparse.Namespace) -> int:
+    if args.dice:
+        if args.reference:
+            raise VisionError("--reference is for the tile grid, not for dice")
+        from vision.dice_cli import run_teach_dice
+
+        return run_teach_dice(args)
+    if args.output is None:
+        args.output = DEFAULT_PROFILE
     from companion.games.moerder.board import Board
     from vision.grid import locate
     from vision.letters import LetterReader

@@ -1,7 +1,7 @@
 """``companion vision read-dice``: find and read every letter die in a photo.
 
     companion vision read-dice PHOTO [--set FILE] [--profile FILE] [--debug-out PNG] [--json]
-    companion vision teach-dice PHOTO --letters "T O R E I C H" [-o FILE]
+    companion vision teach PHOTO --dice --letters "T O R E I C H" [-o FILE]   (vision.cli)
 
 ``--set FILE`` is the table's dice set as JSON: a list of seven dice, each a string of six
 faces like ``"T2 S2 E1 L2 B3 K4"`` (``*`` the diamond); it gives each read letter its value.
@@ -38,20 +38,8 @@ def add_commands(vision_subparsers: Any) -> None:
                    help="the dice set as JSON: seven strings of six faces, e.g. \"T2 S2 E1 L2 B3 K4\"")
     p.add_argument("--debug-out", metavar="PNG", help="write the photo with the dice and letters drawn")
     p.add_argument("--json", action="store_true", help="print JSON (dice, ms)")
-    p.add_argument("--profile", metavar="FILE", help="a reader taught the table's own dice (teach-dice)")
+    p.add_argument("--profile", metavar="FILE", help="a reader taught the table's own dice (vision teach --dice)")
     p.set_defaults(func=run_read_dice)
-
-    t = vision_subparsers.add_parser(
-        "teach-dice", help="learn the table's own dice from a photo with their letters given",
-        description="Learn the print of a real dice set from PHOTO: the dice laid in a row, "
-        "their letters given left to right (* the diamond), e.g. 'T O R E I C H'. Writes a "
-        "profile that read-dice --profile and the table ([vision] dice_profile) use.")
-    t.add_argument("photo", metavar="PHOTO")
-    t.add_argument("--letters", required=True, metavar="LETTERS",
-                   help="the dice's letters left to right, e.g. 'T O R E I C H'")
-    t.add_argument("-o", "--output", metavar="FILE", default=DEFAULT_DICE_PROFILE,
-                   help=f"profile to write (default {DEFAULT_DICE_PROFILE})")
-    t.set_defaults(func=run_teach_dice)
 
 
 DEFAULT_DICE_PROFILE = "dice-profile.npz"
@@ -64,12 +52,13 @@ def run_teach_dice(args: argparse.Namespace) -> int:
     letters = args.letters.replace(",", " ").upper().split()
     if not letters or any(len(x) != 1 or x not in SYMBOLS for x in letters):
         raise ReadDiceError("--letters: the dice's letters left to right, A-Z or *, e.g. 'T O R E I C H'")
+    output = args.output or DEFAULT_DICE_PROFILE
     reader = teach(_load_photo(args.photo), letters)
     try:
-        reader.save(args.output)
+        reader.save(output)
     except OSError as exc:
-        raise ReadDiceError(f"{args.output}: cannot write the profile ({exc.strerror or exc})") from None
-    print(f"taught {len(letters)} faces ({' '.join(letters)}) -> {args.output}")
+        raise ReadDiceError(f"{output}: cannot write the profile ({exc.strerror or exc})") from None
+    print(f"taught {len(letters)} faces ({' '.join(letters)}) -> {output}")
     return 0
 
 

@@ -292,7 +292,7 @@ class DiceReader:
         from vision.dice import DiceModels
 
         self.min_confidence = float(settings.get("min_confidence", 0.6))
-        # a reader taught the table's own set (``companion vision teach-dice``), if any
+        # a reader taught the table's own set (``companion vision teach --dice``), if any
         self._models = DiceModels.load(str(settings.get("dice_profile", "")) or None,
                                        shared=False)
         self._prev: Any = None
