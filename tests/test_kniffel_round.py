@@ -95,8 +95,10 @@ def test_a_round_of_wort_kniffel_through_the_camera(
     table.drain()
     assert table.panel.wait_idle() and any(s.state for s in buzzer.states)
     _until(lambda: sum(1 for s in ana.states if s.state) >= 3)
+    buzzer.clear_states()
     clock.now += 10
     table.drain()
+    assert table.panel.wait_idle() and any(s.state for s in buzzer.states)  # and sounds at zero
     snap = table.snapshot()
     assert snap["view"]["time_up"] is True and snap["timer"] is None
     snap = table.submit({"action": "zero", "box": "kniffel"})
