@@ -160,16 +160,27 @@ def word_index() -> None:
 
     The first build reads the word list and the word-class lexicons (seconds on this
     machine, longer on a Pi); done by the first Wort-Kniffel game it would hold the table's
-    thread past a phone's patience. Built here, with a progress line, the game later reads it
-    from the disk cache in a fraction of a second."""
-    from companion.wordlist import WordListError, index_cached, load_lexicon
+    thread past a phone's patience. It runs in a child process: the build's lexicons take over
+    100 MB that the long-running table would otherwise keep, since a Python process rarely
+    gives memory back. The game later reads the index from the disk cache in a fraction of a
+    second."""
+    import subprocess
+
+    from companion.wordlist import WordListError, index_cached
 
     try:
-        if not index_cached():
-            print("Building the German word index once (Wort-Kniffel) …", flush=True)
-            load_lexicon(progress_to=sys.stdout)
+        if index_cached():
+            return
     except WordListError as exc:  # no word list: Wort-Kniffel says so when it starts
         _log.warning("word index: %s", exc)
+        return
+    print("Building the German word index once (Wort-Kniffel) …", flush=True)
+    code = ("import sys; from companion.wordlist import load_lexicon; "
+            "load_lexicon(progress_to=sys.stdout)")
+    done = subprocess.run([sys.executable, "-c", code], check=False)
+    if done.returncode != 0:
+        _log.warning("word index: the build failed (exit %d); the first game builds it",
+                     done.returncode)
 
 
 def vision_reader(settings: dict[str, Any]) -> Any:
