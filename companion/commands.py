@@ -20,7 +20,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from companion.errors import InputError
+from companion.errors import CompanionError, InputError
 
 _log = logging.getLogger(__name__)
 
@@ -274,18 +274,45 @@ def _demo_sessions(args: argparse.Namespace, games: tuple[str, ...]) -> tuple[An
     if "moerder" in games and not (folder / "session.json").is_file():
         print(f"Rendering the demo game ({len(script.boards) - 1} turns) once into {folder} …",
               flush=True)
-        _rendered(lambda step: demo.render_session(script, folder, progress=step),
-                  2 * len(script.boards) - 1, "frames")
+        _render_apart(_render_moerder, args.seed, folder)
     kniffel = None
     if "kniffel" in games and (not args.rounds or args.rounds > games.index("kniffel")):
         word_index()
         kniffel = demo.cache_dir() / demo_kniffel.session_key(args.seed, demo.DEFAULT_SIZE)
         if not (kniffel / "session.json").is_file():
             print(f"Rendering the Wort-Kniffel throws once into {kniffel} …", flush=True)
-            turns = demo_kniffel.ROUNDS * len(demo_kniffel.KNIFFEL_PLAYERS)
-            _rendered(lambda step: demo_kniffel.render_session(
-                args.seed, kniffel, demo.DEFAULT_SIZE, progress=step), turns, "turns")
+            _render_apart(_render_kniffel, args.seed, kniffel)
     return script, folder, kniffel
+
+
+def _render_apart(render: Any, seed: int, folder: Path) -> None:
+    """Render a demo session in a child process: the scenes and frames take over 100 MB that
+    the demo's long-running process would keep afterwards (a Python process rarely gives
+    memory back), and the recorded session on disk is all the demo needs of them."""
+    import multiprocessing
+
+    child = multiprocessing.get_context("spawn").Process(target=render, args=(seed, folder))
+    child.start()
+    child.join()
+    if child.exitcode != 0:
+        raise CompanionError(f"rendering the demo session into {folder} failed "
+                           f"(exit {child.exitcode})")
+
+
+def _render_moerder(seed: int, folder: Path) -> None:
+    from companion import demo
+
+    script = demo.choose_script(seed)
+    _rendered(lambda step: demo.render_session(script, folder, progress=step),
+              2 * len(script.boards) - 1, "frames")
+
+
+def _render_kniffel(seed: int, folder: Path) -> None:
+    from companion import demo, demo_kniffel
+
+    turns = demo_kniffel.ROUNDS * len(demo_kniffel.KNIFFEL_PLAYERS)
+    _rendered(lambda step: demo_kniffel.render_session(
+        seed, folder, demo.DEFAULT_SIZE, progress=step), turns, "turns")
 
 
 def _rendered(render: Any, total: int, unit: str) -> None:
