@@ -271,4 +271,5 @@ def draw(image_bgr: np.ndarray, found: DiceFound | Sequence[Die]) -> np.ndarray:
     return out
 
 
-__all__ = ["DiceFound", "DiceModels", "DiceNotRead", "Die", "UNSURE", "SIZE_BAND", "draw", "one_size", "read_dice", "teach"]
+__all__ = ["DiceFound", "DiceModels", "DiceNotRead", "Die", "SIZE_BAND", "UNSURE", "draw", "one_size",
+           "read_dice", "teach"]
