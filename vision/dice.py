@@ -8,7 +8,8 @@ Two stages, each a plain function of an image:
 2. **read** (``vision.dice_read``): each box is cut from the full-resolution picture and read
    by a letter network fine-tuned on real cubes: A–Z, ``*`` for the diamond, or ``?`` when the
    calibrated confidence is below the threshold fitted on held-out TUNE photos (never a guess).
-   A box the reader finds to be no face at all (a gap, the tray) is dropped.
+   A box the reader finds to be no face at all (a gap, the tray) is dropped, and so is one far
+   smaller or larger than the dice read surely beside it: one set's dice are one size.
 
 The corners are the face's outline where a bright (or dark) square blob is clear around the
 centre, else the found box. The value printed beside a letter on some sets is not read from
