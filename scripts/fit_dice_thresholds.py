@@ -5,9 +5,10 @@
 - how surely the reader must call a found box "not a face" to drop it (``dice.npz``).
 
 Every TUNE photo is read whole once with everything kept; then each pair of thresholds is
-scored as the bench scores (``vision.dice_photos.score``). Chosen: the most single-letter
-cubes found and read right while false dice stay at or below ``--false-per-20`` per 20
-photos. REPORT photos are never read here.
+scored as the bench scores (``vision.dice_photos.score``), after the dice of another size
+than the picture's are dropped as ``read_dice`` drops them (``vision.dice.one_size``).
+Chosen: the most single-letter cubes found and read right while false dice stay at or below
+``--false-per-20`` per 20 photos. REPORT photos are never read here.
 
     .venv/bin/python scripts/fit_dice_thresholds.py --photos DIR [--write]
 """
@@ -24,12 +25,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision import dice_photos  # noqa: E402
-from vision.dice import _crop  # noqa: E402
-from vision.dice_find import FINDER_PATH, Finder  # noqa: E402
+from vision.dice import _crop, one_size  # noqa: E402
+from vision.dice_find import FINDER_PATH, Finder, Spot  # noqa: E402
 from vision.dice_photos import Found, Score  # noqa: E402
 from vision.dice_read import READER_PATH, DiceReader  # noqa: E402
 
-Kept = tuple[float, float, Found]  # peak height, not-a-face probability, the die
+Kept = tuple[Spot, float, bool, Found]  # the peak, not-a-face probability, read surely, the die
 
 
 def read_all(photos: list[dice_photos.Photo], finder: Finder, reader: DiceReader) -> list[list[Kept]]:
@@ -41,9 +42,15 @@ def read_all(photos: list[dice_photos.Photo], finder: Finder, reader: DiceReader
         kept: list[Kept] = []
         for s, r in zip(spots, readings, strict=True):
             box = (s.x - s.w / 2, s.y - s.h / 2, s.x + s.w / 2, s.y + s.h / 2)
-            kept.append((s.score, 1.0 - r.face, (r.symbol or "?", (s.x, s.y), box)))
+            kept.append((s, 1.0 - r.face, r.symbol is not None, (r.symbol or "?", (s.x, s.y), box)))
         out.append(kept)
     return out
+
+
+def _kept(kept: list[Kept], score_thr: float, drop: float) -> list[Found]:
+    faces = [k for k in kept if k[0].score >= score_thr and k[1] < drop]
+    alike = one_size([k[0] for k in faces], [k[2] for k in faces])
+    return [k[3] for k, ok in zip(faces, alike, strict=True) if ok]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -62,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         for drop in (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.01):
             total = Score(0, 0, 0, 0, 0, ())
             for photo, kept in zip(photos, seen, strict=True):
-                dice = [f for s, nf, f in kept if s >= score_thr and nf < drop]
+                dice = _kept(kept, score_thr, drop)
                 total = total + dice_photos.score(photo.cubes, dice)
             false20 = total.false * 20 / len(photos)
             if false20 <= args.false_per_20 and (best is None or total.right > best[0]):

@@ -225,7 +225,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--out", type=Path, default=FINDER_PATH)
+    ap.add_argument("--leave-out", metavar="I/N", help="train without TUNE fold I of N "
+                    "(dice_photos.fold_of), so that fold can judge a rule fitted after the finder")
     args = ap.parse_args(argv)
+    leave = tuple(int(v) for v in args.leave_out.split("/")) if args.leave_out else None
 
     import torch
 
@@ -233,6 +236,8 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     photos = []
     for p in dice_photos.load(args.photos, "tune"):
+        if leave is not None and dice_photos.fold_of(p.path.name, leave[1]) == leave[0]:
+            continue
         img = cv2.imread(str(p.path), cv2.IMREAD_COLOR)
         if img is not None:
             photos.append((img, [c.box for c in p.cubes]))

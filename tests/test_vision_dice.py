@@ -33,23 +33,30 @@ def _font() -> Path:
     return fonts[0]
 
 
+def _lay(img: np.ndarray, letter: str, cx: float, cy: float, side: int, angle: float,
+         shadow: bool = True) -> np.ndarray:
+    """``img`` (float) with an ivory face of ``side`` px and a dark letter laid on it."""
+    face = glyphs.render_glyph(letter, _font(), side, (30, 30, 30), (225, 235, 240), scale=0.62)
+    face = cv2.resize(face, (side, side)).astype(np.float32)
+    m = cv2.getRotationMatrix2D((side / 2, side / 2), -angle, 1.0)
+    m[:, 2] += (cx - side / 2, cy - side / 2)
+    h, w = img.shape[:2]
+    layer = cv2.warpAffine(face, m, (w, h))
+    mask = cv2.warpAffine(np.ones((side, side), np.float32), m, (w, h))
+    if shadow:
+        soft = cv2.GaussianBlur(mask, (0, 0), 4).reshape(h, w, 1)
+        img = img * (1 - 0.35 * np.roll(soft, (4, 4), (0, 1)))
+    return img * (1 - mask[..., None]) + layer * mask[..., None]
+
+
 def _scene() -> np.ndarray:
     """Ivory dice with dark letters on a green cloth, some turned, two touching."""
     rng = np.random.default_rng(3)
     img = np.empty((480, 640, 3), np.float32)
     img[:] = (60, 110, 50)
     img += cv2.GaussianBlur(rng.normal(0, 12, (480, 640)).astype(np.float32), (0, 0), 1.5)[..., None]
-    font = _font()
     for letter, cx, cy, angle in LAYOUT:
-        face = glyphs.render_glyph(letter, font, SIDE, (30, 30, 30), (225, 235, 240), scale=0.62)
-        face = cv2.resize(face, (SIDE, SIDE)).astype(np.float32)
-        m = cv2.getRotationMatrix2D((SIDE / 2, SIDE / 2), -angle, 1.0)
-        m[:, 2] += (cx - SIDE / 2, cy - SIDE / 2)
-        layer = cv2.warpAffine(face, m, (640, 480))
-        mask = cv2.warpAffine(np.ones((SIDE, SIDE), np.float32), m, (640, 480))[..., None]
-        shadow = cv2.GaussianBlur(mask, (0, 0), 4)[..., None] if mask.ndim == 2 else cv2.GaussianBlur(mask, (0, 0), 4)
-        shadow = shadow.reshape(480, 640, 1)
-        img = img * (1 - 0.35 * np.roll(shadow, (4, 4), (0, 1))) * (1 - mask) + layer * mask
+        img = _lay(img, letter, cx, cy, SIDE, angle)
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
@@ -96,6 +103,26 @@ def test_corners_surround_the_centre_in_input_pixels(scene: np.ndarray) -> None:
         xs, ys = [p[0] for p in d.corners], [p[1] for p in d.corners]
         assert min(xs) < d.center[0] < max(xs) and min(ys) < d.center[1] < max(ys)
         assert _nearest(small, d.center[0] / f, d.center[1] / f)[1] < SIDE * 0.2
+
+
+# letters printed small beside the dice (a leaflet, a newspaper): a third of a die's side
+PRINT = (("K", 560, 420), ("M", 80, 440), ("P", 300, 440), ("W", 600, 40))
+
+
+def test_letters_far_smaller_than_the_dice_are_not_dice(scene: np.ndarray) -> None:
+    img = scene.astype(np.float32)
+    for letter, x, y in PRINT:
+        img = _lay(img, letter, x, y, SIDE * 3 // 8, 0.0, shadow=False)
+    found = read_dice(np.clip(img, 0, 255).astype(np.uint8))
+    assert len(found.dice) == len(LAYOUT), found.letters
+    for _, x, y in PRINT:
+        assert _nearest(found, x, y)[1] > SIDE * 0.5
+
+
+def test_dice_all_small_are_still_dice(scene: np.ndarray) -> None:
+    """The size is the picture's own: the same throw seen from twice as far is read alike."""
+    far = read_dice(cv2.resize(scene, (320, 240), interpolation=cv2.INTER_AREA))
+    assert len(far.dice) == len(LAYOUT), far.letters
 
 
 def test_an_empty_cloth_has_no_dice() -> None:

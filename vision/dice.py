@@ -8,7 +8,8 @@ Two stages, each a plain function of an image:
 2. **read** (``vision.dice_read``): each box is cut from the full-resolution picture and read
    by a letter network fine-tuned on real cubes: A–Z, ``*`` for the diamond, or ``?`` when the
    calibrated confidence is below the threshold fitted on held-out TUNE photos (never a guess).
-   A box the reader finds to be no face at all (a gap, the tray) is dropped.
+   A box the reader finds to be no face at all (a gap, the tray) is dropped, and so is one far
+   smaller or larger than the dice read surely beside it: one set's dice are one size.
 
 The corners are the face's outline where a bright (or dark) square blob is clear around the
 centre, else the found box. The value printed beside a letter on some sets is not read from
@@ -21,6 +22,8 @@ the picture (no photos of such dice to learn from); it comes from ``dice_set``.
 from __future__ import annotations
 
 import functools
+import math
+import statistics
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -35,6 +38,12 @@ from vision.dice_find import Finder, Spot
 from vision.dice_read import DiceReader, FaceReading
 
 UNSURE = "?"
+# A set's dice are one size, so a die far smaller or larger than the dice read surely in the
+# same picture is something else: a letter printed on a newspaper or a rug's pattern beside
+# the tray. On TUNE, read by finders trained without the photo read, true dice lay within
+# 0.63-1.55 of that size and the false ones left at 0.33-0.52 (and 1.8 and more among weaker
+# peaks); the band keeps a margin on both sides.
+SIZE_BAND = (0.6, 1.8)
 
 Point = tuple[float, float]
 
@@ -130,11 +139,28 @@ def _found(image: np.ndarray, m: DiceModels, values: dict[str, int] | None,
     crops = [_crop(image, s) for s in spots]
     readings = m.reader.read_many(crops)
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    faces = [(spot, reading, crop) for spot, reading, crop in zip(spots, readings, crops, strict=True)
+             if 1.0 - reading.face < m.reader.drop_not_a_face]
+    alike = one_size([s for s, _, _ in faces], [r.symbol is not None for _, r, _ in faces])
     out = [(_die(spot, reading, values, _outline(gray, spot)), crop)
-           for spot, reading, crop in zip(spots, readings, crops, strict=True)
-           if 1.0 - reading.face < m.reader.drop_not_a_face]
+           for (spot, reading, crop), keep in zip(faces, alike, strict=True) if keep]
     out.sort(key=lambda dc: (round(dc[0].center[1] / max(8.0, _side(dc[0]))), dc[0].center[0]))
     return out
+
+
+def one_size(spots: Sequence[Spot], sure: Sequence[bool],
+             band: tuple[float, float] = SIZE_BAND) -> list[bool]:
+    """Which found dice are of the picture's die size: the median side of the dice read
+    surely (a sure letter vouches for a die), or of all of them when none is sure and there
+    are at least three (a median of two says nothing). A picture of one die keeps it."""
+    sides = [math.sqrt(s.w * s.h) for s in spots]
+    ref = [side for side, ok in zip(sides, sure, strict=True) if ok]
+    if not ref:
+        ref = sides if len(sides) >= 3 else []
+    if not ref:
+        return [True] * len(sides)
+    size = statistics.median(ref)
+    return [band[0] * size <= side <= band[1] * size for side in sides]
 
 
 def teach(image_bgr: np.ndarray, letters: Sequence[str],
@@ -246,4 +272,5 @@ def draw(image_bgr: np.ndarray, found: DiceFound | Sequence[Die]) -> np.ndarray:
     return out
 
 
-__all__ = ["DiceFound", "DiceModels", "DiceNotRead", "Die", "UNSURE", "draw", "read_dice", "teach"]
+__all__ = ["DiceFound", "DiceModels", "DiceNotRead", "Die", "SIZE_BAND", "UNSURE", "draw", "one_size",
+           "read_dice", "teach"]

@@ -119,6 +119,12 @@ def is_calibration(name: str) -> bool:
     return split_of(name) == "tune" and digest[1] % 4 == 0
 
 
+def fold_of(name: str, n: int) -> int:
+    """Which of ``n`` folds of TUNE a photo is in (third byte of the SHA-1): a finder trained
+    without one fold shows on it the false dice an unseen photo would get."""
+    return hashlib.sha1(name.encode("utf-8")).digest()[2] % n
+
+
 def load(folder: str | Path, split: Split | None = None) -> list[Photo]:
     """The photos of ``folder/annotations.csv`` (one split, or all), sorted by name."""
     root = Path(folder)
@@ -132,4 +138,4 @@ def load(folder: str | Path, split: Split | None = None) -> list[Photo]:
     return [p for p in photos if split is None or p.split == split]
 
 
-__all__ = ["Cube", "Found", "Photo", "Score", "Split", "score", "is_calibration", "load", "split_of"]
+__all__ = ["Cube", "Found", "Photo", "Score", "Split", "score", "fold_of", "is_calibration", "load", "split_of"]
