@@ -135,7 +135,7 @@ class ClubPublisher:
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any,
                        properties: Any = None) -> None:
-        if self._connected:
+        if self._connected and not self._stop.is_set():
             _log.warning("club: lost the broker (%s); the table plays on", reason)
         self._connected = False
         if not self.status.startswith("refused"):
