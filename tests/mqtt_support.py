@@ -78,6 +78,10 @@ class Broker:
             f"password_file {passwords}",
             f"acl_file {folder / 'acl'}",
             "persistence true",
+            # as deploy/mosquitto/mosquitto.conf: the board's queue holds a room's backlog
+            # after an outage (Mosquitto's default of 1,000 drops it)
+            "max_queued_messages 100000",
+            "max_inflight_messages 200",
             f"persistence_location {folder}/",
             f"user {pwd.getpwuid(os.getuid()).pw_name}",  # root keeps root: reads these files
             f"log_dest file {folder / 'mosquitto.log'}",
