@@ -45,7 +45,7 @@
       t(table.online ? "board.online" : "board.offline")));
     box.appendChild(head);
     if (!game) { box.appendChild(el("p", "hint", t("board.no_game"))); return box; }
-    box.appendChild(el("div", "board-game", game.title + " · " + t("board.events", {n: table.events})));
+    box.appendChild(el("div", "board-game", game.title + " · " + t(table.events === 1 ? "board.event" : "board.events", {n: table.events})));
     var list = el("ul", "players");
     game.players.forEach(function (p) { list.appendChild(player(p, game)); });
     box.appendChild(list);
