@@ -392,7 +392,7 @@ class Readers:
             reader = self._made[kind] = self._makers[kind]()
             follow = getattr(reader, "follow", None)
             if follow is not None:
-                follow(self._record)
+                follow(lambda: self._record())  # a camera attached again follows on
         return reader(image)
 
 
