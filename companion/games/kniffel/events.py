@@ -4,10 +4,10 @@
 the roll in a box with the words laid; :class:`Zero` (``zero``) strike a box;
 :class:`KniffelExtra` (``kniffel_extra``) a further Wort-Kniffel for 100 extra points and a
 zero; :class:`StartHourglass` (``start_hourglass``) the hourglass turned before the first
-throw (a button); :class:`PadEntry` (``pad_entry``) the score a player wrote on the paper pad,
-taken as the entry once a phone confirmed it; :class:`TimeUp` (``time_up``) the hourglass ran out (sent by the table's
-timer with the turn number, so a late timer from a finished turn is refused as
-``stale_timer``).
+throw (a button); :class:`PadEntry` (``pad_entry``) the score a player wrote on the paper
+pad, taken as the entry once a phone confirmed it; :class:`TimeUp` (``time_up``) the
+hourglass ran out (sent by the table's timer with the turn number, so a late timer from a
+finished turn is refused as ``stale_timer``).
 """
 
 from __future__ import annotations

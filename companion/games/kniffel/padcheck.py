@@ -152,7 +152,8 @@ def _sums(state: KniffelState, column: PadColumnSeen) -> list[Finding]:
                 "total": record.total}
     for key in SUMS:
         written = _sure(column.rows.get(key))
-        unsure = any(r is not None and r.confidence < SURE for r in (rows[b] for b in SUM_PARTS[key]))
+        parts = (rows[b] for b in SUM_PARTS[key])
+        unsure = any(r is not None and r.confidence < SURE for r in parts)
         if written is None or unsure or written in (added[key], recorded[key]):
             continue
         row = column.rows.get(key)
