@@ -196,7 +196,12 @@ def vision_reader(settings: dict[str, Any]) -> Any:
     the game on the table reads."""
     from companion.table.camera import DiceReader, GridReader, Readers
 
-    return Readers({"grid": lambda: GridReader(settings), "dice": lambda: DiceReader(settings)})
+    def dice() -> DiceReader:
+        from vision.kniffel_pad.watch import PadWatch
+
+        return DiceReader(settings, pad=PadWatch.create(settings))  # the score pad beside them
+
+    return Readers({"grid": lambda: GridReader(settings), "dice": dice})
 
 
 def club_settings(section: dict[str, Any]) -> Any:

@@ -165,6 +165,23 @@ def fill(layout: Layout, bank: tuple[np.ndarray, np.ndarray], rng: np.random.Gen
     return np.clip(out, 0, 255).astype(np.uint8), truth, marks
 
 
+def written(layout: Layout, values: dict[tuple[int, str], int],
+            bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator) -> np.ndarray:
+    """The page (BGR) with exactly ``values`` written, by (column, row key); -1 strikes."""
+    base = page_image(layout, PX_PER_MM)
+    ink = np.zeros(base.shape, np.float32)
+    rows = [r.key for r in ROWS]
+    for (column, key), value in values.items():
+        rect = layout.box(column, rows.index(key))
+        if value < 0:
+            _strike(ink, rect, rng)
+        else:
+            _write_number(ink, rect, value, bank, rng)
+    paper = cv2.cvtColor(base, cv2.COLOR_GRAY2BGR).astype(np.float32)
+    out = paper * (1 - ink[..., None]) + np.array(INKS[0], np.float32) * ink[..., None]
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
 def photograph(page: np.ndarray, rng: np.random.Generator, tilt: float = 0.05,
                scale: float = 1.25) -> np.ndarray:
     """The page as a camera above the table sees it: perspective, uneven light, blur."""
@@ -237,4 +254,5 @@ def score(reading: PadReading, truth: dict[tuple[int, int], int | None],
     return out
 
 
-__all__ = ["Filled", "Score", "score", "Mark", "column_values", "fill", "filled_pad", "photograph"]
+__all__ = ["Filled", "Score", "score", "Mark", "column_values", "fill", "filled_pad", "photograph",
+           "written"]
