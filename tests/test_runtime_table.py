@@ -334,14 +334,15 @@ def test_a_camera_gone_silent_is_signalled(tmp_path: Path, factory: MockFactory)
     with SessionWriter(tmp_path / "slow") as w:  # the second frame comes a minute later
         w.add(np.zeros((48, 64, 3), np.uint8), 0.0)
         w.add(np.zeros((48, 64, 3), np.uint8), 60.0)
-    cfg = make_config(tmp_path, read_timeout_s=0.3)
+    # long enough that a loaded machine still shows the first frame before it counts as lost
+    cfg = make_config(tmp_path, read_timeout_s=1.5)
     with Store(tmp_path / "log.sqlite") as store, Table(
         cfg, store, source=ReplaySource(tmp_path / "slow"),
         reader=lambda image: GridReading(BLANK), pin_factory=factory,
     ) as rt:
         stream = rt.frames()  # someone watches: frames are encoded
         assert next(stream).startswith(b"\xff\xd8")
-        snap = _until(rt, lambda s: s["camera"]["status"] == "lost")
+        snap = _until(rt, lambda s: s["camera"]["status"] == "lost", timeout=20.0)
         assert "no frame" in snap["camera"]["message"] and snap["panel"]["status"] == "camera_lost"
         # the last picture is stale now: nobody is shown it as the table as it is
         with pytest.raises(StopIteration):
