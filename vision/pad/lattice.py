@@ -21,7 +21,7 @@ MAX_SIDE = 1400  # px: the flat table's long side at most (a phone photo is not 
 MARGIN = 0.03  # of the long side, kept around the found quad
 LINE_SHARE = 0.3  # a grid line runs along at least this share of the table
 STRIP_PX = 90  # a line is traced in strips about this wide
-EDGE_SHARE = 0.45  # a line between two crossings is printed when this share of it is ink
+EDGE_SHARE = 0.2  # a line between two crossings is printed when this share of it is ink
 LINE_COVER = 0.75
 SIDE_PX = 5  # paper this far either side of a line  # a grid line covers this share of the span between two others
 
