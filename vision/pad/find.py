@@ -52,7 +52,7 @@ def line_masks(binary: np.ndarray, length: int, across: int = 5
     thick_v = cv2.dilate(binary, np.ones((1, across), np.uint8))
     h = cv2.morphologyEx(thick_h, cv2.MORPH_OPEN, np.ones((1, length), np.uint8))
     v = cv2.morphologyEx(thick_v, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8))
-    return h & binary, v & binary
+    return np.asarray(h) & binary, np.asarray(v) & binary
 
 
 def _quad(points: np.ndarray) -> np.ndarray:
@@ -93,8 +93,8 @@ def find_tables(image: np.ndarray) -> list[Found]:
     length = max(12, round(long_side / 45))
     h, v = line_masks(binary, length)
     grid = cv2.dilate(h | v, np.ones((3, 3), np.uint8))
-    crossings = cv2.dilate(h, np.ones((3, 3), np.uint8)) & cv2.dilate(v, np.ones((3, 3),
-                                                                                 np.uint8))
+    near = np.ones((3, 3), np.uint8)
+    crossings = np.asarray(cv2.dilate(h, near)) & np.asarray(cv2.dilate(v, near))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(grid, connectivity=8)
     m, _, _, centres = cv2.connectedComponentsWithStats(crossings, connectivity=8)
     at = np.round(centres[1:]).astype(int)

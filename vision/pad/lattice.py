@@ -62,8 +62,8 @@ def flatten(gray: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     """(flat gray, homography flat -> photo): the quad warped to a rectangle at about the
     photo's own resolution, capped at ``MAX_SIDE``."""
     q = quad.astype(np.float64)
-    w = max(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[3]))
-    h = max(np.linalg.norm(q[3] - q[0]), np.linalg.norm(q[2] - q[1]))
+    w = float(max(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[3])))
+    h = float(max(np.linalg.norm(q[3] - q[0]), np.linalg.norm(q[2] - q[1])))
     k = min(1.0, MAX_SIDE / max(w, h))
     w, h = w * k, h * k
     m = MARGIN * max(w, h)
@@ -131,9 +131,9 @@ def _printed(mask: np.ndarray, binary: np.ndarray, centres: np.ndarray, pos: np.
             ti = np.clip(np.round(t).astype(int), 0, mask.shape[1] - 1)
             pi = np.clip(np.round(p).astype(int), 0, mask.shape[0] - 1)
             printed += float((thick[pi, ti] > 0).mean()) >= LINE_COVER
-        t = np.arange(0, mask.shape[1], 3)
-        p = np.interp(t, centres, pos[i])
-        sides = [binary[np.clip(np.round(p + d).astype(int), 0, mask.shape[0] - 1), t]
+        along = np.arange(0, mask.shape[1], 3)
+        p = np.interp(along, centres, pos[i])
+        sides = [binary[np.clip(np.round(p + d).astype(int), 0, mask.shape[0] - 1), along]
                  for d in (-SIDE_PX, SIDE_PX)]
         crowded = float((sides[0] & sides[1]).mean()) > 0.25
         keep[i] = printed >= max(min(2, len(spans)), 0.5 * len(spans)) and not crowded
@@ -189,8 +189,8 @@ def _line_pixels(h: np.ndarray, v: np.ndarray, hc: np.ndarray, hy: np.ndarray,
         pts = np.stack([xs, vc], axis=1)
         pts = np.vstack([[xs[0], 0], pts, [xs[-1], v.shape[0] - 1]])
         cv2.polylines(band, [np.round(pts).astype(np.int32)], False, 1, width)
-    lines: np.ndarray = (near_h & cv2.dilate(h, np.ones((3, 3), np.uint8))) | (
-        band & cv2.dilate(v, np.ones((3, 3), np.uint8)))
+    lines: np.ndarray = (near_h & np.asarray(cv2.dilate(h, np.ones((3, 3), np.uint8)))) | (
+        band & np.asarray(cv2.dilate(v, np.ones((3, 3), np.uint8))))
     return lines
 
 

@@ -159,7 +159,10 @@ def _line(page: np.ndarray, p0: tuple[float, float], p1: tuple[float, float], co
 
 def _draw_grid(page: np.ndarray, t: _Table, style: Style, rng: np.random.Generator) -> None:
     wob = rng.uniform(0.2, 0.6) if style.hand_ruled else 0.0
-    over = (lambda: rng.uniform(-0.5, 2.5)) if style.hand_ruled else (lambda: 0.0)
+
+    def over() -> float:
+        return float(rng.uniform(-0.5, 2.5)) if style.hand_ruled else 0.0
+
     if style.tint is not None:
         for r in range(len(t.ys) - 1):
             if r >= t.sums or (style.name == "ledger" and r % 2):
@@ -310,7 +313,7 @@ def _curl(shape: tuple[int, int], rng: np.random.Generator, amount: float) -> np
     """A smooth displacement field (page px, HxWx2): a page that is not lying flat."""
     h, w = shape
     coarse = rng.normal(0, 1, (3, 4, 2)).astype(np.float32)
-    field = cv2.resize(coarse, (w, h), interpolation=cv2.INTER_CUBIC)
+    field = np.asarray(cv2.resize(coarse, (w, h), interpolation=cv2.INTER_CUBIC), np.float32)
     xx = np.linspace(-1, 1, w, dtype=np.float32)[None, :]
     field[..., 1] += rng.uniform(-1.5, 1.5) * (xx ** 2 - 0.33)  # a bent card
     peak = float(np.abs(field).max()) or 1.0
@@ -371,7 +374,8 @@ def _light(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         small *= 1.0 - rng.uniform(0.2, 0.45) * shadow
     light = cv2.resize(np.clip(small, 0.4, 1.1), (ow, oh), interpolation=cv2.INTER_LINEAR)
     out = img.astype(np.float32) * light[..., None]
-    out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.1) * max(1.0, ow / 1640))
+    out = np.asarray(cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.1) * max(1.0, ow / 1640)),
+                     np.float32)
     out += rng.normal(0, 3.0, out.shape).astype(np.float32)
     img8 = np.clip(out, 0, 255).astype(np.uint8)
     ok, jpeg = cv2.imencode(".jpg", img8, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 93))])
@@ -419,7 +423,7 @@ class Score:
             self.tables_right += right
             for r, row in enumerate(t.cells):
                 for c, cell in enumerate(row):
-                    read = got.cells[r][c] if right else None
+                    read = got.cells[r][c] if right and got is not None else None
                     self._cell(cell, read, unsure)
 
     def _cell(self, cell: CellTruth, read: object, unsure: float) -> None:
