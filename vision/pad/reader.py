@@ -25,6 +25,7 @@ from vision.pad.find import find_tables, gray_of
 from vision.pad.lattice import Lattice, build
 
 PRINTED_CONFIDENCE = 0.9  # the column/row vote's own, not a network's
+READ_SIDE = 1640  # px: a larger photo is read at the Pi camera's size
 
 
 class PadError(VisionError):
@@ -55,6 +56,7 @@ class Table:
     corners: np.ndarray  # 4x2 photo px: TL, TR, BR, BL
     cells: tuple[tuple[Cell, ...], ...]
     lattice: Lattice
+    scale: float = 1.0  # photo px per px the lattice was traced at
 
     @property
     def rows(self) -> int:
@@ -112,12 +114,16 @@ def read_pad(image: np.ndarray, reader: DigitReader, text: bool = False) -> PadR
     if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or image.size == 0:
         raise PadError("a photo must be a non-empty gray or BGR image")
     t0 = time.perf_counter()
+    scale = min(1.0, READ_SIDE / max(image.shape[:2]))
+    if scale < 1.0:  # a phone photo is read at the camera's scale: lines and kernels match
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     gray = gray_of(image)
     tables = []
     for found in find_tables(image):
         lat = build(gray, found.quad)
         if lat is not None:
-            tables.append(_read_table(lat, reader, text))
+            table = _read_table(lat, reader, text)
+            tables.append(Table(table.corners / scale, table.cells, table.lattice, 1 / scale))
     if not tables:
         raise PadError("no table in the photo (no grid of crossing lines found)")
     return PadReading(tuple(tables), (time.perf_counter() - t0) * 1000.0)
@@ -131,6 +137,7 @@ def draw(image: np.ndarray, reading: PadReading) -> np.ndarray:
         lat = t.lattice
         pts = cv2.perspectiveTransform(lat.corners.reshape(-1, 1, 2).astype(np.float32),
                                        lat.to_photo).reshape(lat.rows + 1, lat.cols + 1, 2)
+        pts = pts * t.scale
         for r, row in enumerate(t.cells):
             for c, cell in enumerate(row):
                 if cell.merged is not None:
