@@ -67,8 +67,10 @@ def column_values(rng: np.random.Generator, fill: float, wrong_sum: bool = False
     return values
 
 
-def _digit(bank: tuple[np.ndarray, np.ndarray], label: int, rng: np.random.Generator,
-           height: int) -> np.ndarray:
+def digit_glyph(bank: tuple[np.ndarray, np.ndarray], label: int, rng: np.random.Generator,
+                height: int) -> np.ndarray:
+    """One handwritten digit of ``bank`` as ink (0..1) at a pen's size and stroke; shared with
+    the markerless pads' renders (vision.pad.synth) so both write alike."""
     images, labels = bank
     choice = np.flatnonzero(labels == label)
     img = images[int(rng.choice(choice))].astype(np.float32) / 255.0
@@ -89,7 +91,7 @@ def _write_number(ink: np.ndarray, rect: tuple[float, float, float, float], valu
                   ) -> list[tuple[str, tuple[int, int, int, int]]]:
     x, y, w, h = (v * PX_PER_MM for v in rect)
     height = round(h * rng.uniform(0.45, 0.72))
-    glyphs = [_digit(bank, int(c), rng, height) for c in str(value)]
+    glyphs = [digit_glyph(bank, int(c), rng, height) for c in str(value)]
     gaps = [round(rng.uniform(-0.12, 0.25) * height) for _ in glyphs[1:]]
     total_w = sum(g.shape[1] for g in glyphs) + sum(gaps)
     if total_w > w * 0.9:  # write narrower in a narrow box, as people do
@@ -254,5 +256,5 @@ def score(reading: PadReading, truth: dict[tuple[int, int], int | None],
     return out
 
 
-__all__ = ["Filled", "Score", "score", "Mark", "column_values", "fill", "filled_pad", "photograph",
-           "written"]
+__all__ = ["Filled", "Score", "score", "Mark", "column_values", "digit_glyph", "fill",
+           "filled_pad", "photograph", "written"]
