@@ -54,7 +54,7 @@ _log = logging.getLogger(__name__)
 DEFAULT_LIST = Path("/usr/share/dict/ngerman")
 # Bump when clean() or the referee's decision changes: old caches are then rebuilt.
 CLEAN_VERSION = 3
-_CACHE_FORMAT = 2  # 2: compact postings (keys joined, int32 slots)
+_CACHE_FORMAT = 3  # 2: compact postings (keys joined, int32 slots); 3: words joined
 GERMAN_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzäöüß")
 GERMAN_VOWELS = frozenset("aeiouyäöü")
 _CHUNK = 20_000
