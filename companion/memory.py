@@ -5,7 +5,8 @@ numpy frames). Left alone, glibc keeps what they freed: a freed block of many me
 raises the threshold under which later blocks come from the heap rather than their own
 mapping, and each thread that allocates (camera, advisor, web workers) may get an arena of
 its own that is never shrunk. So the next game starts on top of the last one's leftovers.
-Two fixed settings at start keep the peak nearer to what one game needs. On another C library (macOS, musl) all of this does nothing.
+Fixed settings at start keep the peak nearer to what one game needs. On another C library
+(macOS, musl) all of this does nothing.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ M_ARENA_MAX = -8
 # A block this large gets its own mapping, returned whole when freed. Fixing it also stops
 # glibc from raising it after each large free (up to 32 MB), which is what keeps a freed
 # frame's or network's buffers in the heap. Frames and network blobs are far larger; Python's
-# own objects (pools of 256 kB arenas) are not affected.
+# own small objects are not affected (its allocator maps its arenas itself).
 MMAP_THRESHOLD = 256 * 1024
 # Two arenas: the table's threads mostly wait, so more would only hold more idle free space.
 ARENA_MAX = 2
@@ -39,7 +40,6 @@ def _libc() -> Any:
     try:
         libc = ctypes.CDLL(name)
         libc.mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
-        libc.malloc_trim.argtypes = [ctypes.c_size_t]
         return libc
     except (OSError, AttributeError, TypeError):
         return None
@@ -51,9 +51,11 @@ def tune() -> bool:
     libc = _libc()
     if libc is None:
         return False
-    ok = all(libc.mallopt(param, value) == 1 for param, value in (
+    # the top of the heap goes back once this much is free there; fixed too, since glibc
+    # otherwise doubles it along with the mmap threshold
+    ok = all([libc.mallopt(param, value) == 1 for param, value in (
         (M_ARENA_MAX, ARENA_MAX), (M_MMAP_THRESHOLD, MMAP_THRESHOLD),
-        (M_TRIM_THRESHOLD, 2 * MMAP_THRESHOLD)))
+        (M_TRIM_THRESHOLD, 2 * MMAP_THRESHOLD))])  # a list: each is tried
     if not ok:
         _log.debug("mallopt refused a setting")
     return ok
