@@ -125,10 +125,12 @@ def _logging(verbose: bool) -> None:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from companion import config as config_mod
+    from companion import memory
     from companion.store import new_pin
     from companion.table import Table
     from vision.sources import open_source
 
+    memory.tune()  # before the table's threads exist
     _logging(args.verbose)
     cfg = config_mod.load(args.config)
     club_settings(cfg.section("club"))  # a bad [club]: one line before the camera opens
@@ -232,6 +234,9 @@ def club(section: dict[str, Any], store: Any) -> Iterator[Any]:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    from companion import memory
+
+    memory.tune()  # before the table's threads exist
     import segno
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
