@@ -6,8 +6,6 @@ the one Tesseract is surest of. Imported lazily: the table does not need Tessera
 
 from __future__ import annotations
 
-import subprocess
-
 import cv2
 import numpy as np
 
@@ -22,7 +20,6 @@ _TURN_BACK = {  # undo a clockwise turn of the letter
 }
 
 
-TESSERACT = "tesseract"  # the program, found on PATH
 _LOOKS_LIKE = {"0": "O", "1": "I", "|": "I", "5": "S", "8": "B", "ß": "B"}
 
 
@@ -44,51 +41,28 @@ def _prepare(crop: np.ndarray) -> np.ndarray:
 
 
 def read_upright(crop: np.ndarray, alphabet: str | None = None, lang: str = "deu") -> tuple[str | None, float]:
-    """Tesseract's single letter for an upright crop, with its confidence (0..1).
-
-    The program is run directly, the crop as PNG on its stdin and TSV back on its stdout:
-    pytesseract would do the same through a temporary file, but importing it loads Pillow
-    and pandas (about 30 MB in a table that only wants one letter now and then).
-    """
+    """Tesseract's single letter for an upright crop, with its confidence (0..1)."""
+    try:
+        import pytesseract
+    except ImportError as exc:  # pragma: no cover - a dependency of the project
+        raise TesseractError("pytesseract is not installed") from exc
     allowed = alphabet.upper() if alphabet else LETTERS
-    ok, png = cv2.imencode(".png", _prepare(crop))
-    if not ok:
-        raise TesseractError("cannot encode the crop for tesseract")
     # No tessedit_char_whitelist: with non-ASCII letters in it (ÄÖÜ) Tesseract 5 returns
     # nothing at all. Case is folded instead, and digits that are letter shapes are mapped.
     try:
-        done = subprocess.run(
-            [TESSERACT, "stdin", "stdout", "-l", lang, "--psm", "10", "tsv"],
-            input=png.tobytes(), capture_output=True, check=False,
+        data = pytesseract.image_to_data(
+            _prepare(crop), lang=lang, config="--psm 10", output_type=pytesseract.Output.DICT
         )
-    except OSError as exc:
+    except (pytesseract.TesseractError, pytesseract.TesseractNotFoundError, OSError) as exc:
         raise TesseractError(f"tesseract failed: {exc}") from exc
-    if done.returncode != 0:
-        err = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise TesseractError(f"tesseract failed: {err[-1] if err else done.returncode}")
     best: tuple[str | None, float] = (None, 0.0)
-    for text, conf in _words(done.stdout.decode("utf-8", "replace")):
-        t = _LOOKS_LIKE.get(text.strip().upper(), text.strip().upper())
-        if len(t) == 1 and t in allowed and conf / 100.0 > best[1]:
-            best = (t, conf / 100.0)
+    for text, conf in zip(data["text"], data["conf"]):
+        t = str(text).strip().upper()
+        t = _LOOKS_LIKE.get(t, t)
+        c = float(conf)
+        if len(t) == 1 and t in allowed and c / 100.0 > best[1]:
+            best = (t, c / 100.0)
     return best
-
-
-def _words(tsv: str) -> list[tuple[str, float]]:
-    """(text, confidence 0..100) of each row of Tesseract's TSV; the confidence cut to a whole
-    number, as pytesseract gave it, so its readings stay the same."""
-    rows = [row.split("\t") for row in tsv.strip().split("\n")]
-    if len(rows) < 2 or "conf" not in rows[0] or "text" not in rows[0]:
-        return []
-    at_conf, at_text = rows[0].index("conf"), rows[0].index("text")
-    out = []
-    for row in rows[1:]:
-        try:
-            conf = float(int(float(row[at_conf])))
-        except (IndexError, ValueError):
-            continue
-        out.append((row[at_text] if at_text < len(row) else "", conf))
-    return out
 
 
 def read(crop: np.ndarray, alphabet: str | None = None, turns: bool = True) -> LetterReading:

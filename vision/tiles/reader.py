@@ -33,8 +33,8 @@ _log = logging.getLogger(__name__)
 
 
 def tesseract_opinion() -> SecondOpinion | None:
-    """Tesseract's single-letter reading, when the program is installed: a reader unlike
-    the model, so where both agree the letter is safe."""
+    """Tesseract's single-letter reading, when pytesseract and the program are installed: a
+    reader unlike the model, so where both agree the letter is safe."""
     try:
         import shutil
 
