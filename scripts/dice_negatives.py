@@ -173,14 +173,15 @@ def _rug(rng: np.random.Generator, img: np.ndarray) -> None:
 
 def texture(rng: np.random.Generator, side: int = 48) -> np.ndarray:
     """One drawn die-sized patch of a floral, print or rug pattern, lit dim to bright."""
-    img = np.empty((side, side, 3), np.uint8)
+    img: np.ndarray = np.empty((side, side, 3), np.uint8)
     img[:] = _colour(rng, 30, 256) if rng.random() < 0.7 else _colour(rng, 180, 256)
     kind = int(rng.integers(0, 3))
     (_floral, _print, _rug)[kind](rng, img)
     if rng.random() < 0.5:
         m = cv2.getRotationMatrix2D((side / 2, side / 2), float(rng.uniform(0, 360)), 1.0)
         img = cv2.warpAffine(img, m, (side, side), borderMode=cv2.BORDER_REFLECT)
-    out = img.astype(np.float32) * float(rng.uniform(0.25, 1.2))
+    out: np.ndarray = img.astype(np.float32) * float(rng.uniform(0.25, 1.2))
     out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(0.3, 1.8)))
     out += rng.normal(0, float(rng.uniform(0, 10)), out.shape).astype(np.float32)
-    return np.clip(out, 0, 255).astype(np.uint8)
+    clipped: np.ndarray = np.clip(out, 0, 255).astype(np.uint8)
+    return clipped
