@@ -14,7 +14,16 @@ any kind (Qu, digraph and wild cubes are cubes too), given per 20 photos. Times 
 (cv2.setNumThreads(1)): per photo as it is (416x416), and per 1640x1232 frame: the photo
 scaled to 1232 px high in the middle of a frame of that size (the frame is also scored).
 
+*Digits* on the photos: dice given a value read from a printed digit. Letter cubes print
+none, so every one is invented.
+
+``--renders N``: N throws of the seven Wort-Kniffel dice rendered in the bench fonts (never
+trained on: Carlito, Caladea, URW Gothic, DejaVu Serif), 1640x1232, read without a dice set;
+of the dice found and read sure and right (the diamond aside, it prints no digit), the value
+digit read right, unsure (no value) or wrong.
+
     .venv/bin/python bench/vision_dice_bench.py --photos DIR [--split report|tune|both]
+    .venv/bin/python bench/vision_dice_bench.py --renders 60
 """
 
 from __future__ import annotations
@@ -39,6 +48,7 @@ from vision.dice_photos import Found, Photo, Score  # noqa: E402
 from vision.dice_read import DiceReader  # noqa: E402
 
 FRAME = (1640, 1232)
+INVENTED = [0, 0]  # dice given a printed digit: in the photos as they are, in the frames
 
 
 def as_found(result: DiceFound, scale: float = 1.0, dx: float = 0.0) -> list[Found]:
@@ -62,6 +72,10 @@ def framed(img: np.ndarray) -> tuple[np.ndarray, float, float]:
     return frame, scale, float(left)
 
 
+def digits_read(result: DiceFound) -> int:
+    return sum(d.value_from in ("digit", "digit-not-set") for d in result.dice)
+
+
 def run(photos: list[Photo], models: DiceModels, frames: bool) -> tuple[Score, Score | None, list[float], list[float]]:
     total = Score(0, 0, 0, 0, 0, ())
     total_frames: Score | None = Score(0, 0, 0, 0, 0, ()) if frames else None
@@ -75,12 +89,14 @@ def run(photos: list[Photo], models: DiceModels, frames: bool) -> tuple[Score, S
         t0 = time.perf_counter()
         result = read_dice(img, models=models)
         ms.append((time.perf_counter() - t0) * 1000)
+        INVENTED[0] += digits_read(result)
         total = total + dice_photos.score(photo.cubes, as_found(result))
         if total_frames is not None:
             frame, scale, dx = framed(img)
             t0 = time.perf_counter()
             result = read_dice(frame, models=models)
             ms_frame.append((time.perf_counter() - t0) * 1000)
+            INVENTED[1] += digits_read(result)
             total_frames = total_frames + dice_photos.score(photo.cubes, as_found(result, scale, dx))
     return total, total_frames, ms, ms_frame
 
@@ -131,6 +147,7 @@ def boxes_only(photos: list[Photo], reader: DiceReader) -> str:
 
 
 def report(name: str, photos: list[Photo], models: DiceModels, frames: bool) -> None:
+    INVENTED[:] = [0, 0]
     s, sf, ms, msf = run(photos, models, frames)
     print(f"\n{name}: {len(photos)} photos")
     print(boxes_only(photos, models.reader))
@@ -143,21 +160,57 @@ def report(name: str, photos: list[Photo], models: DiceModels, frames: bool) -> 
     if msf:
         print(f"  ms per 1640x1232 frame: median {statistics.median(msf):.1f}, "
               f"mean {statistics.mean(msf):.1f}, max {max(msf):.1f}")
+    print(f"  value digits read (letter cubes print none): {INVENTED[0]} in the photos, "
+          f"{INVENTED[1]} in the frames")
     if s.wrong:
         worst = ", ".join(f"{a}->{b} {k}" for (a, b), k in Counter(s.wrong).most_common(10))
         print(f"  most confused (annotated->read): {worst}")
 
 
+def renders(n: int, models: DiceModels) -> None:
+    """Value digits on rendered Wort-Kniffel throws in the bench fonts, read with no set."""
+    from companion.games.kniffel.dice import DEFAULT_DICE
+    from vision.synth.dice import random_roll, render_throw
+
+    tally: Counter[str] = Counter()
+    ms: list[float] = []
+    for seed in range(n):
+        roll = random_roll(DEFAULT_DICE, np.random.default_rng([seed, 9]))
+        scene = render_throw(roll.faces, 700_000 + seed, split="bench", hand=seed % 4 == 1,
+                             tray=seed % 4 == 2)
+        t0 = time.perf_counter()
+        result = read_dice(scene.image, models=models)
+        ms.append((time.perf_counter() - t0) * 1000)
+        for t in scene.truth:
+            d = min(result.dice, key=lambda d: np.hypot(d.center[0] - t.center[0], d.center[1] - t.center[1]),
+                    default=None)
+            if d is None or np.hypot(d.center[0] - t.center[0], d.center[1] - t.center[1]) > 20:
+                tally["not found"] += 1
+            elif d.letter != t.letter:
+                tally["letter unsure" if d.letter == "?" else "letter wrong"] += 1
+            elif t.letter != "*":
+                tally["digit right" if d.value == t.value else "digit unsure" if d.value is None
+                      else "digit wrong"] += 1
+    dice = sum(tally[k] for k in ("digit right", "digit unsure", "digit wrong"))
+    print(f"\nRENDERS: {n} throws of the seven Wort-Kniffel dice, bench fonts, 1640x1232, no set")
+    print("  " + ", ".join(f"{k} {v}" for k, v in sorted(tally.items())))
+    print(f"  of {dice} letters read right (diamond aside): digit right {tally['digit right'] / max(1, dice):.1%}, "
+          f"unsure {tally['digit unsure'] / max(1, dice):.1%}, wrong {tally['digit wrong'] / max(1, dice):.1%}")
+    print(f"  ms per frame: median {statistics.median(ms):.1f}, max {max(ms):.1f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--photos", type=Path, required=True, metavar="DIR",
+    ap.add_argument("--photos", type=Path, metavar="DIR",
                     help="photos of letter cubes with annotations.csv")
+    ap.add_argument("--renders", type=int, default=0, metavar="N",
+                    help="also read N rendered Wort-Kniffel throws in the bench fonts (value digits)")
     ap.add_argument("--split", choices=("report", "tune", "both"), default="both")
     ap.add_argument("--finder", type=Path, help="another finder model (default: shipped)")
     ap.add_argument("--reader", type=Path, help="another reader model (default: shipped)")
     ap.add_argument("--no-frames", action="store_true", help="skip the 1640x1232 frames")
     args = ap.parse_args(argv)
-    if not (args.photos / "annotations.csv").is_file():
+    if args.photos is not None and not (args.photos / "annotations.csv").is_file():
         print(f"no annotations.csv in {args.photos}", file=sys.stderr)
         return 2
     cv2.setNumThreads(1)
@@ -166,6 +219,10 @@ def main(argv: list[str] | None = None) -> int:
           f"reader: unsure below {models.reader.min_confidence:.2f}, not-a-face drop at "
           f"{models.reader.drop_not_a_face:.2f}; one core")
     read_dice(np.full((416, 416, 3), 128, np.uint8), models=models)  # warm up
+    if args.renders:
+        renders(args.renders, models)
+    if args.photos is None:
+        return 0
     for split in (("tune", "report") if args.split == "both" else (args.split,)):
         photos = dice_photos.load(args.photos, split)  # type: ignore[arg-type]
         title = "REPORT (never fitted on)" if split == "report" else "TUNE (fitted on)"

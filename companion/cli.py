@@ -28,6 +28,7 @@ _COMMAND_MODULES = (
     "companion.tools.serialkiller",
     "companion.tools.search",
     "vision.cli",
+    "web.board.cli",  # board: the club's room, read from the broker
 )
 
 EXIT_USAGE = 2

@@ -17,6 +17,8 @@ import socket
 import sys
 import tempfile
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +46,10 @@ def register(subparsers: Any) -> None:
     demo.add_argument("--quiet", action="store_true", help="no LED/buzzer console lines")
     demo.add_argument("--game", choices=("moerder", "kniffel"), default=None,
                       help="play only this game (default: the camera games take turns)")
+    demo.add_argument("--mqtt", default=None, metavar="URL",
+                      help="publish to a club's broker, mqtt://[USER[:PASS]@]HOST:PORT "
+                           "(password also from $COMPANION_CLUB_PASSWORD)")
+    demo.add_argument("--table", default="demo", help="this table's name in the club")
     demo.set_defaults(func=cmd_demo)
 
     export = subparsers.add_parser("export", help="one game's set-up and events as JSON")
@@ -119,12 +125,15 @@ def _logging(verbose: bool) -> None:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from companion import config as config_mod
+    from companion import memory
     from companion.store import new_pin
     from companion.table import Table
     from vision.sources import open_source
 
+    memory.tune()  # before the table's threads exist
     _logging(args.verbose)
     cfg = config_mod.load(args.config)
+    club_settings(cfg.section("club"))  # a bad [club]: one line before the camera opens
     table = cfg.section("table")
     web_cfg = cfg.section("web")
     stop = threading.Event()
@@ -139,7 +148,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         source = open_source(cfg.section("camera"))
         reader = vision_reader(cfg.section("vision")) if source is not None else None
         word_index()
-        with Table(cfg, store, source=source, reader=reader) as runtime:
+        with club(cfg.section("club"), store), \
+                Table(cfg, store, source=source, reader=reader) as runtime:
             import web
 
             app = web.create_app(runtime, web_cfg)
@@ -188,13 +198,45 @@ def vision_reader(settings: dict[str, Any]) -> Any:
     the game on the table reads."""
     from companion.table.camera import DiceReader, GridReader, Readers
 
-    return Readers({"grid": lambda: GridReader(settings), "dice": lambda: DiceReader(settings)})
+    def dice() -> DiceReader:
+        from vision.kniffel_pad.watch import PadWatch
+
+        return DiceReader(settings, pad=PadWatch.create(settings))  # the score pad beside them
+
+    return Readers({"grid": lambda: GridReader(settings), "dice": dice})
+
+
+def club_settings(section: dict[str, Any]) -> Any:
+    """The ``[club]`` settings checked (``ClubError``, one line, for a bad one); None: no club."""
+    from companion.club import ClubSettings
+
+    return ClubSettings.from_section(section)
+
+
+@contextmanager
+def club(section: dict[str, Any], store: Any) -> Iterator[Any]:
+    """The club's publisher beside the table while it runs (nothing without a broker)."""
+    from companion.club import ClubPublisher
+
+    settings = club_settings(section)
+    if settings is None:
+        yield None
+        return
+    publisher = ClubPublisher(settings, store).start()
+    print(f"Club: table {settings.table} publishes to {settings.broker.url}", flush=True)
+    try:
+        yield publisher
+    finally:
+        publisher.close()
 
 
 # --- demo --------------------------------------------------------------------------------------
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    from companion import memory
+
+    memory.tune()  # before the table's threads exist
     import segno
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
@@ -209,6 +251,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
         raise InputError("--port must be 0–65535")
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
 
+    if args.mqtt:  # a bad address or name: one line before anything is rendered
+        from companion.club.settings import check_name, parse_broker
+
+        parse_broker(args.mqtt, "--mqtt")
+        check_name(args.table, "--table")
     games = (args.game,) if args.game else ("moerder", "kniffel")
     script, folder, kniffel = _demo_sessions(args, games)
 
@@ -222,6 +269,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     cfg = cfg.replace("camera", source="replay", device=str(folder))
     cfg = cfg.replace("hardware", pin_factory="mock")
     cfg = cfg.replace("web", host=args.host, port=args.port)
+    if args.mqtt:
+        cfg = cfg.replace("club", broker=args.mqtt, table=args.table,
+                          password=os.environ.get("COMPANION_CLUB_PASSWORD", ""))
+    club_settings(cfg.section("club"))  # a bad address or name: one line, before rendering
     if args.port and args.host in ("0.0.0.0", ""):  # the QR on the page: the LAN address
         cfg = cfg.replace("web", public_url=f"http://{_lan_address()}:{args.port}/")
     echo = None if args.quiet else (lambda line: print(f"  [table] {line}", flush=True))
@@ -233,7 +284,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
             pin = new_pin()
             store.set_pin(pin)
             reader = vision_reader(cfg.section("vision"))
-            with Table(cfg, store, pin_factory=factory, echo=echo) as runtime:
+            with club(cfg.section("club"), store), \
+                    Table(cfg, store, pin_factory=factory, echo=echo) as runtime:
                 import web
 
                 web_cfg = cfg.section("web")

@@ -92,6 +92,14 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "service": {
         "watchdog": True,
     },
+    "club": {
+        "broker": "",  # "" = a table on its own; mqtt://HOST:PORT or mqtts://HOST:PORT
+        "table": "",
+        "username": "",
+        "password": "",
+        "ca_file": "",
+        "reconnect_max_s": 30.0,
+    },
 }
 
 # Keys whose value is one of a closed set.

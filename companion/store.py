@@ -126,6 +126,7 @@ class Store:
         self.path = Path(path)
         self._clock = clock
         self._lock = threading.RLock()
+        self._listeners: list[Callable[[], None]] = []
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self._db: sqlite3.Connection | None = sqlite3.connect(
@@ -222,7 +223,18 @@ class Store:
                 if isinstance(exc, sqlite3.Error):
                     raise _write_error(exc) from exc
                 raise
-            return game_id
+        self._notify()
+        return game_id
+
+    def listen(self, wake: Callable[[], None]) -> None:
+        """Call ``wake`` after every write of a game or event, on the writer's thread: a
+        reader of the log (the club's publisher) learns of new events without polling, and
+        ``wake`` must only set a flag, never block the table."""
+        self._listeners.append(wake)
+
+    def _notify(self) -> None:
+        for wake in list(self._listeners):
+            wake()
 
     def append(
         self, game_id: int, body: Mapping[str, Any], source: str, *,
@@ -267,6 +279,7 @@ class Store:
                 if isinstance(exc, sqlite3.Error):
                     raise _write_error(exc) from exc
                 raise
+        self._notify()
         return EventRecord(game_id, seq, at, source, json.loads(text))
 
     def end_game(self, game_id: int, result: Mapping[str, Any]) -> None:
@@ -284,6 +297,27 @@ class Store:
                 (game_id,),
             ).fetchall()
         return [EventRecord(game_id, s, a, src, json.loads(b)) for s, a, src, b in rows]
+
+    def log_after(self, after: int, limit: int) -> list[tuple[int, EventRecord]]:
+        """Events of every game in the order they were written (by the log's row id), from
+        the one after row ``after``: the club's outbox reads the log from its mark."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT id, game_id, seq, at, source, body FROM events WHERE id > ?"
+                " ORDER BY id LIMIT ?", (after, limit)).fetchall()
+        return [(i, EventRecord(g, s, a, src, json.loads(b))) for i, g, s, a, src, b in rows]
+
+    def last_row(self, before_game: int | None = None) -> int:
+        """The newest event's row id (0 for none); with ``before_game``, the newest row
+        written before that game's first event."""
+        with self._lock:
+            if before_game is None:
+                row = self._conn.execute("SELECT COALESCE(MAX(id), 0) FROM events").fetchone()
+            else:
+                row = self._conn.execute(
+                    "SELECT COALESCE(MAX(id), 0) FROM events WHERE game_id < ?",
+                    (before_game,)).fetchone()
+        return int(row[0])
 
     def game(self, game_id: int) -> GameRecord:
         """One game's record; ``KeyError`` for an unknown id."""

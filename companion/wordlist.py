@@ -54,7 +54,7 @@ _log = logging.getLogger(__name__)
 DEFAULT_LIST = Path("/usr/share/dict/ngerman")
 # Bump when clean() or the referee's decision changes: old caches are then rebuilt.
 CLEAN_VERSION = 3
-_CACHE_FORMAT = 1
+_CACHE_FORMAT = 3  # 2: compact postings (keys joined, int32 slots); 3: words joined
 GERMAN_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzäöüß")
 GERMAN_VOWELS = frozenset("aeiouyäöü")
 _CHUNK = 20_000
@@ -162,10 +162,11 @@ def _cache_file(path: Path, plain_list: bool, shipped: list[str],
         raise WordListError(f"{path}: not a file")
     mode = "plain" if plain_list else f"clean{CLEAN_VERSION}"
     blocked = hashlib.sha256("\n".join(shipped).encode()).hexdigest()[:12]
-    # marshal's format belongs to the Python version, so the version is part of the key.
+    # marshal's format belongs to the Python version and the ids to the byte order, so both
+    # are part of the key.
     ident = (
         f"{path.resolve()}|{st.st_mtime_ns}|{st.st_size}|{mode}|{blocked}|{_CACHE_FORMAT}"
-        f"|{sys.version_info[:2]}|{marshal.version}"
+        f"|{sys.version_info[:2]}|{marshal.version}|{sys.byteorder}"
     )
     folder = cache_dir() if cache is True else (Path(cache) if cache else None)
     if folder is None:

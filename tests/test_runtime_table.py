@@ -331,17 +331,19 @@ def test_the_advisor_fills_its_figures_off_the_table_thread(tmp_path: Path, fact
 def test_a_camera_gone_silent_is_signalled(tmp_path: Path, factory: MockFactory) -> None:
     from vision.sources import SessionWriter
 
-    with SessionWriter(tmp_path / "slow") as w:  # the second frame comes a minute later
-        w.add(np.zeros((48, 64, 3), np.uint8), 0.0)
+    # frames for 3 s (a watcher who subscribes late still gets one), then none for a minute
+    with SessionWriter(tmp_path / "slow") as w:
+        for i in range(13):
+            w.add(np.zeros((48, 64, 3), np.uint8), 0.25 * i)
         w.add(np.zeros((48, 64, 3), np.uint8), 60.0)
-    cfg = make_config(tmp_path, read_timeout_s=0.3)
+    cfg = make_config(tmp_path, read_timeout_s=1.0)
     with Store(tmp_path / "log.sqlite") as store, Table(
         cfg, store, source=ReplaySource(tmp_path / "slow"),
         reader=lambda image: GridReading(BLANK), pin_factory=factory,
     ) as rt:
         stream = rt.frames()  # someone watches: frames are encoded
         assert next(stream).startswith(b"\xff\xd8")
-        snap = _until(rt, lambda s: s["camera"]["status"] == "lost")
+        snap = _until(rt, lambda s: s["camera"]["status"] == "lost", timeout=20.0)
         assert "no frame" in snap["camera"]["message"] and snap["panel"]["status"] == "camera_lost"
         # the last picture is stale now: nobody is shown it as the table as it is
         with pytest.raises(StopIteration):

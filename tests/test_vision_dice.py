@@ -164,7 +164,7 @@ def test_json_shape(files: dict[str, Path], capsys: pytest.CaptureFixture[str]) 
     assert set(out) == {"dice", "ms"} and out["ms"] >= 0
     assert len(out["dice"]) == len(LAYOUT)
     for die in out["dice"]:
-        assert set(die) == {"letter", "value", "center", "corners", "confidence"}
+        assert set(die) == {"letter", "value", "value_from", "center", "corners", "confidence"}
         assert die["letter"] == "?" or die["letter"] in "ABCDEFGHIJKLMNOPQRSTUVWXYZ*"
         assert die["value"] is None or isinstance(die["value"], int)
         assert len(die["center"]) == 2 and len(die["corners"]) == 4

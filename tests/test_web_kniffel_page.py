@@ -190,3 +190,41 @@ def test_the_camera_asks_about_an_unsure_die(browser: Any, english: Any, tmp_pat
                    " document.querySelectorAll('#kn-dice .kn-die').length === 7")
         assert dice_shown(english) == list("TOREICH")
         assert get(site.url, "api/state")["view"]["roll"] == "T2 O3 R2 E1 I1 C4 H3"
+
+
+def test_the_pad_is_held_against_the_record_and_a_written_number_taken_in_german(
+        browser: Any, german: Any, tmp_path: Path) -> None:
+    from companion.games.readings import DiceReading, PadBoxSeen, PadColumnSeen, PadSeen
+
+    with kniffel_site(tmp_path, hourglass_s=600) as site:
+        login(german, site.url, site.pin)
+        german.wait_for_selector("#kn-pad")
+        for action in ({"action": "throw", "dice": TOREICH},
+                       {"action": "enter", "box": "pair_of_words", "words": ["TOR", "EI"]},
+                       {"action": "throw", "dice": "I C H E S A N"}):
+            status, body = post(site.url, site.pin, action)
+            assert status == 200, body
+        # the camera sees the pad: Ana wrote 14 where 9 is recorded, Ben wrote 8 (I C H) in
+        # his open Dreier-Wörter after his throw
+        pad = PadSeen(2, 1, (PadColumnSeen(0, 0, {"pair_of_words": PadBoxSeen(14)}),
+                             PadColumnSeen(1, 0, {"three": PadBoxSeen(8)})))
+        for _ in range(3):
+            site.table.post_reading(DiceReading((), pad=pad))
+        german.wait_for_selector("#kn-padcheck")
+        assert german.locator("#kn-padcheck h2").first.text_content() == (
+            "Block und Eintrag stimmen nicht überein")
+        assert german.locator("#kn-padcheck li").all_inner_texts() == [
+            "Ana, Wort-Zweier: 14 auf dem Block, eingetragen ist 9."]
+        assert german.locator(".kn-pad-offer").inner_text() == (
+            "Für Ben 8 in „Dreier-Wörter“ eintragen?")
+        assert pad_cell(german, 1, "three") == "·"  # nothing taken without the phone
+        shot(german, "kniffel-padcheck.png")
+
+        german.click("#kn-pad-take")
+        wait_until(german, "() => document.querySelector(\"#kn-pad td[data-player='1']"
+                   "[data-box='three'] b\").textContent === '8'")
+        state = get(site.url, "api/state")
+        assert state["view"]["players"][1]["boxes"]["three"] == 8
+        assert state["view"]["players"][0]["boxes"]["pair_of_words"] == 9  # never overridden
+        assert german.locator(".kn-pad-offer").count() == 0  # taken: no longer offered
+        assert "Ana ist dran" in german.locator("#banner strong").inner_text()

@@ -6,6 +6,7 @@
     companion vision teach PHOTO --dice --letters "T O R E I C H" [-o FILE]
     companion vision read-letter ...   (from vision.letters_cli, when present)
     companion vision read-dice PHOTO [--set FILE] [--debug-out PNG] [--json]   (vision.dice_cli)
+    companion vision read-pad PHOTO [--text] [--debug-out PNG] [--json]   (vision.pad_cli)
 
 An unreadable file or a photo without a grid is a one-line error and exit code 2.
 """
@@ -62,7 +63,7 @@ def register(subparsers: Any) -> None:
                     "dice-profile.npz)")
     te.set_defaults(func=_teach)
 
-    for name in ("vision.letters_cli", "vision.dice_cli"):
+    for name in ("vision.letters_cli", "vision.dice_cli", "vision.pad_cli"):
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:

@@ -12,8 +12,9 @@ Two stages, each a plain function of an image:
    smaller or larger than the dice read surely beside it: one set's dice are one size.
 
 The corners are the face's outline where a bright (or dark) square blob is clear around the
-centre, else the found box. The value printed beside a letter on some sets is not read from
-the picture (no photos of such dice to learn from); it comes from ``dice_set``.
+centre, else the found box. The value digit Wort-Kniffel dice print beside the letter is read
+for faces read sure (``vision.dice_value``); when there is none or it is unreadable the value
+comes from ``dice_set``.
 
     found = read_dice(cv2.imread("table.jpg"), DEFAULT_DICE)
     [(d.letter, d.value) for d in found.dice]
@@ -21,6 +22,7 @@ the picture (no photos of such dice to learn from); it comes from ``dice_set``.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import statistics
@@ -32,10 +34,11 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.games.kniffel.dice import JOKER, JOKER_VALUE, DiceSet
+from companion.games.kniffel.dice import JOKER, DiceSet
 from vision import VisionError
 from vision.dice_find import Finder, Spot
 from vision.dice_read import DiceReader, FaceReading
+from vision.dice_value import DigitReader, decide, shipped
 
 UNSURE = "?"
 # A set's dice are one size, so a die far smaller or larger than the dice read surely in the
@@ -62,10 +65,11 @@ class Die:
     corners: tuple[Point, Point, Point, Point]
     confidence: float
     rotation: int  # the letter's quarter turn, clockwise (meaningless for O, X, ?)
+    value_from: str | None = None  # "digit", "set", "digit-not-set", "rule" (the diamond) or None
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "letter": self.letter, "value": self.value,
+            "letter": self.letter, "value": self.value, "value_from": self.value_from,
             "center": [round(self.center[0], 1), round(self.center[1], 1)],
             "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
             "confidence": round(self.confidence, 3),
@@ -89,10 +93,12 @@ class DiceFound:
 
 @dataclass(frozen=True)
 class DiceModels:
-    """The two networks, loaded once and shared (each serialises its own calls)."""
+    """The networks, loaded once and shared (each serialises its own calls); ``digits``
+    None: the shipped value digit reader."""
 
     finder: Finder
     reader: DiceReader
+    digits: DigitReader | None = None
 
     @classmethod
     def load(cls, profile: str | None = None, shared: bool = True) -> DiceModels:
@@ -123,13 +129,29 @@ def read_dice(
     models: DiceModels | None = None,
     min_score: float | None = None,
 ) -> DiceFound:
-    """Every die in ``image_bgr`` (any size), its top face and, from ``dice_set``, its value."""
+    """Every die in ``image_bgr`` (any size), its top face and its value: the printed digit
+    when read sure, else ``dice_set``'s value for the letter (``vision.dice_value.decide``)."""
     t0 = time.perf_counter()
     image = _as_bgr(image_bgr)
     m = models if models is not None else DiceModels.load()
     values = dice_set.letter_values() if dice_set is not None else None
     dice = tuple(die for die, _ in _found(image, m, values, min_score))
+    dice = _with_digits(image, dice, m.digits if m.digits is not None else shipped(), values)
     return DiceFound(dice, (time.perf_counter() - t0) * 1000.0)
+
+
+def _with_digits(image: np.ndarray, dice: tuple[Die, ...], digits: DigitReader,
+                 values: dict[str, int] | None) -> tuple[Die, ...]:
+    """The dice with the value digits of the faces read sure (only those are looked at)."""
+    sure = [i for i, d in enumerate(dice) if d.letter not in (UNSURE, JOKER)]
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    read = digits.read(gray, [(dice[i].letter, dice[i].center, dice[i].corners, dice[i].rotation)
+                              for i in sure])
+    out = list(dice)
+    for i, digit in zip(sure, read, strict=True):
+        value, source = decide(dice[i].letter, digit, values)
+        out[i] = dataclasses.replace(dice[i], value=value, value_from=source)
+    return tuple(out)
 
 
 def _found(image: np.ndarray, m: DiceModels, values: dict[str, int] | None,
@@ -179,12 +201,8 @@ def teach(image_bgr: np.ndarray, letters: Sequence[str],
 def _die(spot: Spot, reading: FaceReading, values: dict[str, int] | None,
          corners: tuple[Point, Point, Point, Point]) -> Die:
     letter = reading.symbol if reading.symbol is not None else UNSURE
-    value: int | None = None
-    if letter == JOKER:
-        value = JOKER_VALUE
-    elif values is not None and letter != UNSURE:
-        value = values.get(letter)
-    return Die(letter, value, (spot.x, spot.y), corners, reading.confidence, reading.rotation)
+    value, source = decide(letter, None, values)
+    return Die(letter, value, (spot.x, spot.y), corners, reading.confidence, reading.rotation, source)
 
 
 def _side(d: Die) -> float:

@@ -4,9 +4,13 @@
     companion vision teach PHOTO --dice --letters "T O R E I C H" [-o FILE]   (vision.cli)
 
 ``--set FILE`` is the table's dice set as JSON: a list of seven dice, each a string of six
-faces like ``"T2 S2 E1 L2 B3 K4"`` (``*`` the diamond); it gives each read letter its value.
-JSON out: ``{"dice": [{"letter": "E", "value": 1, "center": [x, y], "corners": [[x, y] x4],
-"confidence": 0.93}], "ms": 12.3}``; ``?`` is an unsure letter, ``value`` is null when unknown.
+faces like ``"T2 S2 E1 L2 B3 K4"`` (``*`` the diamond); it gives a read letter its value
+when the die prints no value digit or it cannot be read.
+JSON out: ``{"dice": [{"letter": "E", "value": 1, "value_from": "digit", "center": [x, y],
+"corners": [[x, y] x4], "confidence": 0.93}], "ms": 12.3}``; ``?`` is an unsure letter,
+``value`` is null when unknown; ``value_from`` says where the value came from: ``digit``
+(printed on the die), ``set``, ``digit-not-set`` (printed, and the set says otherwise: the
+print counts), ``rule`` (the diamond, 0) or null.
 A file that is no image, a bad set or an unwritable debug path is one line and exit code 2.
 
 The group ``vision`` itself is registered by ``vision.cli``, which calls ``add_commands``.
@@ -35,7 +39,8 @@ def add_commands(vision_subparsers: Any) -> None:
         "top face: A-Z, * for the diamond, ? when unsure.")
     p.add_argument("photo", metavar="PHOTO", help="photo of the table (JPEG, PNG…)")
     p.add_argument("--set", metavar="FILE", dest="dice_set",
-                   help="the dice set as JSON: seven strings of six faces, e.g. \"T2 S2 E1 L2 B3 K4\"")
+                   help="the dice set as JSON: seven strings of six faces, e.g. \"T2 S2 E1 L2 B3 K4\"; "
+                   "gives the value of a die whose value digit is not printed or not readable")
     p.add_argument("--debug-out", metavar="PNG", help="write the photo with the dice and letters drawn")
     p.add_argument("--json", action="store_true", help="print JSON (dice, ms)")
     p.add_argument("--profile", metavar="FILE", help="a reader taught the table's own dice (vision teach --dice)")
@@ -119,7 +124,7 @@ def run_read_dice(args: argparse.Namespace) -> int:
         print(json.dumps(found.to_json(), ensure_ascii=False))
         return 0
     for d in found.dice:
-        value = "" if d.value is None else f"  value {d.value}"
+        value = "" if d.value is None else f"  value {d.value} ({d.value_from})"
         print(f"{d.letter}  at {d.center[0]:.0f},{d.center[1]:.0f}  confidence {d.confidence:.2f}{value}")
     unsure = sum(d.letter == "?" for d in found.dice)
     print(f"({len(found.dice)} dice, {unsure} unsure, {found.ms:.0f} ms)")

@@ -224,12 +224,15 @@ class Observed:
     """What a game makes of one still camera reading: events to apply in order (each one
     already checked against the rules), a question when it cannot decide, and ``memo``, the
     game's own memory between readings, handed back with the next reading. ``shown`` is what
-    the phones may draw of the camera's view (how each letter lies), JSON-ready."""
+    the phones may draw of the camera's view (how each letter lies), JSON-ready. ``effects``:
+    what the table should tell without anything changing on the record (a score pad that
+    disagrees with it): sounded and shown like a move's effects, never applied."""
 
     events: tuple[Any, ...] = ()
     prompt: Prompt | None = None
     memo: Any = None
     shown: Mapping[str, Any] = field(default_factory=dict)
+    effects: tuple[AnyEffect, ...] = ()
 
 
 @dataclass(frozen=True)

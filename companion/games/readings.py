@@ -72,15 +72,69 @@ class DieSeen:
 
 
 @dataclass(frozen=True)
+class PadBoxSeen:
+    """One box or sum row of a score pad as read: ``value`` the number written (0 for a
+    struck box, with ``struck``), None when blank; ``confidence`` how sure the reader is
+    (0-1), so the game decides what is too unsure to hold against anyone."""
+
+    value: int | None
+    struck: bool = False
+    confidence: float = 1.0
+
+
+@dataclass(frozen=True)
+class PadColumnSeen:
+    """One column of a score pad: ``player`` (left to right within a game, from 0) of
+    ``game`` (from 0), and its ``rows`` by key: the boxes (``two`` … ``chance``) and the
+    written sums (``upper``, ``bonus``, ``lower``, ``total``)."""
+
+    player: int
+    game: int
+    rows: Mapping[str, PadBoxSeen]
+
+
+@dataclass(frozen=True)
+class PadSeen:
+    """A score pad lying still in view, read whole: how many ``players`` and ``games`` it
+    is printed for and every column. ``look`` counts the times it was handed to the game:
+    the same pad is shown again (a new look, the same rows) after the record changed, so
+    the game compares it with the new record without the pad being read again."""
+
+    players: int
+    games: int
+    columns: tuple[PadColumnSeen, ...]
+    look: int = 0
+
+    @property
+    def content(self) -> str:
+        """What is written, boxes blank, struck or numbers, unsure ones marked."""
+        parts = []
+        for c in self.columns:
+            for k in sorted(c.rows):
+                r = c.rows[k]
+                mark = "-" if r.struck else "" if r.value is None else str(r.value)
+                parts.append(f"{mark}{'?' if r.confidence < 0.5 else ''}")
+        return ",".join(parts)
+
+    @property
+    def key(self) -> str:
+        return f"{self.look}:{self.content}"
+
+
+@dataclass(frozen=True)
 class DiceReading:
     """Loose dice as read from one frame, left to right. ``still``: the frame did not move
     (dice at rest, no hand). ``key`` is the letters alone: dice pushed together to lay a word
-    keep their letters, so the table believes a throw once, however the dice are moved."""
+    keep their letters, so the table believes a throw once, however the dice are moved.
+    ``pad``: a score pad lying in view beside the dice, if the camera reads one; a new look
+    at it changes the key, so the game hears of it once the view is steady."""
 
     dice: tuple[DieSeen, ...]
     still: bool = True
     frame_at: float | None = None
+    pad: PadSeen | None = None
 
     @property
     def key(self) -> str:
-        return "".join(sorted(d.letter for d in self.dice))
+        letters = "".join(sorted(d.letter for d in self.dice))
+        return letters if self.pad is None else f"{letters}|{self.pad.key}"

@@ -21,6 +21,7 @@ from companion.games.readings import (
     DiceReading,
     DieSeen,
     GridReading,
+    PadSeen,
     Reading,
 )
 from companion.table.publish import Publisher
@@ -273,6 +274,20 @@ class GridReader:
             corners=tuple(obs.corners), rotations=tuple(int(c.rotation) for c in obs.cells),
         )
 
+class PadWatcher(Protocol):
+    """A score pad lying beside the dice, read at its own pace (``vision.kniffel_pad.watch``):
+    ``stir`` after the table moved, called with each still frame for the pad as last read,
+    ``covers`` where it lies (its printed boxes are no dice), ``follow`` the record."""
+
+    def stir(self) -> None: ...
+
+    def covers(self, point: tuple[float, float]) -> bool: ...
+
+    def follow(self, record: Callable[[], Any]) -> None: ...
+
+    def __call__(self, image: Any) -> PadSeen | None: ...
+
+
 class DiceReader:
     """The dice reader (``vision.dice``) as a :class:`Reader` of loose dice.
 
@@ -280,7 +295,8 @@ class DiceReader:
     moving): only then is it read, so a rolling die is never taken for a throw. A still frame
     no different from the one last read is not read again: the table at rest costs a resize,
     not a read. A letter below ``min_confidence`` becomes ``?``: the game asks rather than
-    guesses. Values are the game's business (its dice set), not the camera's.
+    guesses. Values are the game's business (its dice set), not the camera's. With ``pad``,
+    the score pad in view comes along with the dice, and no die is looked for on it.
     """
 
     # a frame moved when more than MOVED of its (downscaled) pixels changed by more than
@@ -288,7 +304,7 @@ class DiceReader:
     CHANGE = 24.0
     MOVED = 0.0008
 
-    def __init__(self, settings: Mapping[str, Any]) -> None:
+    def __init__(self, settings: Mapping[str, Any], pad: PadWatcher | None = None) -> None:
         from vision.dice import DiceModels
 
         self.min_confidence = float(settings.get("min_confidence", 0.6))
@@ -297,6 +313,11 @@ class DiceReader:
                                        shared=False)
         self._prev: Any = None
         self._read: tuple[Any, DiceReading] | None = None  # the frame last read, and its reading
+        self._pad = pad
+
+    def follow(self, record: Callable[[], Any]) -> None:
+        if self._pad is not None:
+            self._pad.follow(record)
 
     def _moved(self, a: Any, b: Any) -> bool:
         import numpy as np
@@ -310,13 +331,17 @@ class DiceReader:
         small = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (160, 120),
                            interpolation=cv2.INTER_AREA).astype(np.float32)
         prev, self._prev = self._prev, small
+        changed = self._read is None or self._moved(self._read[0], small)
+        if self._pad is not None and (changed or self._moved(prev, small)):
+            self._pad.stir()
         if self._moved(prev, small):
             return DiceReading((), still=False)
-        if self._read is not None and not self._moved(self._read[0], small):
-            return self._read[1]
+        pad = self._pad(image) if self._pad is not None else None
+        if self._read is not None and not changed:
+            return replace(self._read[1], pad=pad)
         reading = self._read_dice(image)
         self._read = (small, reading)
-        return reading
+        return replace(reading, pad=pad)
 
     def _read_dice(self, image: Any) -> DiceReading:
         import numpy as np
@@ -325,6 +350,9 @@ class DiceReader:
 
         dice = []
         for d in read_dice(image, models=self._models).dice:
+            if self._pad is not None and self._pad.covers((float(d.center[0]),
+                                                           float(d.center[1]))):
+                continue
             sure = d.letter != UNSURE and d.confidence >= self.min_confidence
             edge = float(np.mean([np.hypot(*np.subtract(d.corners[i], d.corners[i - 1]))
                                   for i in range(4)]))
@@ -344,10 +372,15 @@ class Readers:
         self._makers = dict(makers)
         self._made: dict[str, Reader] = {}
         self._rules: Callable[[], Any] = lambda: None
+        self._record: Callable[[], Any] = lambda: None
 
     def bind(self, rules: Callable[[], Any]) -> None:
         """Follow ``rules()``, the rules of the game on the table (called per frame)."""
         self._rules = rules
+
+    def follow(self, record: Callable[[], Any]) -> None:
+        """Hand ``record()`` (changes with every event) to the readers that look again then."""
+        self._record = record
 
     def __call__(self, image: Any) -> Any:
         kind = getattr(self._rules(), "reads", None)
@@ -357,6 +390,9 @@ class Readers:
         if reader is None:
             self._made.clear()  # one reader at a time: a Pi has no memory for idle networks
             reader = self._made[kind] = self._makers[kind]()
+            follow = getattr(reader, "follow", None)
+            if follow is not None:
+                follow(lambda: self._record())  # a camera attached again follows on
         return reader(image)
 
 
@@ -384,6 +420,10 @@ class Camera:
         bind = getattr(reader, "bind", None)
         if bind is not None:
             bind(lambda: getattr(current(), "rules", None))
+        follow = getattr(reader, "follow", None)
+        if follow is not None:  # the game's id and events so far: changes with the record
+            follow(lambda: (getattr(current(), "id", None),
+                            len(getattr(getattr(current(), "timeline", None), "states", ()))))
         with self._lock:
             if game_id is not None and game_id != getattr(current(), "id", None):
                 source.close()
@@ -444,5 +484,5 @@ class Camera:
             watch.stop.set()
             watch.thread.join(timeout=5.0)
 
-__all__ = ["Camera", "CameraStatus", "DiceReader", "Frames", "GridReader", "Reader", "Readers", "Seen",
-           "Steady", "Watch"]
+__all__ = ["Camera", "CameraStatus", "DiceReader", "Frames", "GridReader", "PadWatcher", "Reader",
+           "Readers", "Seen", "Steady", "Watch"]

@@ -434,7 +434,10 @@ class Table(PhoneView, AbstractContextManager["Table"]):
                 self.game.refused(Refused(asked.prompt.code, asked.prompt.message), "camera")
             self.panel.play(signals.ASKING)
             _log.info("asking the table (%s)", asked.prompt.code)
-        if (self.game.prompt, self.game.timeline, self.game.shown) != before:
+        if asked.effects:  # told, not applied: the record stays as it is
+            self.game.note_effects(asked.effects, "camera")
+            signals.sound(self.panel, asked.effects)
+        if asked.effects or (self.game.prompt, self.game.timeline, self.game.shown) != before:
             self._changed()
 
     def _do_camera(self, item: CameraStatus) -> None:

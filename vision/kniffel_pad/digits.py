@@ -245,9 +245,12 @@ class DigitReader:
         p: np.ndarray = e / e.sum(axis=1, keepdims=True)
         return p
 
-    def read_boxes(self, ink_boxes: Sequence[np.ndarray]) -> list[BoxReading]:
+    def read_boxes(self, ink_boxes: Sequence[np.ndarray], signed: bool = False
+                   ) -> list[BoxReading]:
         """Every box: first each mark as it is; only boxes with a mark the network is not
-        sure is one digit or stroke get every join and cut scored (a third of the work)."""
+        sure is one digit or stroke get every join and cut scored (a third of the work).
+        ``signed``: a dash before the digits is a minus (other score sheets have negative
+        points; the printed Wort-Kniffel pad has none)."""
         quick = [segment(b, whole_only=True) for b in ink_boxes]
         probs = self.probs([p.image for sg in quick for p in sg.pieces])
         out: list[BoxReading | None] = []
@@ -260,12 +263,12 @@ class DigitReader:
                 out.append(None)
                 redo.append(n)
             else:
-                out.append(decide(sg, p, box.shape[1]))
+                out.append(decide(sg, p, box.shape[1], signed))
         full = [segment(ink_boxes[n]) for n in redo]
         probs = self.probs([p.image for sg in full for p in sg.pieces])
         k = 0
         for n, sg in zip(redo, full):
-            out[n] = decide(sg, probs[k:k + len(sg.pieces)], ink_boxes[n].shape[1])
+            out[n] = decide(sg, probs[k:k + len(sg.pieces)], ink_boxes[n].shape[1], signed)
             k += len(sg.pieces)
         return [r for r in out if r is not None]
 
@@ -298,20 +301,22 @@ def _best_chain(seg: Segmentation, logp: np.ndarray) -> list[tuple[int, int, flo
     return best[seg.marks][1]
 
 
-def decide(seg: Segmentation, probs: np.ndarray, box_w: int) -> BoxReading:
+def decide(seg: Segmentation, probs: np.ndarray, box_w: int, signed: bool = False
+           ) -> BoxReading:
     """The box's reading from its candidates' class probabilities.
 
     A dash or slash alone, or one over much of the box's width, or any mark running over
     most of it, strikes the box whatever else is written there (a crossed-out number is a
     struck box). Beside digits, a small slash is a slanted 1 and a small dash a stray bar.
-    A number's confidence is its least sure digit's.
+    A number's confidence is its least sure digit's. With ``signed``, a dash right before
+    the digits makes the number negative.
     """
     if seg.marks == 0:
         return BoxReading(None, False, 1.0)
     logp = np.log(np.clip(probs, 1e-9, 1.0))
     chain = _best_chain(seg, logp)
     if not chain:
-        junk = max(float(probs[i, JUNK]) for i in range(len(seg.pieces)))
+        junk = max((float(probs[i, JUNK]) for i in range(len(seg.pieces))), default=1.0)
         return BoxReading(None, False, junk)
     marks: list[tuple[int, float]] = []  # (class, probability), strokes included
     for i, c, p in chain:
@@ -324,6 +329,8 @@ def decide(seg: Segmentation, probs: np.ndarray, box_w: int) -> BoxReading:
         return BoxReading(0, True, min(p for _, p in marks), "-")
     digits = [("1" if c == SLASH else CLASSES[c], p) for c, p in marks if c != DASH]
     text = "".join(d for d, _ in digits)
+    if signed and marks[0][0] == DASH:
+        text = "-" + text
     return BoxReading(int(text), False, min(c for _, c in digits), text)
 
 

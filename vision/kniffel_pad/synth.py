@@ -67,8 +67,10 @@ def column_values(rng: np.random.Generator, fill: float, wrong_sum: bool = False
     return values
 
 
-def _digit(bank: tuple[np.ndarray, np.ndarray], label: int, rng: np.random.Generator,
-           height: int) -> np.ndarray:
+def digit_glyph(bank: tuple[np.ndarray, np.ndarray], label: int, rng: np.random.Generator,
+                height: int) -> np.ndarray:
+    """One handwritten digit of ``bank`` as ink (0..1) at a pen's size and stroke; shared with
+    the markerless pads' renders (vision.pad.synth) so both write alike."""
     images, labels = bank
     choice = np.flatnonzero(labels == label)
     img = images[int(rng.choice(choice))].astype(np.float32) / 255.0
@@ -89,7 +91,7 @@ def _write_number(ink: np.ndarray, rect: tuple[float, float, float, float], valu
                   ) -> list[tuple[str, tuple[int, int, int, int]]]:
     x, y, w, h = (v * PX_PER_MM for v in rect)
     height = round(h * rng.uniform(0.45, 0.72))
-    glyphs = [_digit(bank, int(c), rng, height) for c in str(value)]
+    glyphs = [digit_glyph(bank, int(c), rng, height) for c in str(value)]
     gaps = [round(rng.uniform(-0.12, 0.25) * height) for _ in glyphs[1:]]
     total_w = sum(g.shape[1] for g in glyphs) + sum(gaps)
     if total_w > w * 0.9:  # write narrower in a narrow box, as people do
@@ -165,6 +167,23 @@ def fill(layout: Layout, bank: tuple[np.ndarray, np.ndarray], rng: np.random.Gen
     return np.clip(out, 0, 255).astype(np.uint8), truth, marks
 
 
+def written(layout: Layout, values: dict[tuple[int, str], int],
+            bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator) -> np.ndarray:
+    """The page (BGR) with exactly ``values`` written, by (column, row key); -1 strikes."""
+    base = page_image(layout, PX_PER_MM)
+    ink = np.zeros(base.shape, np.float32)
+    rows = [r.key for r in ROWS]
+    for (column, key), value in values.items():
+        rect = layout.box(column, rows.index(key))
+        if value < 0:
+            _strike(ink, rect, rng)
+        else:
+            _write_number(ink, rect, value, bank, rng)
+    paper = cv2.cvtColor(base, cv2.COLOR_GRAY2BGR).astype(np.float32)
+    out = paper * (1 - ink[..., None]) + np.array(INKS[0], np.float32) * ink[..., None]
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
 def photograph(page: np.ndarray, rng: np.random.Generator, tilt: float = 0.05,
                scale: float = 1.25) -> np.ndarray:
     """The page as a camera above the table sees it: perspective, uneven light, blur."""
@@ -237,4 +256,5 @@ def score(reading: PadReading, truth: dict[tuple[int, int], int | None],
     return out
 
 
-__all__ = ["Filled", "Score", "score", "Mark", "column_values", "fill", "filled_pad", "photograph"]
+__all__ = ["Filled", "Score", "score", "Mark", "column_values", "digit_glyph", "fill",
+           "filled_pad", "photograph", "written"]

@@ -32,6 +32,11 @@ would (each reading has a test in ``tests/test_kniffel_readings.py``):
     the only move left is a zero in an open box of their choice.
 12. A roll must be one the dice set can show (each face on a different die); a misread roll
     is refused as ``impossible_roll`` rather than scored.
+13. A number written on the paper pad is the entry only once a phone confirms it
+    (:class:`~companion.games.kniffel.events.PadEntry`): the player on turn, after a throw, in
+    an open box, and a number the throw can make there (the sum of as many dice as the box's
+    words use; a fixed box's points; the Chance's total). The pad holds no words, so the words
+    count as the table's, as with ``table_ok``; nothing is recorded for them.
 
 Words come from :mod:`companion.wordlist` (at the edge: it reads the list and its cache);
 the solver and the rules receive the index.
@@ -49,6 +54,7 @@ from companion.games.kniffel.events import (
     Enter,
     FixThrow,
     KniffelExtra,
+    PadEntry,
     StartHourglass,
     Throw,
     TimeUp,
@@ -103,6 +109,7 @@ __all__ = [
     "KniffelState",
     "Lexicon",
     "Pad",
+    "PadEntry",
     "PadError",
     "Roll",
     "StartHourglass",

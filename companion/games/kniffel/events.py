@@ -4,9 +4,10 @@
 the roll in a box with the words laid; :class:`Zero` (``zero``) strike a box;
 :class:`KniffelExtra` (``kniffel_extra``) a further Wort-Kniffel for 100 extra points and a
 zero; :class:`StartHourglass` (``start_hourglass``) the hourglass turned before the first
-throw (a button); :class:`TimeUp` (``time_up``) the hourglass ran out (sent by the table's
-timer with the turn number, so a late timer from a finished turn is refused as
-``stale_timer``).
+throw (a button); :class:`PadEntry` (``pad_entry``) the score a player wrote on the paper
+pad, taken as the entry once a phone confirmed it; :class:`TimeUp` (``time_up``) the
+hourglass ran out (sent by the table's timer with the turn number, so a late timer from a
+finished turn is refused as ``stale_timer``).
 """
 
 from __future__ import annotations
@@ -61,6 +62,17 @@ class KniffelExtra:
 
 
 @dataclass(frozen=True)
+class PadEntry:
+    """The number ``seat`` wrote in ``box`` of the paper pad, taken as the entry after a phone
+    confirmed what the camera read. No words: the table saw them laid and let them count, as
+    it does with ``table_ok``; the rules still check the throw can make ``score`` there."""
+
+    seat: int
+    box: Box
+    score: int
+
+
+@dataclass(frozen=True)
 class StartHourglass:
     """Turn the hourglass before the first throw (a player's button)."""
 
@@ -72,8 +84,8 @@ class TimeUp:
     turn: int
 
 
-EVENTS = (Throw, FixThrow, Enter, Zero, KniffelExtra, StartHourglass, TimeUp)
+EVENTS = (Throw, FixThrow, Enter, Zero, KniffelExtra, PadEntry, StartHourglass, TimeUp)
 CODEC = EventCodec(EVENTS)
 
-__all__ = ["CODEC", "EVENTS", "Enter", "FixThrow", "KniffelExtra", "StartHourglass", "Throw", "TimeUp",
-           "Zero"]
+__all__ = ["CODEC", "EVENTS", "Enter", "FixThrow", "KniffelExtra", "PadEntry", "StartHourglass",
+           "Throw", "TimeUp", "Zero"]

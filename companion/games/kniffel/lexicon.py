@@ -12,6 +12,12 @@ letters, lower case and sorted, after the table's letter readings:
 
 Words needing more than seven dice or fewer than two are left out: the smallest box is for
 two-letter words and the set has seven dice.
+
+The index lives as long as the table runs, on a Pi beside the camera's networks, so it is
+held compactly (:class:`Postings`): a dict of keys to one int each, most keys naming a single
+word and the others an offset into one array of ids. A word as typed is found through the
+same keys (:meth:`Lexicon.find`) rather than a third map of its own, and the words
+themselves are one string (:class:`Words`).
 """
 
 from __future__ import annotations
@@ -19,7 +25,8 @@ from __future__ import annotations
 import itertools
 import logging
 import typing
-from collections.abc import Iterable, Iterator, Mapping
+from array import array
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 _log = logging.getLogger(__name__)
@@ -53,20 +60,142 @@ def key(letters: Iterable[str]) -> str:
     return "".join(sorted(letters))
 
 
+class Words(Sequence[str]):
+    """The indexed words, by id: one string and the end of each word in it, rather than a
+    string object per word (27,000 of them are 1.7 MB; this is a fifth of that)."""
+
+    __slots__ = ("text", "ends")
+
+    def __init__(self, text: str = "", ends: array[int] | None = None) -> None:
+        self.text = text
+        self.ends: array[int] = array("i") if ends is None else ends
+
+    @classmethod
+    def of(cls, words: Iterable[str]) -> Words:
+        listed = list(words)
+        return cls("".join(listed), array("i", itertools.accumulate(len(w) for w in listed)))
+
+    @typing.overload
+    def __getitem__(self, i: int) -> str: ...
+
+    @typing.overload
+    def __getitem__(self, i: slice) -> Sequence[str]: ...
+
+    def __getitem__(self, i: int | slice) -> str | Sequence[str]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self.ends)
+        if i < 0:
+            raise IndexError("word id out of range")
+        end = self.ends[i]  # IndexError past the end, as a tuple's
+        return self.text[self.ends[i - 1] if i else 0 : end]
+
+    def __len__(self) -> int:
+        return len(self.ends)
+
+    def __iter__(self) -> Iterator[str]:
+        start = 0
+        for end in self.ends:
+            yield self.text[start:end]
+            start = end
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Words):
+            return self.text == other.text and self.ends == other.ends
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class Postings(Mapping[str, tuple[int, ...]]):
+    """Index key -> word ids, without a tuple and int objects per key.
+
+    ``slots[key]`` is the id itself when one word has the key (most keys), else ``~offset``
+    into ``pool``, where the count and then the ids lie. The solver reads ``slots`` directly
+    and decodes only its hits (:meth:`ids`): a miss costs one dict look-up, as before.
+    """
+
+    __slots__ = ("slots", "pool")
+
+    def __init__(self, slots: dict[str, int] | None = None, pool: array[int] | None = None) -> None:
+        self.slots: dict[str, int] = {} if slots is None else slots
+        self.pool: array[int] = array("i") if pool is None else pool
+
+    def ids(self, slot: int) -> tuple[int, ...]:
+        if slot >= 0:
+            return (slot,)
+        start = ~slot + 1
+        return tuple(self.pool[start : start + self.pool[start - 1]])
+
+    def __getitem__(self, k: str) -> tuple[int, ...]:
+        return self.ids(self.slots[k])
+
+    def get(self, k: str, default: typing.Any = None) -> typing.Any:  # no KeyError per miss
+        slot = self.slots.get(k)
+        return default if slot is None else self.ids(slot)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.slots)
+
+    def __len__(self) -> int:
+        return len(self.slots)
+
+    def changed(self, touched: Mapping[str, Sequence[int]]) -> Postings:
+        """A copy with the ids of the ``touched`` keys replaced (none: the key is gone)."""
+        slots: dict[str, int] = {}
+        pool: array[int] = array("i")
+        for k, slot in self.slots.items():
+            if k in touched:
+                continue
+            if slot < 0:
+                start = ~slot
+                slot = ~len(pool)
+                pool.extend(self.pool[start : start + self.pool[start] + 1])
+            slots[k] = slot
+        for k, ids in touched.items():
+            if len(ids) == 1:
+                slots[k] = ids[0]
+            elif ids:
+                slots[k] = ~len(pool)
+                pool.append(len(ids))
+                pool.extend(ids)
+        return Postings(slots, pool)
+
+    def to_data(self) -> list[object]:
+        """[keys joined by newlines, slots, pool] (int32 in this machine's byte order)."""
+        return ["\n".join(self.slots), array("i", self.slots.values()).tobytes(),
+                self.pool.tobytes()]
+
+    @classmethod
+    def from_data(cls, data: object) -> Postings:
+        """Rebuild from :meth:`to_data`; raises ``ValueError`` for anything else."""
+        if not isinstance(data, (list, tuple)) or len(data) != 3:
+            raise ValueError("not a word index")
+        keys, slots, pool = data
+        if not isinstance(keys, str) or not isinstance(slots, bytes) or not isinstance(pool, bytes):
+            raise ValueError("not a word index")
+        values, ids = array("i"), array("i")
+        values.frombytes(slots)
+        ids.frombytes(pool)
+        names = keys.split("\n") if keys else []
+        if len(names) != len(values):
+            raise ValueError("not a word index")
+        return cls(dict(zip(names, values)), ids)
+
+
 @dataclass(frozen=True, eq=False)
 class Lexicon:
-    """Words and three look-ups over them; build with :meth:`from_words`.
+    """Words and two look-ups over them; build with :meth:`from_words`.
 
     - ``exact``: key of the dice letters -> ids of the words those dice lay exactly.
     - ``joker``: key of the other dice when the diamond is also used -> word ids (each
       spelling's key with one letter taken out: the letter the diamond stands for).
-    - ``lookup``: a word as typed (lower case, also each of its dice spellings) -> ids.
     """
 
-    words: tuple[str, ...]
-    exact: Mapping[str, tuple[int, ...]]
-    joker: Mapping[str, tuple[int, ...]]
-    lookup: Mapping[str, tuple[int, ...]]
+    words: Words
+    exact: Postings
+    joker: Postings
     removed: frozenset[int] = frozenset()  # ids blocked after indexing (ids stay stable)
     # entries of the source list a referee refuses (lower case -> why), for ``words --check``
     refused: Mapping[str, str] = field(default_factory=dict)
@@ -74,7 +203,7 @@ class Lexicon:
     @classmethod
     def from_words(cls, words: Iterable[str]) -> Lexicon:
         """Index ``words`` (first spelling of a word wins its display form, case-insensitive)."""
-        return cls((), {}, {}, {}).amend(allow=words)
+        return cls(Words(), Postings(), Postings()).amend(allow=words)
 
     def __iter__(self) -> Iterator[str]:
         """The words in the index (blocked ones left out)."""
@@ -83,22 +212,24 @@ class Lexicon:
     def amend(self, allow: Iterable[str] = (), block: Iterable[str] = ()) -> Lexicon:
         """A new lexicon with the table's house rules: ``block`` words removed, ``allow``
         words added (both case-insensitive). Only the keys those words touch are rebuilt."""
-        exact: dict[str, list[int] | tuple[int, ...]] = dict(self.exact)
-        joker: dict[str, list[int] | tuple[int, ...]] = dict(self.joker)
-        lookup: dict[str, list[int] | tuple[int, ...]] = dict(self.lookup)
+        touched: tuple[dict[str, list[int]], dict[str, list[int]]] = ({}, {})
+        maps = (self.exact, self.joker)
+
+        def ids_of(index: int, k: str) -> list[int]:
+            got = touched[index].get(k)
+            if got is None:
+                got = touched[index][k] = list(maps[index].get(k, ()))
+            return got
+
         kept = list(self.words)
         removed = set(self.removed)
         gone = {w.strip().lower() for w in block if w.strip()}
         if gone:
-            drop = {i for w in gone for i in self.lookup.get(w, ()) if kept[i].lower() == w}
+            drop = {i for w in gone for i in self.find(w) if kept[i].lower() == w}
             removed |= drop
             for i in drop:
-                word = kept[i]
-                for index, k in _entries(word):
-                    index_map = (exact, joker, lookup)[index]
-                    index_map[k] = tuple(j for j in index_map.get(k, ()) if j not in drop)
-                    if not index_map[k]:
-                        del index_map[k]
+                for index, k in _entries(kept[i]):
+                    ids_of(index, k)[:] = [j for j in ids_of(index, k) if j not in drop]
         seen = {w.lower() for i, w in enumerate(kept) if i not in removed}
         for word in allow:
             word = word.strip()
@@ -109,32 +240,23 @@ class Lexicon:
             wid = len(kept)
             kept.append(word)
             for index, k in _entries(word):
-                index_map = (exact, joker, lookup)[index]
-                ids = index_map.get(k)
-                if ids is None:
-                    index_map[k] = [wid]
-                elif ids[-1] != wid:
-                    if isinstance(ids, list):  # built in this call: ours to extend
-                        ids.append(wid)
-                    else:
-                        index_map[k] = [*ids, wid]
+                ids = ids_of(index, k)
+                if not ids or ids[-1] != wid:
+                    ids.append(wid)
+        exact, joker = (m.changed(t) for m, t in zip(maps, touched))
         _log.debug("indexed %d words, %d keys, %d joker keys", len(kept), len(exact), len(joker))
-        return Lexicon(
-            tuple(kept), _freeze(exact), _freeze(joker), _freeze(lookup), frozenset(removed),
-            self.refused,
-        )
+        return Lexicon(Words.of(kept), exact, joker, frozenset(removed), self.refused)
 
     def refusing(self, refused: Mapping[str, str]) -> Lexicon:
         """The same index, knowing why the source's other entries were refused."""
-        return Lexicon(self.words, self.exact, self.joker, self.lookup, self.removed, refused)
+        return Lexicon(self.words, self.exact, self.joker, self.removed, refused)
 
     def to_data(self) -> dict[str, object]:
-        """Plain lists and dicts (for the cache file); :meth:`from_data` reverses it."""
+        """Plain lists, strings and bytes (for the cache file); :meth:`from_data` reverses it."""
         return {
-            "words": list(self.words),
-            "exact": dict(self.exact),
-            "joker": dict(self.joker),
-            "lookup": dict(self.lookup),
+            "words": [self.words.text, self.words.ends.tobytes()],
+            "exact": self.exact.to_data(),
+            "joker": self.joker.to_data(),
             "removed": sorted(self.removed),
             "refused": dict(self.refused),
         }
@@ -142,16 +264,13 @@ class Lexicon:
     @classmethod
     def from_data(cls, data: Mapping[str, object]) -> Lexicon:
         """Rebuild from :meth:`to_data`; raises ``ValueError`` for anything else."""
-        words = data.get("words")
-        maps = [data.get(name) for name in ("exact", "joker", "lookup")]
-        if not isinstance(words, (list, tuple)) or not all(isinstance(m, dict) for m in maps):
-            raise ValueError("not a word index")
-        exact, joker, lookup = (typing.cast(dict[str, tuple[int, ...]], m) for m in maps)
+        words = _words(data.get("words"))
+        exact, joker = Postings.from_data(data.get("exact")), Postings.from_data(data.get("joker"))
         removed = data.get("removed", [])
         refused = data.get("refused", {})
         if not isinstance(removed, (list, tuple)) or not isinstance(refused, dict):
             raise ValueError("not a word index")
-        return cls(tuple(words), exact, joker, lookup, frozenset(removed), refused)
+        return cls(words, exact, joker, frozenset(removed), refused)
 
     def __len__(self) -> int:
         return len(self.words) - len(self.removed)
@@ -160,20 +279,44 @@ class Lexicon:
         """Ids of the words ``text`` names: the word itself, else words the same dice lay
         (``TUR`` is Tür, ``FUSS`` is Fuß)."""
         low = text.strip().lower()
-        return self.lookup.get(low, ()) or tuple(
-            sorted({i for form in spellings(low) for i in self.lookup.get(form, ())})
-        )
+        forms = spellings(low)
+        near = sorted({i for index, k in _keys(forms) for i in (self.exact, self.joker)[index]
+                       .get(k, ())})
+        named = tuple(i for i in near if self.words[i].lower() == low or low in spellings(
+            self.words[i]))
+        if named:
+            return named
+        return tuple(i for i in near if not set(forms).isdisjoint(spellings(self.words[i])))
 
     def __contains__(self, text: object) -> bool:
         return isinstance(text, str) and bool(self.find(text))
 
 
-def _entries(word: str) -> Iterator[tuple[int, str]]:
-    """Where a word goes: (0 exact | 1 joker | 2 lookup, key)."""
-    forms = spellings(word)
-    for text in {word.strip().lower(), *forms}:
-        yield 2, text
+def _words(data: object) -> Words:
+    """The words of :meth:`Lexicon.to_data`: [text, ends as int32 bytes]."""
+    if not isinstance(data, (list, tuple)) or len(data) != 2:
+        raise ValueError("not a word index")
+    text, ends = data
+    if not isinstance(text, str) or not isinstance(ends, bytes):
+        raise ValueError("not a word index")
+    out = Words(text, array("i"))
+    out.ends.frombytes(ends)
+    if out.ends and out.ends[-1] != len(text):
+        raise ValueError("not a word index")
+    return out
+
+
+def _keys(forms: Iterable[str]) -> Iterator[tuple[int, str]]:
+    """Where the spellings ``forms`` are indexed under their own dice: (0 exact | 1 joker, key)."""
     for form in forms:
+        k = key(form)
+        odd = [ch for ch in set(k) if ch not in DICE_LETTERS]
+        yield (1, k.replace(odd[0], "", 1)) if odd else (0, k)
+
+
+def _entries(word: str) -> Iterator[tuple[int, str]]:
+    """Where a word goes: (0 exact | 1 joker, key)."""
+    for form in spellings(word):
         k = key(form)
         odd = [ch for ch in set(k) if ch not in DICE_LETTERS]
         if not odd:
@@ -182,7 +325,3 @@ def _entries(word: str) -> Iterator[tuple[int, str]]:
                 yield 1, k.replace(ch, "", 1)
         else:
             yield 1, k.replace(odd[0], "", 1)
-
-
-def _freeze(index: dict[str, list[int] | tuple[int, ...]]) -> dict[str, tuple[int, ...]]:
-    return {k: v if isinstance(v, tuple) else tuple(v) for k, v in index.items()}

@@ -16,16 +16,19 @@ proves, or into a question for the table where it cannot.
   the rules' own code and reason.
 - With no memory (the table just started), dice showing the throw the game already has are
   that throw, not a new one: a restart mid-turn never throws for the player.
+- A score pad seen beside the dice is held against the record (:mod:`.padcheck`); what it
+  finds is shown and told once, and nothing on the record changes without a phone.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.games.base import Answered, Observed, Prompt, Refused
 from companion.games.kniffel.dice import N_DICE
 from companion.games.kniffel.events import Throw
+from companion.games.kniffel.padcheck import Finding, tell
 from companion.games.kniffel.rules import KniffelState, apply
 from companion.games.readings import UNSURE, DiceReading, DieSeen
 
@@ -36,10 +39,12 @@ KEPT_TOLERANCE = 0.35  # of a die's edge: a kept die is nudged by less than a th
 class Memo:
     """The dice the camera last believed (a throw applied, or a sight people answered), and
     the sight it asked about, if it asked: once people answer, that sight is what the game has
-    (whatever they said), and only dice that differ from it are a new throw."""
+    (whatever they said), and only dice that differ from it are a new throw. ``told``: what
+    the last look at the score pad found, so the next look tells only what is new."""
 
     believed: tuple[DieSeen, ...]
     asked: tuple[DieSeen, ...] = ()
+    told: frozenset[Finding] = frozenset()
 
 
 def _letters(dice: tuple[DieSeen, ...]) -> str:
@@ -63,9 +68,35 @@ def _notation(dice: tuple[DieSeen, ...]) -> str:
                     for d in dice)
 
 
+def _told(memo: Any) -> frozenset[Finding]:
+    inner = memo.memo if isinstance(memo, Answered) else memo
+    return inner.told if isinstance(inner, Memo) else frozenset()
+
+
+def _keep_told(memo: Any, told: frozenset[Finding]) -> Any:
+    """The memo with the pad's findings carried (the dice's part knows nothing of them)."""
+    if isinstance(memo, Answered):
+        return Answered(_keep_told(memo.memo, told))
+    return replace(memo if isinstance(memo, Memo) else Memo(()), told=told)
+
+
 def observe(state: KniffelState, reading: Any, memo: Any) -> Observed:
-    """The throw (or question) a still reading of the dice gives; ``memo``: the last one."""
-    if not isinstance(reading, DiceReading) or state.finished or state.time_up:
+    """The throw (or question) a still reading of the dice gives, and what the score pad
+    beside them says against the record; ``memo``: the last one."""
+    if not isinstance(reading, DiceReading):
+        return Observed(memo=memo)
+    told = _told(memo)
+    seen = _dice(state, reading, memo)
+    if reading.pad is None or state.finished:
+        return replace(seen, memo=_keep_told(seen.memo, told))
+    check, effects = tell(state, reading.pad, told)
+    return replace(seen, memo=_keep_told(seen.memo, frozenset(check.findings)), effects=effects,
+                   shown={**seen.shown, "pad": check.view(state.players)})
+
+
+def _dice(state: KniffelState, reading: DiceReading, memo: Any) -> Observed:
+    """The throw (or question) the dice at rest give."""
+    if state.finished or state.time_up:
         return Observed(memo=memo)
     last = memo.memo if isinstance(memo, Answered) else memo
     if isinstance(memo, Answered) and isinstance(last, Memo) and last.asked:

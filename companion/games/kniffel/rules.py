@@ -32,6 +32,7 @@ from companion.games.kniffel.events import (
     Enter,
     FixThrow,
     KniffelExtra,
+    PadEntry,
     StartHourglass,
     Throw,
     TimeUp,
@@ -40,6 +41,7 @@ from companion.games.kniffel.events import (
 from companion.games.kniffel.lexicon import Lexicon
 from companion.games.kniffel.pad import KNIFFEL, Box, Pad
 from companion.games.kniffel.solver import best_boxes, check_entry
+from companion.games.kniffel.written import score_fits
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
@@ -141,6 +143,9 @@ def apply(
         case KniffelExtra():
             _not_after_time(state)
             return _kniffel_extra(state, event, lexicon)
+        case PadEntry():
+            _not_after_time(state)
+            return _pad_entry(state, event)
     raise Refused("unknown_event", f"Wort-Kniffel has no event {type(event).__name__}")
 
 
@@ -174,6 +179,23 @@ def _enter(state: KniffelState, event: Enter, lexicon: Lexicon | None) -> Outcom
     assert entry.score is not None
     words = tuple(p.word for p in entry.plays)
     return _finish_turn(state, state.pad.write(event.box, entry.score), event.box, entry.score, words)
+
+
+def _pad_entry(state: KniffelState, event: PadEntry) -> Outcome[KniffelState]:
+    """The number written on the pad, confirmed on a phone: the player's own box, after a
+    throw, and a number that throw can make there (no words to check: see ``written``)."""
+    if event.seat != state.current:
+        raise Refused("not_your_turn", f"it is {state.players[state.current]}'s turn",
+                      player=state.players[state.current])
+    if state.roll is None:
+        raise Refused("no_roll", "roll the dice first")
+    _need_open(state.pad, event.box)
+    if not score_fits(state.roll, event.box, event.score):
+        raise Refused("score_not_in_throw",
+                      f"the throw {state.roll} cannot make {event.score} in {event.box.value}",
+                      box=event.box.value, score=event.score)
+    return _finish_turn(state, state.pad.write(event.box, event.score), event.box, event.score,
+                        ())
 
 
 def _kniffel_extra(

@@ -88,7 +88,8 @@ def spell_table(roll: Roll, lexicon: Lexicon) -> dict[int, tuple[int, ...]]:
     n = len(order)
     keys = [""] * (1 << n)
     posmask = [0] * (1 << n)
-    exact, wild = lexicon.exact, lexicon.joker
+    exact, wild = lexicon.exact.slots, lexicon.joker.slots
+    exact_pool, wild_pool = lexicon.exact.pool, lexicon.joker.pool
     jbit = 0 if joker is None else 1 << joker
     out: dict[int, tuple[int, ...]] = {}
     for m in range(1, 1 << n):
@@ -98,13 +99,21 @@ def spell_table(roll: Roll, lexicon: Lexicon) -> dict[int, tuple[int, ...]]:
         keys[m] = k
         pm = posmask[m] = posmask[rest] | (1 << order[h])
         if rest:  # two dice or more
-            ids = exact.get(k)
-            if ids:
-                out[pm] = ids
+            slot = exact.get(k)
+            if slot is not None:  # decoded here, as Postings.ids does: no call per hit
+                if slot >= 0:
+                    out[pm] = (slot,)
+                else:
+                    at = ~slot + 1
+                    out[pm] = tuple(exact_pool[at : at + exact_pool[at - 1]])
         if jbit:
-            ids = wild.get(k)
-            if ids:
-                out[pm | jbit] = ids
+            slot = wild.get(k)
+            if slot is not None:
+                if slot >= 0:
+                    out[pm | jbit] = (slot,)
+                else:
+                    at = ~slot + 1
+                    out[pm | jbit] = tuple(wild_pool[at : at + wild_pool[at - 1]])
     return out
 
 

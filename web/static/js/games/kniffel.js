@@ -1,5 +1,5 @@
-/* Wort-Kniffel: the throw as dice, throws left, the hourglass as a countdown ring, every
-   player's pad, entering a box with its words (the server checks them), striking a box, a chart
+/* Wort-Kniffel: the throw as dice, throws left, the hourglass as a countdown ring, what the
+   camera found on the paper pad, every player's pad, entering a box with its words (the server checks them), striking a box, a chart
    of the totals by round; the advisor card shows the best entry of every open box and which
    dice to keep. Reads the game's view JSON (companion/games/kniffel/view.py). */
 (function () {
@@ -157,6 +157,54 @@
     box.appendChild(card);
   }
 
+  /* What the camera found on the paper pad against the record: disagreements told, and a number
+     the player on turn wrote offered as the entry (taken only by tapping). A finding the record
+     has since moved past (the offer taken, the box corrected) is not shown. */
+  function padRowName(row) {
+    var sums = { upper: "kn.upper", bonus: "kn.bonus", lower: "kn.lower", total: "kn.total" };
+    return sums[row] ? t(sums[row]) : boxName(row);
+  }
+
+  function stillStands(f, view) {
+    var p = (view.players || [])[f.seat];
+    if (!p) return false;
+    var recorded = f.kind === "sum" ? p[f.row] : p.boxes[f.row];
+    if (f.kind !== "offer") return recorded === (f.expected === undefined ? null : f.expected);
+    return recorded === null && view.seat === f.seat && (!!view.throw || (f.written === 0 && view.time_up));
+  }
+
+  function drawPadCheck(box, snap, view, canEdit) {
+    var pad = (snap.seen || {}).pad;
+    var found = ((pad && pad.findings) || []).filter(function (f) { return stillStands(f, view); });
+    if (!found.length) return;
+    var faults = found.filter(function (f) { return f.kind !== "offer"; });
+    var offers = found.filter(function (f) { return f.kind === "offer"; });
+    var card = C.el("section", { class: "card kn-padcheck", id: "kn-padcheck", role: "status" });
+    function said(f) {
+      return { player: f.player, box: padRowName(f.row), expected: f.expected === null ? "" : String(f.expected),
+        written: f.struck ? t("kn.pad_struck") : String(f.written) };
+    }
+    if (faults.length) {
+      card.appendChild(C.el("h2", { text: t("kn.pad_title") }));
+      var list = C.el("ul", { class: "kn-padcheck-list" });
+      faults.forEach(function (f) {
+        list.appendChild(C.el("li", { class: "kn-pad-" + f.kind, dataset: { seat: String(f.seat), row: f.row },
+          text: t("kn.pad_" + f.kind, said(f)) }));
+      });
+      card.appendChild(list);
+    }
+    offers.forEach(function (f) {
+      card.appendChild(C.el("h2", { text: t("kn.pad_offer_title") }));
+      card.appendChild(C.el("p", { class: "kn-pad-offer", dataset: { seat: String(f.seat), row: f.row },
+        text: t(f.written === 0 ? "kn.pad_offer_strike" : "kn.pad_offer", said(f)) }));
+      if (canEdit) {
+        card.appendChild(C.el("button", { class: "btn btn-primary", type: "button", id: "kn-pad-take", dataset: { row: f.row },
+          onclick: function () { C.act({ action: "event", event: f.event }).catch(function () {}); } }, t("kn.pad_take")));
+      }
+    });
+    box.appendChild(card);
+  }
+
   function openBoxes(view) {
     var p = (view.players || [])[view.seat] || { boxes: {} };
     return (view.boxes || []).filter(function (b) { return p.boxes[b] === null; });
@@ -287,6 +335,7 @@
       var focused = document.activeElement && state.box.contains(document.activeElement) ? document.activeElement.id : null;
       C.clear(state.box);
       drawQuestion(state.box, snap, view, canEdit, state);
+      drawPadCheck(state.box, snap, view, canEdit);
       drawTurn(state.box, snap, view, canEdit, state);
       if (canEdit) drawEntry(state.box, snap, view, state);
       drawPads(state.box, snap, view);

@@ -49,7 +49,15 @@
       "refused.kniffel.not_all_dice": "the words must use all seven dice", "refused.kniffel.not_vowels": "a street needs seven vowels",
       "refused.kniffel.no_first_kniffel": "the first Wort-Kniffel goes into its box",
       "refused.kniffel.hourglass_running": "the hourglass is already running", "refused.kniffel.game_over": "the game is over",
-      "refused.kniffel.not_your_turn": "it is {player}'s turn", "refused.kniffel.stale_timer": "that hourglass belongs to another turn"
+      "refused.kniffel.not_your_turn": "it is {player}'s turn", "refused.kniffel.stale_timer": "that hourglass belongs to another turn",
+      "refused.kniffel.score_not_in_throw": "the throw cannot make {score} in this box",
+      "kn.pad_title": "The pad and the record disagree",
+      "kn.pad_box": "{player}, {box}: {written} on the pad, {expected} recorded.",
+      "kn.pad_unrecorded": "{player}, {box}: {written} on the pad, nothing recorded.",
+      "kn.pad_sum": "{player}, {box}: {written} on the pad, should be {expected}.",
+      "kn.pad_offer_title": "Take it from the pad?", "kn.pad_offer": "Take {written} for {player}'s {box}?",
+      "kn.pad_offer_strike": "Strike {player}'s {box} (0), as on the pad?", "kn.pad_take": "Take it",
+      "kn.pad_struck": "struck", "kn.event.pad_entry": "{box} from the pad"
     },
     de: {
       "kn.turn": "{name} ist dran", "kn.round": "Runde {n} von {of}", "kn.throw_n": "Wurf {n} von 3",
@@ -95,7 +103,15 @@
       "refused.kniffel.not_all_dice": "die Wörter müssen alle sieben Würfel nutzen", "refused.kniffel.not_vowels": "eine Straße braucht sieben Vokale",
       "refused.kniffel.no_first_kniffel": "der erste Wort-Kniffel gehört in sein Feld",
       "refused.kniffel.hourglass_running": "die Sanduhr läuft schon", "refused.kniffel.game_over": "das Spiel ist vorbei",
-      "refused.kniffel.not_your_turn": "{player} ist dran", "refused.kniffel.stale_timer": "diese Sanduhr gehört zu einem anderen Zug"
+      "refused.kniffel.not_your_turn": "{player} ist dran", "refused.kniffel.stale_timer": "diese Sanduhr gehört zu einem anderen Zug",
+      "refused.kniffel.score_not_in_throw": "der Wurf ergibt in diesem Feld nicht {score}",
+      "kn.pad_title": "Block und Eintrag stimmen nicht überein",
+      "kn.pad_box": "{player}, {box}: {written} auf dem Block, eingetragen ist {expected}.",
+      "kn.pad_unrecorded": "{player}, {box}: {written} auf dem Block, aber nichts eingetragen.",
+      "kn.pad_sum": "{player}, {box}: {written} auf dem Block, richtig ist {expected}.",
+      "kn.pad_offer_title": "Vom Block übernehmen?", "kn.pad_offer": "Für {player} {written} in „{box}“ eintragen?",
+      "kn.pad_offer_strike": "Für {player} „{box}“ streichen (0), wie auf dem Block?", "kn.pad_take": "Übernehmen",
+      "kn.pad_struck": "gestrichen", "kn.event.pad_entry": "{box} vom Block"
     }
   };
   C.addLabels(LABELS);

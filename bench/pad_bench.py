@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Markerless score pads read back: tables found right, numbers right / unsure / wrong, struck
+boxes recognised, ms per photo on one core, per style family.
+
+Sheets are rendered by ``vision.pad.synth`` with held-out handwritten digits (MNIST digits the
+digit network never trained on, ``tests/data/pad_digits_heldout.npz``): the styles used while
+building the reader ("tune") and one style never looked at while tuning ("heldout"), at the
+Pi camera's 1640x1232 and at a phone's 3000x4000 (read at 1640x1232-ish inside: the table is
+flattened at most 1400 px long). ms is the whole ``read_pad`` on one core (cv2.setNumThreads(1)).
+
+    .venv/bin/python bench/pad_bench.py [--sheets 12] [--seed 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision.kniffel_pad.digits import DigitReader  # noqa: E402
+from vision.pad import PadError, read_pad, synth  # noqa: E402
+
+HELDOUT = ROOT / "tests" / "data" / "pad_digits_heldout.npz"
+SIZES = {"camera 1640x1232": (1640, 1232), "phone 3000x4000": (3000, 4000)}
+
+
+def run(family: str, size: tuple[int, int], sheets: int, seed: int, reader: DigitReader,
+        bank: tuple[np.ndarray, np.ndarray]) -> tuple[synth.Score, list[float]]:
+    styles = synth.styles(family)
+    rng = np.random.default_rng(seed)
+    score, ms = synth.Score(), []
+    for i in range(sheets):
+        r = synth.render(styles[i % len(styles)], bank, rng, size=size)
+        try:
+            got = read_pad(r.photo, reader)
+        except PadError:
+            score.add(r.tables, None)
+            continue
+        ms.append(got.ms)
+        score.add(r.tables, got)
+    return score, ms
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sheets", type=int, default=12, help="sheets per family and size")
+    ap.add_argument("--seed", type=int, default=7)
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    with np.load(HELDOUT) as z:
+        bank = (z["images"], z["labels"])
+    reader = DigitReader.load()
+    for family in ("tune", "heldout"):
+        for name, size in SIZES.items():
+            s, ms = run(family, size, args.sheets, args.seed, reader, bank)
+            wrong = s.numbers - s.numbers_right
+            print(f"[{family} styles, {name}] {args.sheets} sheets")
+            print(f"  tables right (rows x cols): {s.tables_right}/{s.tables}")
+            print(f"  numbers right: {s.numbers_right / max(1, s.numbers):.3f} "
+                  f"({s.numbers_right}/{s.numbers}); wrong or missed {wrong}, "
+                  f"of them unsure (<0.5) {s.numbers_unsure}")
+            print(f"  struck recognised: {s.struck_right}/{s.struck}; "
+                  f"blank right: {s.blank_right}/{s.blank}")
+            if ms:
+                print(f"  ms (one core): median {statistics.median(ms):.0f}, max {max(ms):.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,51 @@
+"""A number written on the paper pad, checked against the throw without its words.
+
+The pad holds points, never words, so a score taken from the pad cannot be refereed word by
+word. A referee at the table still asks whether the dice on the table can make that number in
+that box: an upper box or a word box is the sum of some of the dice, as many as its words use;
+Full-House, Straße and Wort-Kniffel score their fixed points (Straße only on seven vowels);
+the Chance is all seven dice. Anything else was written for another throw or misread.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from companion.games.base import Refused
+from companion.games.kniffel.dice import N_DICE, Roll
+from companion.games.kniffel.lexicon import MIN_DICE
+from companion.games.kniffel.pad import FULL_HOUSE, KNIFFEL, Box
+from companion.games.kniffel.solver import check_entry
+
+FIXED = {Box.FULL_HOUSE: FULL_HOUSE, Box.KNIFFEL: KNIFFEL}
+# how many words each word box takes: each word at least MIN_DICE dice
+WORD_BOXES = {Box.PAIR_OF_WORDS: 2, Box.THREE_WORDS: 3}
+
+
+def dice_used(box: Box) -> tuple[int, ...]:
+    """How many dice an entry in ``box`` may use (upper boxes: whole words of their length)."""
+    letters = box.letters
+    if letters is not None:
+        lo, hi = box.words
+        return tuple(letters * n for n in range(lo, hi + 1) if letters * n <= N_DICE)
+    words = WORD_BOXES.get(box)
+    if words is not None:
+        return tuple(range(words * MIN_DICE, N_DICE + 1))
+    return (N_DICE,)
+
+
+def score_fits(roll: Roll, box: Box, score: int) -> bool:
+    """The throw can make ``score`` in ``box``, whichever words were laid."""
+    if box in FIXED:
+        return score == FIXED[box]
+    if box in (Box.STREET, Box.CHANCE):
+        try:
+            return check_entry(roll, box, ()).score == score
+        except Refused:
+            return False
+    values = [f.value for f in roll.faces]
+    return any(sum(values[i] for i in chosen) == score
+               for n in dice_used(box) for chosen in combinations(range(N_DICE), n))
+
+
+__all__ = ["dice_used", "score_fits"]

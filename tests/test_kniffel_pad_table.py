@@ -1,0 +1,101 @@
+"""The score pad at the table on real parts: a rendered photo of the companion's printed pad
+with handwritten digits goes through the camera's dice reader (which notices the pad beside
+the dice and reads it on its own thread) into the table; a number written otherwise than the
+entry recorded is shown on the phones and the buzzer plays the reminder (gpiozero's
+MockFactory), once; nothing on the record changes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from companion import config as config_mod
+from companion.store import Store
+from companion.table import Table
+from companion.table.camera import DiceReader
+
+HELDOUT = Path(__file__).parent / "data" / "pad_digits_heldout.npz"
+
+
+@pytest.fixture
+def said() -> list[str]:
+    return []
+
+
+@pytest.fixture
+def table(tmp_path: Path, factory: MockFactory, said: list[str]) -> Iterator[Table]:
+    cfg = config_mod.defaults().replace(
+        "table", database=str(tmp_path / "log.sqlite"), players=["Ana", "Ben"], game="kniffel",
+        setup={"hourglass_s": 600}, advisor=False, reminder_s=0.0)
+    with Store(tmp_path / "log.sqlite") as store, \
+            Table(cfg, store, pin_factory=factory, echo=said.append) as rt:
+        yield rt
+
+
+def _photo(values: dict[tuple[int, str], int], seed: int) -> Any:
+    from vision.kniffel_pad import synth
+    from vision.kniffel_pad.layout import Layout
+
+    with np.load(HELDOUT) as z:
+        bank = z["images"], z["labels"]
+    rng = np.random.default_rng(seed)
+    return synth.photograph(synth.written(Layout(2, 3), values, bank, rng), rng)
+
+
+def _look(table: Table, reader: DiceReader, watch: Any, photo: Any) -> dict[str, Any]:
+    """The camera's frames of the pad lying still: the table stirred, then at rest."""
+    for _ in range(2):
+        table.post_reading(reader(photo))
+    assert watch.settle()
+    for _ in range(3):
+        table.post_reading(reader(photo))
+    table.drain()
+    snap: dict[str, Any] = table.snapshot()
+    return snap
+
+
+def test_a_number_written_otherwise_is_told_with_the_reminder(
+    table: Table, factory: MockFactory, said: list[str],
+) -> None:
+    from vision.kniffel_pad.digits import DigitReader
+    from vision.kniffel_pad.watch import PadWatch
+
+    watch = PadWatch(DigitReader.load())
+    reader = DiceReader({"min_confidence": 0.6}, pad=watch)
+    game = table.game
+    assert game is not None
+    reader.follow(lambda: len(game.timeline.states))  # as the table's camera does
+    table.submit({"action": "throw", "dice": "T O R E I C H"})
+    snap = table.submit({"action": "enter", "box": "pair_of_words", "words": ["TOR", "EI"]})
+    assert snap["view"]["players"][0]["boxes"]["pair_of_words"] == 9
+    buzzer = factory.pin(table.pins.buzzer)
+    assert table.panel.wait_idle()
+    buzzer.clear_states()
+    said.clear()
+
+    # Ana wrote 14 in her Wort-Zweier (first game's column); the record says 9
+    snap = _look(table, reader, watch, _photo({(0, "pair_of_words"): 14}, seed=1))
+    assert snap["seen"]["pad"]["game"] == 0
+    assert snap["seen"]["pad"]["findings"] == [{
+        "kind": "box", "seat": 0, "player": "Ana", "row": "pair_of_words", "written": 14,
+        "expected": 9, "struck": False, "event": None}]
+    told = [e for e in snap["last"]["effects"] if e["kind"] == "pad_check"]
+    assert told and told[0]["data"]["findings"][0]["written"] == 14
+    assert table.panel.wait_idle() and any(s.state for s in buzzer.states)
+    assert [line for line in said if line.startswith("buzzer:")] == [
+        line for line in said if line.startswith("buzzer: reminder")] != []
+    assert snap["view"]["players"][0]["boxes"]["pair_of_words"] == 9  # never overridden
+    assert len(table.store.events(snap["game_id"])) == 2
+
+    # the pad nudged and seen again, and the record moved on: read again, not told again
+    said.clear()
+    table.submit({"action": "throw", "dice": "I C H E S A N"})
+    again = _look(table, reader, watch, _photo({(0, "pair_of_words"): 14}, seed=2))
+    assert again["seen"]["pad"]["findings"][0]["written"] == 14
+    assert not [line for line in said if "reminder" in line]
+    assert again["seen"]["dice"] == []  # the pad's printed boxes are not taken for dice

@@ -1,0 +1,165 @@
+"""Every cell of a traced table, cut out flat, told printed from handwritten, and read.
+
+The grid lines' pixels are taken out of the ink and bridged where a stroke ran across them
+(a closing across the line), so a digit written over a line keeps its shape. Each cell is
+warped from its own four corners (a curled card bends cell by cell) to a fixed height, a
+little taller than the cell so a digit that overshoots the line is whole; a mark whose
+middle lies outside the cell belongs to the neighbour and is dropped.
+
+Printed text is told from handwriting by column and row: label columns and header rows are
+text all along (many marks, smaller than a handwritten digit), so a cell is printed when most
+written cells of its column or its row look like text. Tesseract reads those only when asked
+(``read_text``): it costs more than the rest of the photo.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.kniffel_pad.digits import INK_FLOOR, INK_ON, MIN_AREA
+from vision.pad.lattice import Lattice
+
+CELL_H = 48  # px: a cell's height once cut out (the printed pad's boxes are read at this)
+OVER = 0.25  # of the height, kept above and below a cell
+TEXT_VOTE = 0.5  # share of a column's written cells that look printed
+ROW_VOTE = 0.8  # of a row's: a row of handwriting may hold a few broken digits
+
+
+@dataclass(frozen=True)
+class Group:
+    """A printed cell: lattice rows r0..r1 and columns c0..c1 (one position, or merged)."""
+
+    r0: int
+    c0: int
+    r1: int
+    c1: int
+
+
+def groups(lat: Lattice) -> list[Group]:
+    """Cells as printed: positions whose shared line is missing are one cell (its lattice
+    rectangle; union-find over the missing lines)."""
+    rows, cols = lat.rows, lat.cols
+    parent = list(range(rows * cols))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for r in range(rows):
+        for c in range(cols):
+            if c + 1 < cols and not lat.v_edge[r, c + 1]:
+                parent[root(r * cols + c)] = root(r * cols + c + 1)
+            if r + 1 < rows and not lat.h_edge[r + 1, c]:
+                parent[root(r * cols + c)] = root((r + 1) * cols + c)
+    members: dict[int, list[int]] = {}
+    for i in range(rows * cols):
+        members.setdefault(root(i), []).append(i)
+    out = []
+    for ids in members.values():
+        rs, cs = [i // cols for i in ids], [i % cols for i in ids]
+        out.append(Group(min(rs), min(cs), max(rs), max(cs)))
+    return sorted(out, key=lambda g: (g.r0, g.c0))
+
+
+def clean_ink(lat: Lattice) -> np.ndarray:
+    """The table's ink without its grid lines; a stroke that crossed a line is bridged."""
+    ink = lat.ink.copy()
+    on_line = lat.lines > 0
+    ink[on_line] = 0.0
+    k = max(5, round(max(ink.shape) / 200)) | 1
+    across_h = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((k, 1), np.uint8))
+    across_v = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((1, k), np.uint8))
+    ink[on_line] = np.maximum(across_h, across_v)[on_line]
+    return ink
+
+
+def cut(ink: np.ndarray, lat: Lattice, g: Group) -> np.ndarray:
+    """The cell, flat and ``CELL_H`` high inside its lines, ``OVER`` more above and below,
+    with marks centred outside the cell removed."""
+    c = lat.corners
+    quad = np.array([c[g.r0, g.c0], c[g.r0, g.c1 + 1], c[g.r1 + 1, g.c1 + 1],
+                     c[g.r1 + 1, g.c0]], np.float32)
+    w_px = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    h_px = float(np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    width = max(8, round(CELL_H * w_px / max(h_px, 1.0)))
+    pad = round(OVER * CELL_H)
+    dst = np.array([[0, pad], [width, pad], [width, pad + CELL_H], [0, pad + CELL_H]],
+                   np.float32)
+    m = cv2.getPerspectiveTransform(quad, dst)
+    box = cv2.warpPerspective(ink, m, (width, CELL_H + 2 * pad), flags=cv2.INTER_LINEAR)
+    top = float(np.percentile(box, 99.5)) if box.size else 0.0
+    mask = (box > float(np.clip(0.4 * top, INK_FLOOR, INK_ON))).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    for i in range(1, n):
+        x, y, w, h, _ = stats[i]
+        middle = y + h / 2
+        if middle < pad or middle > pad + CELL_H:
+            box[cv2.dilate((labels == i).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0] = 0
+    out: np.ndarray = box
+    return out
+
+
+def looks_printed(box: np.ndarray) -> bool | None:
+    """None for an empty cell; True when its marks look like print: several marks, most
+    far smaller than a handwritten digit (letters of a label), or very many."""
+    top = float(np.percentile(box, 99.5)) if box.size else 0.0
+    if top < INK_ON * 0.6:
+        return None
+    mask = (box > float(np.clip(0.4 * top, INK_FLOOR, INK_ON))).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    marks = [s for s in stats[1:] if s[4] >= MIN_AREA]
+    if not marks:
+        return None
+    small = float(np.median([s[3] for s in marks])) < 0.42 * CELL_H
+    return (len(marks) >= 3 and small) or len(marks) >= 7
+
+
+def printed_cells(votes: dict[Group, bool | None]) -> set[Group]:
+    """The cells read as print: in a column or a row where most written cells look printed,
+    or spanning several columns (a title)."""
+    def share(key: str) -> dict[int, float]:
+        tally: dict[int, list[bool]] = {}
+        for g, v in votes.items():
+            if v is not None and g.r0 == g.r1 and g.c0 == g.c1:
+                tally.setdefault(getattr(g, key), []).append(v)
+        return {k: sum(v) / len(v) for k, v in tally.items()}
+
+    cols, rows = share("c0"), share("r0")
+    return {g for g, v in votes.items() if v is not None and (
+        cols.get(g.c0, 0.0) >= TEXT_VOTE or rows.get(g.r0, 0.0) >= ROW_VOTE or g.c1 > g.c0)}
+
+
+def read_text(boxes: list[np.ndarray]) -> list[str]:
+    """Printed cells read by Tesseract in one call: the cells stacked into one strip, each
+    line of its output assigned to the cell it lies in."""
+    import pytesseract
+
+    if not boxes:
+        return []
+    width = max(b.shape[1] for b in boxes)
+    gap = CELL_H // 2
+    strip = np.full((sum(b.shape[0] + gap for b in boxes) + gap, width + 2 * gap), 255, np.uint8)
+    tops = []
+    y = gap
+    for b in boxes:
+        strip[y:y + b.shape[0], gap:gap + b.shape[1]] = np.clip(255 - b * 400, 0, 255)
+        tops.append(y)
+        y += b.shape[0] + gap
+    data = pytesseract.image_to_data(strip, lang="deu", config="--psm 6",
+                                     output_type=pytesseract.Output.DICT)
+    words: list[list[str]] = [[] for _ in boxes]
+    for word, wy, wh in zip(data["text"], data["top"], data["height"]):
+        if word.strip():
+            middle = wy + wh / 2
+            k = max(0, int(np.searchsorted(tops, middle, side="right")) - 1)
+            words[k].append(word.strip())
+    return [" ".join(w) for w in words]
+
+
+__all__ = ["CELL_H", "Group", "clean_ink", "cut", "groups", "looks_printed", "printed_cells",
+           "read_text"]

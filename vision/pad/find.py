@@ -1,0 +1,135 @@
+"""Where the printed tables are in a photo, without being told any layout.
+
+Paper is bright and ink is darker than the paper *around it*, so an ink map (each pixel's
+darkness against a local maximum of the paper) takes out uneven light, shadows that are
+softer than a stroke and the colour of the lines. Grid lines are what survives an opening
+with a long horizontal (or vertical) kernel; a table is a connected set of such lines that
+cross one another many times. Text, digits and strokes are too short to survive, and the
+page's edge crosses nothing, so neither makes a table. Each table's outer quad comes from
+the extreme points of its lines along the table's own diagonals (found from its tilt), so a
+rotated or tilted card gives the right four corners.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.kniffel_pad.digits import ink_map
+
+WORK = 1000  # long side (px) at which tables are looked for
+INK = 0.1  # ink map level of a faint printed line
+MIN_CROSSINGS = 9  # a table has at least 3 x 3 line crossings; a letter E has 3
+MIN_SIDE = 0.06  # of the photo's long side: smaller grids are print, not a table
+
+
+@dataclass(frozen=True)
+class Found:
+    """A table's outer quad in photo px: top-left, top-right, bottom-right, bottom-left."""
+
+    quad: np.ndarray
+
+
+def gray_of(image: np.ndarray) -> np.ndarray:
+    """Gray, the way ink contrasts best: the darkest channel, so a blue or red line or pen is
+    as dark as a black one against white paper."""
+    if image.ndim == 2:
+        return image
+    b, g, r = cv2.split(image)
+    out: np.ndarray = cv2.min(cv2.min(b, g), r)
+    return out
+
+
+def line_masks(binary: np.ndarray, length: int, across: int = 5
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """(horizontal, vertical) lines: runs at least ``length`` long. The mask is thickened
+    across the line first, so a line tilted by a few degrees (a tilt, a curled page, a
+    hand-ruled line) survives the opening as one piece; by little (``across`` px) where
+    the table is already flat, or a word of touching letters would pass for a line."""
+    thick_h = cv2.dilate(binary, np.ones((across, 1), np.uint8))
+    thick_v = cv2.dilate(binary, np.ones((1, across), np.uint8))
+    h = cv2.morphologyEx(thick_h, cv2.MORPH_OPEN, np.ones((1, length), np.uint8))
+    v = cv2.morphologyEx(thick_v, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8))
+    return np.asarray(h) & binary, np.asarray(v) & binary
+
+
+def _quad(points: np.ndarray) -> np.ndarray:
+    """The four corners of a table's lines: the extreme points along its two diagonals,
+    taken in the table's own frame (its tilt from the lines' least-area rectangle, taken
+    modulo 90 degrees: a table is read the way up the camera sees it)."""
+    hull = cv2.convexHull(points.astype(np.float32)).reshape(-1, 2)
+    angle = cv2.minAreaRect(hull)[2]
+    a = np.deg2rad((angle + 45.0) % 90.0 - 45.0)  # a table is read upright, give or take 45°
+    c, s = np.cos(a), np.sin(a)
+    local = hull @ np.array([[c, -s], [s, c]])
+    quad = []
+    for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+        quad.append(hull[int(np.argmax(local[:, 0] * dx + local[:, 1] * dy))])
+    return np.array(quad, np.float64)
+
+
+def paper_ink(gray: np.ndarray) -> np.ndarray:
+    """0..1 ink map of the paper only: a dark table top's grain and the band along the
+    page's edge (darker than the paper beside it) are not ink. Paper is what is bright once
+    lines and writing are closed over; it is shrunk a little so its edge is left out."""
+    ink = ink_map(gray)
+    level = float(np.percentile(gray[::4, ::4], 95))
+    closed = cv2.erode(cv2.dilate(gray, np.ones((15, 15), np.uint8)), np.ones((15, 15), np.uint8))
+    paper = cv2.erode((closed > 0.55 * level).astype(np.uint8), np.ones((11, 11), np.uint8))
+    ink[paper == 0] = 0.0
+    return ink
+
+
+def find_tables(image: np.ndarray) -> list[Found]:
+    """Every table in the photo, top to bottom (side by side ones left to right)."""
+    gray = gray_of(image)
+    scale = min(1.0, WORK / max(gray.shape))
+    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
+        if scale < 1.0 else gray
+    binary = (paper_ink(small) > INK).astype(np.uint8)
+    long_side = max(small.shape)
+    length = max(12, round(long_side / 45))
+    h, v = line_masks(binary, length)
+    grid = cv2.dilate(h | v, np.ones((3, 3), np.uint8))
+    near = np.ones((3, 3), np.uint8)
+    crossings = np.asarray(cv2.dilate(h, near)) & np.asarray(cv2.dilate(v, near))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(grid, connectivity=8)
+    m, _, _, centres = cv2.connectedComponentsWithStats(crossings, connectivity=8)
+    at = np.round(centres[1:]).astype(int)
+    owners = labels[np.clip(at[:, 1], 0, labels.shape[0] - 1),
+                    np.clip(at[:, 0], 0, labels.shape[1] - 1)] if m > 1 else np.zeros(0, int)
+    count = np.bincount(owners, minlength=n)
+    found = []
+    for i in range(1, n):
+        x, y, w, hh, _ = (int(v) for v in stats[i])
+        if max(w, hh) < MIN_SIDE * long_side or min(w, hh) < 2 * length \
+                or count[i] < MIN_CROSSINGS:
+            continue
+        ys, xs = np.nonzero(labels[y:y + hh, x:x + w] == i)
+        pts = np.stack([xs + x, ys + y], axis=1)
+        found.append(Found((_quad(pts) + 0.5) / scale - 0.5))
+    return _top_to_bottom(found)
+
+
+def _top_to_bottom(found: list[Found]) -> list[Found]:
+    """Tables ordered top to bottom; side by side ones (their spans overlap) left to right."""
+    out: list[Found] = []
+    for f in sorted(found, key=lambda f: float(f.quad[:, 1].min())):
+        lo, hi = float(f.quad[:, 1].min()), float(f.quad[:, 1].max())
+        k = len(out)
+        while k > 0:
+            prev = out[k - 1].quad
+            p_lo, p_hi = float(prev[:, 1].min()), float(prev[:, 1].max())
+            overlap = min(hi, p_hi) - max(lo, p_lo)
+            if overlap > 0.5 * min(hi - lo, p_hi - p_lo) and \
+                    float(prev[:, 0].mean()) > float(f.quad[:, 0].mean()):
+                k -= 1
+            else:
+                break
+        out.insert(k, f)
+    return out
+
+
+__all__ = ["Found", "find_tables", "gray_of", "line_masks", "paper_ink"]

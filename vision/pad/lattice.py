@@ -1,0 +1,241 @@
+"""A found table, flattened and cut into cells: its lines traced, its cells' corners, merges.
+
+The table's quad is warped flat by one homography (a little beyond it, so the frame is
+inside). What a homography cannot flatten (a curled or bent card, a line ruled by hand) is
+left to the lines themselves: each is first found as a peak of the whole table's profile,
+then traced strip by strip as a polyline, so every cell's corners are where *its* lines
+cross, not where a straight grid would put them. A line missing between two crossings
+(a title row spanning the width) merges the cells on either side.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.pad.find import INK, line_masks, paper_ink
+
+MAX_SIDE = 1400  # px: the flat table's long side at most (a phone photo is not read at 12 MP)
+MARGIN = 0.03  # of the long side, kept around the found quad
+LINE_SHARE = 0.3  # a grid line runs along at least this share of the table
+STRIP_PX = 90  # a line is traced in strips about this wide
+EDGE_SHARE = 0.2  # a line between two crossings is printed when this share of it is ink
+LINE_COVER = 0.75
+SIDE_PX = 5  # paper this far either side of a line  # a grid line covers this share of the span between two others
+
+
+@dataclass(frozen=True)
+class Lattice:
+    """The flat table and its lines.
+
+    ``corners[r, c]`` is where horizontal line r crosses vertical line c (flat px);
+    ``h_edge[r, c]`` says line r is printed between columns c and c+1, ``v_edge[r, c]``
+    says line c is printed between rows r and r+1. ``to_photo`` maps flat px to the photo.
+    """
+
+    ink: np.ndarray
+    lines: np.ndarray  # uint8 mask of the grid lines' pixels
+    corners: np.ndarray
+    h_edge: np.ndarray
+    v_edge: np.ndarray
+    to_photo: np.ndarray
+
+    @property
+    def rows(self) -> int:
+        return int(self.corners.shape[0]) - 1
+
+    @property
+    def cols(self) -> int:
+        return int(self.corners.shape[1]) - 1
+
+    def photo_corners(self) -> np.ndarray:
+        """The table's outer corners in the photo: TL, TR, BR, BL."""
+        c = self.corners
+        flat = np.array([c[0, 0], c[0, -1], c[-1, -1], c[-1, 0]], np.float32)
+        return np.asarray(cv2.perspectiveTransform(flat.reshape(-1, 1, 2), self.to_photo)
+                          ).reshape(4, 2)
+
+
+def flatten(gray: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(flat gray, homography flat -> photo): the quad warped to a rectangle at about the
+    photo's own resolution, capped at ``MAX_SIDE``."""
+    q = quad.astype(np.float64)
+    w = float(max(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[3])))
+    h = float(max(np.linalg.norm(q[3] - q[0]), np.linalg.norm(q[2] - q[1])))
+    k = min(1.0, MAX_SIDE / max(w, h))
+    w, h = w * k, h * k
+    m = MARGIN * max(w, h)
+    dst = np.array([[m, m], [m + w, m], [m + w, m + h], [m, m + h]], np.float32)
+    to_flat = cv2.getPerspectiveTransform(q.astype(np.float32), dst)
+    size = (round(w + 2 * m), round(h + 2 * m))
+    flat = cv2.warpPerspective(gray, to_flat, size, flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(flat), np.linalg.inv(to_flat)
+
+
+def _peaks(profile: np.ndarray, min_gap: int, level: float) -> list[int]:
+    """Local maxima of the profile at least ``level`` high and ``min_gap`` apart."""
+    smooth = np.convolve(profile, np.array([1, 2, 3, 2, 1], np.float32) / 9.0, mode="same")
+    order = np.argsort(-smooth)
+    taken: list[int] = []
+    for i in order:
+        if smooth[i] < level:
+            break
+        if all(abs(int(i) - t) >= min_gap for t in taken):
+            taken.append(int(i))
+    return sorted(taken)
+
+
+def _trace(mask: np.ndarray, found: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Each line (rows of ``mask``; columns are along it) as positions at strip centres:
+    (centres, positions[line, strip]). A strip where the line is not printed takes its
+    neighbours' course."""
+    n = max(3, round(mask.shape[1] / STRIP_PX))
+    edges = np.linspace(0, mask.shape[1], n + 1).round().astype(int)
+    centres = (edges[:-1] + edges[1:]) / 2.0
+    gaps = np.diff(found) if len(found) > 1 else np.array([mask.shape[0]])
+    pos = np.full((len(found), n), np.nan)
+    for k in range(n):
+        prof = mask[:, edges[k]:edges[k + 1]].mean(axis=1)
+        for i, p in enumerate(found):
+            near = min(gaps[max(0, i - 1)], gaps[min(len(gaps) - 1, i)])
+            r = max(2, int(0.4 * near))
+            lo, hi = max(0, p - r), min(len(prof), p + r + 1)
+            window = prof[lo:hi]
+            if window.size and window.max() >= 0.3:
+                weights = np.where(window >= 0.5 * window.max(), window, 0.0)
+                pos[i, k] = lo + float((weights * np.arange(len(window))).sum() / weights.sum())
+    for i, p in enumerate(found):
+        ok = ~np.isnan(pos[i])
+        pos[i] = np.interp(centres, centres[ok], pos[i, ok]) if ok.any() else p
+    return centres, pos
+
+
+def _printed(mask: np.ndarray, binary: np.ndarray, centres: np.ndarray, pos: np.ndarray,
+             cuts: list[float]) -> np.ndarray:
+    """Which traced lines are grid lines: printed across at least half of the spans between
+    the crossing lines ``cuts`` (and across two of them at least). A row of printed text or
+    a handwritten stroke is a run inside one cell; a grid line runs on through its walls.
+    A line is thin, with paper on either side; a row of small printed words filling narrow
+    cells is not, so ink on both sides of it along most of its course drops it."""
+    thick = cv2.dilate(mask, np.ones((3, 3), np.uint8))
+    spans = list(zip(cuts[:-1], cuts[1:]))
+    keep = np.zeros(len(pos), bool)
+    for i in range(len(pos)):
+        printed = 0
+        for a, b in spans:
+            t = np.linspace(a + 0.15 * (b - a), b - 0.15 * (b - a), 10)
+            p = np.interp(t, centres, pos[i])
+            ti = np.clip(np.round(t).astype(int), 0, mask.shape[1] - 1)
+            pi = np.clip(np.round(p).astype(int), 0, mask.shape[0] - 1)
+            printed += float((thick[pi, ti] > 0).mean()) >= LINE_COVER
+        along = np.arange(0, mask.shape[1], 3)
+        p = np.interp(along, centres, pos[i])
+        sides = [binary[np.clip(np.round(p + d).astype(int), 0, mask.shape[0] - 1), along]
+                 for d in (-SIDE_PX, SIDE_PX)]
+        crowded = float((sides[0] & sides[1]).mean()) > 0.25
+        keep[i] = printed >= max(min(2, len(spans)), 0.5 * len(spans)) and not crowded
+    return keep
+
+
+def _cross(hc: np.ndarray, hy: np.ndarray, vc: np.ndarray, vx: np.ndarray) -> np.ndarray:
+    """Where each horizontal polyline (y at x = hc) crosses each vertical one (x at y = vc)."""
+    out = np.zeros((len(hy), len(vx), 2))
+    for r in range(len(hy)):
+        for c in range(len(vx)):
+            x = float(np.median(vx[c]))
+            for _ in range(3):
+                y = float(np.interp(x, hc, hy[r]))
+                x = float(np.interp(y, vc, vx[c]))
+            out[r, c] = (x, y)
+    return out
+
+
+def _edges(h: np.ndarray, v: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Which stretches of line between neighbouring crossings are printed."""
+    hd = cv2.dilate(h, np.ones((3, 3), np.uint8))
+    vd = cv2.dilate(v, np.ones((3, 3), np.uint8))
+    rows, cols = corners.shape[0], corners.shape[1]
+    t = np.linspace(0.2, 0.8, 12)[:, None]
+
+    def share(mask: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+        p = np.round(a + (b - a) * t).astype(int)
+        p[:, 0] = np.clip(p[:, 0], 0, mask.shape[1] - 1)
+        p[:, 1] = np.clip(p[:, 1], 0, mask.shape[0] - 1)
+        return float((mask[p[:, 1], p[:, 0]] > 0).mean())
+
+    h_edge = np.array([[share(hd, corners[r, c], corners[r, c + 1]) >= EDGE_SHARE
+                        for c in range(cols - 1)] for r in range(rows)])
+    v_edge = np.array([[share(vd, corners[r, c], corners[r + 1, c]) >= EDGE_SHARE
+                        for c in range(cols)] for r in range(rows - 1)])
+    return h_edge, v_edge
+
+
+def _line_pixels(h: np.ndarray, v: np.ndarray, hc: np.ndarray, hy: np.ndarray,
+                 vc: np.ndarray, vx: np.ndarray) -> np.ndarray:
+    """The grid lines' own pixels: line-mask pixels near a traced line, so a long struck
+    stroke inside a cell is never taken for a line and erased."""
+    band = np.zeros(h.shape, np.uint8)
+    width = max(5, round(max(h.shape) / 160))
+    for ys in hy:
+        pts = np.stack([hc, ys], axis=1)
+        pts = np.vstack([[0, ys[0]], pts, [h.shape[1] - 1, ys[-1]]])
+        cv2.polylines(band, [np.round(pts).astype(np.int32)], False, 1, width)
+    near_h = band.copy()
+    band[:] = 0
+    for xs in vx:
+        pts = np.stack([xs, vc], axis=1)
+        pts = np.vstack([[xs[0], 0], pts, [xs[-1], v.shape[0] - 1]])
+        cv2.polylines(band, [np.round(pts).astype(np.int32)], False, 1, width)
+    lines: np.ndarray = (near_h & np.asarray(cv2.dilate(h, np.ones((3, 3), np.uint8)))) | (
+        band & np.asarray(cv2.dilate(v, np.ones((3, 3), np.uint8))))
+    return lines
+
+
+def build(gray: np.ndarray, quad: np.ndarray) -> Lattice | None:
+    """The table's lattice, or None when its lines do not make at least one cell."""
+    flat, to_photo = flatten(gray, quad)
+    ink = paper_ink(flat)
+    binary = (ink > INK).astype(np.uint8)
+    fh, fw = binary.shape
+    h, _ = line_masks(binary, max(15, round(fw / 20)), across=3)
+    _, v = line_masks(binary, max(15, round(fh / 20)), across=3)
+    body = slice(round(MARGIN * max(fw, fh)), None)
+    inner_w = fw - 2 * MARGIN * max(fw, fh)
+    inner_h = fh - 2 * MARGIN * max(fw, fh)
+    min_gap = max(6, round(0.012 * max(fw, fh)))
+    rows = _peaks(h[:, body].sum(axis=1) / max(1.0, inner_w), min_gap, LINE_SHARE)
+    cols = _peaks(v[body, :].sum(axis=0) / max(1.0, inner_h), min_gap, LINE_SHARE)
+    if len(rows) < 2 or len(cols) < 2:
+        return None
+    hc, hy = _trace(h, rows)
+    vc, vx = _trace(v.T, cols)
+    keep = _printed(v.T, binary.T, vc, vx, [float(np.median(y)) for y in hy])
+    vx = vx[keep]
+    if len(vx) < 2:
+        return None
+    keep = _printed(h, binary, hc, hy, [float(np.median(x)) for x in vx])
+    hy = hy[keep]
+    if len(hy) < 2:
+        return None
+    corners = _cross(hc, hy, vc, vx)
+    h_edge, v_edge = _edges(h, v, corners)
+    while True:  # an outer line nothing crosses to reach (a page's edge) is not the table's
+        if len(hy) > 2 and not v_edge[0].any():
+            hy, corners, h_edge, v_edge = hy[1:], corners[1:], h_edge[1:], v_edge[1:]
+        elif len(hy) > 2 and not v_edge[-1].any():
+            hy, corners, h_edge, v_edge = hy[:-1], corners[:-1], h_edge[:-1], v_edge[:-1]
+        elif len(vx) > 2 and not h_edge[:, 0].any():
+            vx, corners, h_edge, v_edge = vx[1:], corners[:, 1:], h_edge[:, 1:], v_edge[:, 1:]
+        elif len(vx) > 2 and not h_edge[:, -1].any():
+            vx, corners = vx[:-1], corners[:, :-1]
+            h_edge, v_edge = h_edge[:, :-1], v_edge[:, :-1]
+        else:
+            break
+    lines = _line_pixels(h, v, hc, hy, vc, vx)
+    return Lattice(ink, lines, corners, h_edge, v_edge, to_photo)
+
+
+__all__ = ["Lattice", "build", "flatten"]

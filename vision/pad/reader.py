@@ -1,0 +1,159 @@
+"""A photo of any score pad in, every table and every cell out: find → trace → read.
+
+Cells are reported as printed, position by position: a cell spanning several lattice
+positions (a title row across the table) is read once, at its top-left position, with
+``span`` [rows, cols]; the positions it covers hold no reading and ``merged`` [r, c], the
+position that holds it. A struck box (/, \\ or — through it) is ``struck: true`` with
+``value: 0``, as on the printed pad; printed cells have ``text`` (the words when Tesseract
+was asked to read them, else ""), handwritten and blank ones ``text: null``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision import VisionError
+from vision.kniffel_pad.digits import DigitReader
+from vision.pad.cells import (
+    Group, clean_ink, cut, groups, looks_printed, printed_cells, read_text,
+)
+from vision.pad.find import find_tables, gray_of
+from vision.pad.lattice import Lattice, build
+
+PRINTED_CONFIDENCE = 0.9  # the column/row vote's own, not a network's
+READ_SIDE = 1640  # px: a larger photo is read at the Pi camera's size
+
+
+class PadError(VisionError):
+    """A photo that is no image, or shows no table."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    value: int | None
+    struck: bool
+    text: str | None
+    confidence: float
+    span: tuple[int, int] = (1, 1)
+    merged: tuple[int, int] | None = None
+
+    def view(self) -> dict[str, object]:
+        out: dict[str, object] = {"value": self.value, "struck": self.struck, "text": self.text,
+                                  "confidence": round(self.confidence, 3)}
+        if self.span != (1, 1):
+            out["span"] = list(self.span)
+        if self.merged is not None:
+            out["merged"] = list(self.merged)
+        return out
+
+
+@dataclass(frozen=True)
+class Table:
+    corners: np.ndarray  # 4x2 photo px: TL, TR, BR, BL
+    cells: tuple[tuple[Cell, ...], ...]
+    lattice: Lattice
+    scale: float = 1.0  # photo px per px the lattice was traced at
+
+    @property
+    def rows(self) -> int:
+        return len(self.cells)
+
+    @property
+    def cols(self) -> int:
+        return len(self.cells[0]) if self.cells else 0
+
+    def view(self) -> dict[str, object]:
+        return {"rows": self.rows, "cols": self.cols,
+                "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
+                "cells": [[c.view() for c in row] for row in self.cells]}
+
+
+@dataclass(frozen=True)
+class PadReading:
+    tables: tuple[Table, ...]
+    ms: float
+
+    def view(self) -> dict[str, object]:
+        return {"tables": [t.view() for t in self.tables], "ms": round(self.ms, 1)}
+
+
+def _read_table(lat: Lattice, reader: DigitReader, text: bool) -> Table:
+    ink = clean_ink(lat)
+    cells_of = groups(lat)
+    boxes = {g: cut(ink, lat, g) for g in cells_of}
+    votes = {g: looks_printed(b) for g, b in boxes.items()}
+    printed = printed_cells(votes)
+    hand = [g for g in cells_of if g not in printed]
+    readings = dict(zip(hand, reader.read_boxes([boxes[g] for g in hand], signed=True)))
+    words = dict(zip(sorted(printed, key=lambda g: (g.r0, g.c0)),
+                     read_text([boxes[g] for g in sorted(printed, key=lambda g: (g.r0, g.c0))])
+                     if text else [""] * len(printed)))
+    grid: list[list[Cell | None]] = [[None] * lat.cols for _ in range(lat.rows)]
+    for g in cells_of:
+        span = (g.r1 - g.r0 + 1, g.c1 - g.c0 + 1)
+        if g in printed:
+            cell = Cell(None, False, words[g], PRINTED_CONFIDENCE, span)
+        else:
+            r = readings[g]
+            cell = Cell(r.value, r.struck, None, r.confidence, span)
+        for rr in range(g.r0, g.r1 + 1):
+            for cc in range(g.c0, g.c1 + 1):
+                grid[rr][cc] = cell if (rr, cc) == (g.r0, g.c0) else Cell(
+                    None, False, None, 1.0, merged=(g.r0, g.c0))
+    rows = tuple(tuple(c for c in row if c is not None) for row in grid)
+    return Table(lat.photo_corners(), rows, lat)
+
+
+def read_pad(image: np.ndarray, reader: DigitReader, text: bool = False) -> PadReading:
+    """Every table in ``image`` (BGR or gray), top to bottom; ``text`` runs Tesseract on the
+    printed cells. Raises :class:`PadError` when the photo shows no table."""
+    if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or image.size == 0:
+        raise PadError("a photo must be a non-empty gray or BGR image")
+    t0 = time.perf_counter()
+    scale = min(1.0, READ_SIDE / max(image.shape[:2]))
+    if scale < 1.0:  # a phone photo is read at the camera's scale: lines and kernels match
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    gray = gray_of(image)
+    tables = []
+    for found in find_tables(image):
+        lat = build(gray, found.quad)
+        if lat is not None:
+            table = _read_table(lat, reader, text)
+            tables.append(Table(table.corners / scale, table.cells, table.lattice, 1 / scale))
+    if not tables:
+        raise PadError("no table in the photo (no grid of crossing lines found)")
+    return PadReading(tuple(tables), (time.perf_counter() - t0) * 1000.0)
+
+
+def draw(image: np.ndarray, reading: PadReading) -> np.ndarray:
+    """The photo with every table's lattice and what each cell was read as."""
+    out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    thick = max(1, image.shape[1] // 800)
+    for t in reading.tables:
+        lat = t.lattice
+        pts = cv2.perspectiveTransform(lat.corners.reshape(-1, 1, 2).astype(np.float32),
+                                       lat.to_photo).reshape(lat.rows + 1, lat.cols + 1, 2)
+        pts = pts * t.scale
+        for r, row in enumerate(t.cells):
+            for c, cell in enumerate(row):
+                if cell.merged is not None:
+                    continue
+                g = Group(r, c, r + cell.span[0] - 1, c + cell.span[1] - 1)
+                q = np.array([pts[g.r0, g.c0], pts[g.r0, g.c1 + 1], pts[g.r1 + 1, g.c1 + 1],
+                              pts[g.r1 + 1, g.c0]], np.int32)
+                colour = (160, 160, 160) if cell.text is not None else (
+                    (0, 0, 255) if cell.struck else (0, 170, 0))
+                cv2.polylines(out, [q], True, colour, thick, cv2.LINE_AA)
+                label = "T" if cell.text is not None else (
+                    "X" if cell.struck else ("" if cell.value is None else str(cell.value)))
+                at = (int(q[:, 0].min()) + 2, int(q[:, 1].max()) - 3)
+                cv2.putText(out, label, at, cv2.FONT_HERSHEY_SIMPLEX, 0.4 * thick, (255, 0, 255),
+                            thick, cv2.LINE_AA)
+    return out
+
+
+__all__ = ["Cell", "PadError", "PadReading", "Table", "draw", "read_pad"]

@@ -1,0 +1,76 @@
+"""``companion vision read-pad``: find every score table in a photo and read every cell.
+
+    companion vision read-pad PHOTO [--text] [--debug-out PNG] [--json] [--model FILE]
+
+JSON out: ``{"tables": [{"rows": R, "cols": C, "corners": [[x, y] x4], "cells": [[{"value":
+int|null, "struck": bool, "text": str|null, "confidence": 0..1}, ...], ...]}, ...], "ms": ...}``
+(tables top to bottom; a merged cell carries ``span`` where it is read and ``merged`` where it
+is covered, see docs/vision-pad.md). A file that is no image, a photo without a table or an
+unwritable debug path is one line and exit code 2. The group ``vision`` is registered by
+``vision.cli``, which calls ``add_commands``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from companion.errors import InputError
+from companion.inputs import check_file, check_image, check_image_out
+
+
+def add_commands(vision_subparsers: Any) -> None:
+    """Add ``read-pad`` to the ``vision`` group's sub-parsers."""
+    p = vision_subparsers.add_parser(
+        "read-pad", help="read every table of a score pad photo (no markers needed)",
+        description="Find the printed or hand-ruled tables in PHOTO and read every cell: a "
+        "handwritten number, a struck box (value 0), printed text, or blank.")
+    p.add_argument("photo", metavar="PHOTO", help="photo of the pad (JPEG, PNG…)")
+    p.add_argument("--text", action="store_true",
+                   help="read the printed cells with Tesseract too (slower)")
+    p.add_argument("--debug-out", metavar="PNG", help="write the photo with cells and readings")
+    p.add_argument("--json", action="store_true", help="print JSON (tables, cells, ms)")
+    p.add_argument("--model", metavar="FILE", help="digit model (default: the shipped one)")
+    p.set_defaults(func=run_read_pad)
+
+
+def run_read_pad(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.kniffel_pad.digits import DigitReader
+    from vision.observation import load_image
+    from vision.pad import draw, read_pad
+
+    if args.debug_out:
+        check_image_out(args.debug_out)  # before the slow part, so a typo costs nothing
+    if args.model:
+        check_file(args.model)
+    check_image(args.photo)
+    image = load_image(args.photo)
+    found = read_pad(image, DigitReader.load(args.model), text=args.text)
+    if args.debug_out and not cv2.imwrite(args.debug_out, draw(image, found)):
+        raise InputError(f"{args.debug_out}: cannot write the debug image")
+    view = found.view()
+    if args.json:
+        print(json.dumps(view, ensure_ascii=False))
+        return 0
+    for k, t in enumerate(found.tables, start=1):
+        print(f"table {k}: {t.rows} x {t.cols}")
+        for row in t.cells:
+            print("  " + " | ".join(_cell(c) for c in row))
+    print(f"({found.ms:.0f} ms)")
+    return 0
+
+
+def _cell(c: Any) -> str:
+    if c.merged is not None:
+        return "<"
+    if c.text is not None:
+        return c.text or "T"
+    if c.struck:
+        return "X"
+    return "" if c.value is None else str(c.value)
+
+
+__all__ = ["add_commands", "run_read_pad"]
