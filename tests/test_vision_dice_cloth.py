@@ -7,10 +7,8 @@ so nearly every flower is proposed and only the reader stands between a flower a
 die. The dice are rendered by ``vision.synth.dice``; the bedspread is drawn here (not by the
 training's texture drawer), light cloth with dark five-petal flowers a die apart.
 
-Expected to fail with the shipped reader: it reads some of these flowers as X (or T, ?).
-A reader trained with the harder "not a face" crops of ``scripts/dice_negatives.py`` passes
-it, but was not shipped because it reads the drawn N turned a quarter (a Z in outline) of
-``test_vision_dice.py`` surely as Z (see docs/vision-dice.md, "False dice").
+The reader shipped before the harder "not a face" crops of ``scripts/dice_negatives.py``
+read some of these flowers as X (or T, ?); the one trained with them does not.
 """
 
 from __future__ import annotations
@@ -60,7 +58,6 @@ def _scene(seed: int, dim: float) -> tuple[np.ndarray, tuple[int, int], list[tup
     return img, cols, [t.center for t in scene.truth]
 
 
-@pytest.mark.xfail(strict=True, reason="the shipped reader takes some flowers for X; see the module docstring")
 @pytest.mark.parametrize(("seed", "dim"), [(2, 1.0), (3, 1.0), (4, 1.0), (5, 1.0), (2, 0.5), (3, 0.5)])
 def test_flowers_beside_the_dice_are_not_dice(seed: int, dim: float) -> None:
     img, (x0, x1), centres = _scene(seed, dim)
