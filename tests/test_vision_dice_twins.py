@@ -45,7 +45,8 @@ def _on_cloth(face: np.ndarray, angle: float) -> np.ndarray:
     mask = cv2.warpAffine(np.ones((SIDE, SIDE), np.float32), m, (320, 240))[..., None]
     shadow = np.roll(cv2.GaussianBlur(mask, (0, 0), 4)[..., None], (4, 4), (0, 1))
     img = img * (1 - 0.35 * shadow)
-    return np.clip(img * (1 - mask) + layer * mask, 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(img * (1 - mask) + layer * mask, 0, 255).astype(np.uint8)
+    return out
 
 
 @pytest.fixture(scope="module")

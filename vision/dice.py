@@ -48,8 +48,9 @@ UNSURE = "?"
 # peaks); the band keeps a margin on both sides.
 SIZE_BAND = (0.6, 1.8)
 # A face read as a rotation twin (``vision.dice_value.TWINS``) and showing no digit is ``?``
-# when its twin has at least this share: the drawn N turned a quarter of the tests is read Z
-# at 0.92 with N at 0.08; bare N and Z of the bench fonts leave their twin below 0.02 mostly.
+# when its twin has at least this share: more than the 1 % of sure answers the reader's
+# threshold lets be wrong. Misread twins on renders left their partner 0.08 and more (the
+# drawn N of the tests: Z 0.92, N 0.08); on TUNE 13 of 194 real N, Z, M and W cubes reach it.
 TWIN_SHARE = 0.02
 
 Point = tuple[float, float]
