@@ -37,8 +37,8 @@ import numpy as np
 from companion.games.kniffel.dice import JOKER, DiceSet
 from vision import VisionError
 from vision.dice_find import Finder, Spot
-from vision.dice_read import DiceReader, FaceReading
-from vision.dice_value import DigitReader, decide, shipped
+from vision.dice_read import SYMBOLS, DiceReader, FaceReading
+from vision.dice_value import TWINS, DigitReader, DigitReading, decide, shipped
 
 UNSURE = "?"
 # A set's dice are one size, so a die far smaller or larger than the dice read surely in the
@@ -47,6 +47,11 @@ UNSURE = "?"
 # 0.63-1.55 of that size and the false ones left at 0.33-0.52 (and 1.8 and more among weaker
 # peaks); the band keeps a margin on both sides.
 SIZE_BAND = (0.6, 1.8)
+# A face read as a rotation twin (``vision.dice_value.TWINS``) and showing no digit is ``?``
+# when its twin has at least this share: more than the 1 % of sure answers the reader's
+# threshold lets be wrong. Misread twins on renders left their partner 0.08 and more (the
+# drawn N of the tests: Z 0.92, N 0.08); on TUNE 13 of 194 real N, Z, M and W cubes reach it.
+TWIN_SHARE = 0.02
 
 Point = tuple[float, float]
 
@@ -135,28 +140,70 @@ def read_dice(
     image = _as_bgr(image_bgr)
     m = models if models is not None else DiceModels.load()
     values = dice_set.letter_values() if dice_set is not None else None
-    dice = tuple(die for die, _ in _found(image, m, values, min_score))
-    dice = _with_digits(image, dice, m.digits if m.digits is not None else shipped(), values)
+    found = [(die, reading) for die, _, reading in _found(image, m, values, min_score)]
+    dice = _with_digits(image, found, m.digits if m.digits is not None else shipped(), values,
+                        m.reader.min_confidence)
     return DiceFound(dice, (time.perf_counter() - t0) * 1000.0)
 
 
-def _with_digits(image: np.ndarray, dice: tuple[Die, ...], digits: DigitReader,
-                 values: dict[str, int] | None) -> tuple[Die, ...]:
-    """The dice with the value digits of the faces read sure (only those are looked at)."""
-    sure = [i for i, d in enumerate(dice) if d.letter not in (UNSURE, JOKER)]
+def _with_digits(image: np.ndarray, found: Sequence[tuple[Die, FaceReading]], digits: DigitReader,
+                 values: dict[str, int] | None, sure_at: float) -> tuple[Die, ...]:
+    """The dice with the value digits of the faces read sure and of rotation twins (only
+    those are looked at); a twin is named by its digit's corner (``_twin_die``)."""
+    twin = [_is_twin(r, sure_at) for _, r in found]
+    look = [i for i, (d, _) in enumerate(found) if twin[i] or d.letter not in (UNSURE, JOKER)]
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    read = digits.read(gray, [(dice[i].letter, dice[i].center, dice[i].corners, dice[i].rotation)
-                              for i in sure])
-    out = list(dice)
-    for i, digit in zip(sure, read, strict=True):
-        value, source = decide(dice[i].letter, digit, values)
-        out[i] = dataclasses.replace(dice[i], value=value, value_from=source)
+    faces = [(found[i][1].best if twin[i] else found[i][0].letter, found[i][0].center,
+              found[i][0].corners, found[i][0].rotation) for i in look]
+    out = [d for d, _ in found]
+    for i, face, p in zip(look, faces, digits.corners(gray, faces), strict=True):
+        die, reading = found[i]
+        if twin[i]:
+            out[i] = _twin_die(die, reading, digits.twin(face[0], p), values)
+        else:
+            value, source = decide(die.letter, digits.decide(die.letter, p), values)
+            out[i] = dataclasses.replace(die, value=value, value_from=source)
     return tuple(out)
 
 
+def _is_twin(r: FaceReading, sure_at: float) -> bool:
+    """A face read as one of two rotation twins (``TWINS``), the pair together sure. Every
+    such face is named by its digit, not only those whose twin has a share: a rendered N with
+    its 2, turned a quarter, was read Z at 0.92 with N at 0.001."""
+    return r.best in TWINS and bool(r.shares) and _pair(r)[0] + _pair(r)[1] >= sure_at
+
+
+def _pair(r: FaceReading) -> tuple[float, float]:
+    """The shares of the letter read and of its twin."""
+    return r.shares[SYMBOLS.index(r.best)], r.shares[SYMBOLS.index(TWINS[r.best][0])]
+
+
+def _twin_die(die: Die, r: FaceReading, told: tuple[str, int, DigitReading] | None,
+              values: dict[str, int] | None) -> Die:
+    """A rotation twin named by its digit's corner. Without a digit, a face whose twin has a
+    real share is named by the table's set when it holds only one of the two, else ``?``;
+    never the likelier glyph, as both are one glyph."""
+    partner, quarters = TWINS[r.best]
+    mine, theirs = _pair(r)
+    if told is not None:
+        letter, turn, digit = told
+    elif theirs < TWIN_SHARE:
+        value, source = decide(die.letter, None, values)
+        return dataclasses.replace(die, value=value, value_from=source)
+    else:
+        in_set = [x for x in (r.best, partner) if values is not None and x in values]
+        if len(in_set) != 1:
+            return dataclasses.replace(die, letter=UNSURE, value=None, value_from=None)
+        letter, turn, digit = in_set[0], (0 if in_set[0] == r.best else quarters), None
+    value, source = decide(letter, digit, values)
+    return dataclasses.replace(die, letter=letter, value=value, value_from=source,
+                               confidence=round(mine + theirs, 4), rotation=(die.rotation + 90 * turn) % 360)
+
+
 def _found(image: np.ndarray, m: DiceModels, values: dict[str, int] | None,
-           min_score: float | None) -> list[tuple[Die, np.ndarray]]:
-    """Every die with its crop, in reading order (rows from the top, then left to right)."""
+           min_score: float | None) -> list[tuple[Die, np.ndarray, FaceReading]]:
+    """Every die with its crop and reading, in reading order (rows from the top, then left
+    to right)."""
     spots = m.finder.find(image, min_score)
     crops = [_crop(image, s) for s in spots]
     readings = m.reader.read_many(crops)
@@ -164,7 +211,7 @@ def _found(image: np.ndarray, m: DiceModels, values: dict[str, int] | None,
     faces = [(spot, reading, crop) for spot, reading, crop in zip(spots, readings, crops, strict=True)
              if 1.0 - reading.face < m.reader.drop_not_a_face]
     alike = one_size([s for s, _, _ in faces], [r.symbol is not None for _, r, _ in faces])
-    out = [(_die(spot, reading, values, _outline(gray, spot)), crop)
+    out = [(_die(spot, reading, values, _outline(gray, spot)), crop, reading)
            for (spot, reading, crop), keep in zip(faces, alike, strict=True) if keep]
     out.sort(key=lambda dc: (round(dc[0].center[1] / max(8.0, _side(dc[0]))), dc[0].center[0]))
     return out
@@ -195,7 +242,7 @@ def teach(image_bgr: np.ndarray, letters: Sequence[str],
     found = sorted(_found(_as_bgr(image_bgr), m, None, None), key=lambda dc: dc[0].center[0])
     if len(found) != len(letters):
         raise DiceNotRead(f"the photo shows {len(found)} dice, not the {len(letters)} given")
-    return m.reader.taught([(crop, letter) for (_, crop), letter in zip(found, letters)])
+    return m.reader.taught([(crop, letter) for (_, crop, _), letter in zip(found, letters)])
 
 
 def _die(spot: Spot, reading: FaceReading, values: dict[str, int] | None,

@@ -48,13 +48,15 @@ class DiceReaderError(VisionError):
 
 @dataclass(frozen=True)
 class FaceReading:
-    """``symbol`` None: unsure. ``face`` is how much the crop looks like a die face at all."""
+    """``symbol`` None: unsure. ``face`` is how much the crop looks like a die face at all;
+    ``shares`` each symbol's share (as ``SYMBOLS``), for letters the glyph alone cannot tell."""
 
     symbol: str | None
     best: str
     rotation: int
     confidence: float
     face: float
+    shares: tuple[float, ...] = ()
 
 
 class DiceReader:
@@ -164,7 +166,8 @@ class DiceReader:
         turns = first[:NOT_A_FACE].reshape(len(SYMBOLS), len(ROTATIONS))[best]
         rotation = ROTATIONS[int(np.argmax(turns))]
         symbol = SYMBOLS[best] if conf >= self.min_confidence else None
-        return FaceReading(symbol, SYMBOLS[best], rotation, round(conf, 4), round(float(1.0 - p[-1]), 4))
+        return FaceReading(symbol, SYMBOLS[best], rotation, round(conf, 4), round(float(1.0 - p[-1]), 4),
+                           tuple(round(float(x), 4) for x in p[:-1]))
 
 
 def _by_symbol(p: np.ndarray) -> np.ndarray:

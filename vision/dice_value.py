@@ -21,6 +21,11 @@ The value rule (``decide``), as a referee at the table reads a die:
   the table's dice set says otherwise (a set typed in wrong, a reconstructed default set);
   such a die is reported with ``value_from`` "digit-not-set" so the table can ask;
 - no digit, or one not read sure → the set's value for the letter, else none. Never a guess.
+
+Rotation twins (``TWINS``): in plain print an N turned a quarter is a Z and an M turned half is
+a W, and the set has both of each pair with different values, so no network can tell them from
+the glyph alone. The digit can: it sits at the lower right of the true letter, so its corner
+tells the letter's turn and with it which twin lies there (``DigitReader.twin``).
 """
 
 from __future__ import annotations
@@ -49,6 +54,12 @@ SURE_ABOVE = 0.9  # replaced by the threshold stored in the model
 # letters whose turn the face reader cannot tell: the digit may be in any of these corners
 _ANY_CORNER = {"O": (0, 1, 2, 3), "X": (0, 1, 2, 3), "H": (0, 2), "I": (0, 2), "N": (0, 2),
                "S": (0, 2), "Z": (0, 2)}
+
+# Letters that are one glyph under a turn (partner, quarter turns from one to the other). Found
+# by comparing the ink of every letter turned with every other in the fonts the renders use:
+# N/Z (quarter) is the same glyph in most sans-serif fonts, M/W (half) in a few; A/V (half)
+# differ by A's bar, which the reader sees (it does not confuse them in the bench fonts).
+TWINS = {"N": ("Z", 1), "Z": ("N", 1), "M": ("W", 2), "W": ("M", 2)}
 
 FROM_DIGIT, FROM_SET, DIGIT_NOT_SET, FROM_RULE = "digit", "set", "digit-not-set", "rule"
 
@@ -167,22 +178,51 @@ class DigitReader:
     def read(self, gray: np.ndarray, faces: Sequence[tuple[str, Point, Sequence[Point], int]]
              ) -> list[DigitReading]:
         """The digit of each face (letter, centre, corners, rotation), all in one batch."""
-        if not faces:
-            return []
-        patches = np.concatenate([corner_patches(upright_face(gray, c, q, r)) for _, c, q, r in faces])
-        p = self.probs(patches).reshape(len(faces), 4, CLASSES)
+        p = self.corners(gray, faces)
         return [self.decide(letter, pk) for (letter, _, _, _), pk in zip(faces, p, strict=True)]
+
+    def corners(self, gray: np.ndarray, faces: Sequence[tuple[str, Point, Sequence[Point], int]]
+                ) -> np.ndarray:
+        """(n, 4, CLASSES): each face's four corners' probabilities (``corner_patches``)."""
+        if not faces:
+            return np.zeros((0, 4, CLASSES), np.float32)
+        patches = np.concatenate([corner_patches(upright_face(gray, c, q, r)) for _, c, q, r in faces])
+        out: np.ndarray = self.probs(patches).reshape(len(faces), 4, CLASSES)
+        return out
 
     def decide(self, letter: str, p: np.ndarray) -> DigitReading:
         """The digit of one face from its four corners' probabilities (4, CLASSES): read only
         when exactly one corner shows a digit surely and that corner fits the letter's turn."""
+        one = self._one_corner(p)
+        if one is None or one[0] not in _ANY_CORNER.get(letter, (0,)):
+            return DigitReading(None, round(float(p[0, NO_DIGIT]), 4))
+        return one[1]
+
+    def twin(self, letter: str, p: np.ndarray) -> tuple[str, int, DigitReading] | None:
+        """Which of ``letter`` and its twin lies there, by the digit's corner (``p`` as for
+        ``decide``, the face cut upright for ``letter``): ``(letter, extra clockwise quarter
+        turns, digit)``, or None when no one corner shows a digit where either would print it."""
+        one = self._one_corner(p)
+        if one is None:
+            return None
+        k, digit = one
+        partner, quarters = TWINS[letter]
+        if k in _ANY_CORNER.get(letter, (0,)):
+            return letter, k, digit
+        if k in {(c + quarters) % 4 for c in _ANY_CORNER.get(partner, (0,))}:
+            return partner, k, digit
+        return None
+
+    def _one_corner(self, p: np.ndarray) -> tuple[int, DigitReading] | None:
+        """The corner that alone shows a digit surely and its reading: a digit is printed once,
+        so a second sure corner means the cut went wrong."""
         digit_p = p[:, :NO_DIGIT]
         best = digit_p.max(axis=1)
         sure = [k for k in range(4) if float(best[k]) >= self.sure_above]
-        k = int(np.argmax(best))
-        if len(sure) != 1 or sure[0] not in _ANY_CORNER.get(letter, (0,)):
-            return DigitReading(None, round(float(p[0, NO_DIGIT]), 4))
-        return DigitReading(int(np.argmax(digit_p[k])), round(float(best[k]), 4))
+        if len(sure) != 1:
+            return None
+        k = sure[0]
+        return k, DigitReading(int(np.argmax(digit_p[k])), round(float(best[k]), 4))
 
 
 @functools.cache
@@ -209,5 +249,5 @@ def decide(letter: str, digit: DigitReading | None,
 
 
 __all__ = ["CLASSES", "DIGIT_NOT_SET", "DiceValueError", "DigitReader", "DigitReading", "FACE",
-           "FROM_DIGIT", "FROM_RULE", "FROM_SET", "NO_DIGIT", "PATCH", "VALUES_PATH", "corner_patches",
+           "FROM_DIGIT", "FROM_RULE", "FROM_SET", "NO_DIGIT", "PATCH", "TWINS", "VALUES_PATH", "corner_patches",
            "decide", "face_angle", "shipped", "upright_face"]

@@ -40,6 +40,12 @@ UNSURE_BELOW = 0.6
 # the vote counts with weight TRUST (measured on unseen-font renders with the shipped CNN:
 # jitter of one taught tile >= 0.96, other letters of that font <= 0.76)
 PROTO_FAR, PROTO_NEAR, PROTO_TRUST = 0.8, 0.9, 0.85
+# ... and from SAME up to 1 (the taught crop itself, a still camera's next frame) the trust
+# rises to full: capped at TRUST, a taught face the network misreads (a bench font's I read
+# as L at 0.76 by the dice reader) could never be read surer than 0.85 + 0.15 x the network's
+# share of it, however exactly it is the face taught. Other views of a taught die came to
+# 0.92-0.965, so they keep TRUST.
+PROTO_SAME = 0.98
 NORM = 32  # side of the network's input
 HIDDEN = 128  # width of the network's last hidden layer (where taught prototypes live)
 
@@ -291,7 +297,8 @@ def proto_vote(h: FloatArray, prototypes: FloatArray, labels: np.ndarray,
         np.add.at(vote[i], labels[idx[i]], w)
     vote /= vote.sum(axis=1, keepdims=True)
     near = sim.max(axis=1)
-    weight = PROTO_TRUST * np.clip((near - PROTO_FAR) / (PROTO_NEAR - PROTO_FAR), 0.0, 1.0)
+    weight = PROTO_TRUST * np.clip((near - PROTO_FAR) / (PROTO_NEAR - PROTO_FAR), 0.0, 1.0) \
+        + (1.0 - PROTO_TRUST) * np.clip((near - PROTO_SAME) / (1.0 - PROTO_SAME), 0.0, 1.0)
     return vote, weight.astype(np.float32)
 
 
