@@ -1,15 +1,18 @@
-"""Locating the grid on renders with known truth, and the named error when there is none."""
+"""Locating the grid on renders with known truth, and the named error when there is none.
+
+The real tray photos are read only when COMPANION_BOGGLE_PHOTOS names their folder."""
 
 from __future__ import annotations
 
 import dataclasses
+import os
 
 import cv2
 import numpy as np
 import pytest
 
 from companion.games.moerder.board import CELLS, SIZE
-from vision import VisionError, glyphs, synth
+from vision import VisionError, dice_photos, glyphs, synth
 from vision.grid import GridNotFound, crop_tile, locate, rectify
 
 
@@ -174,3 +177,24 @@ def test_a_tilted_tray_of_round_cube_faces_is_found() -> None:
     # sets); the lattice is only roughly right under so steep a tilt, within 0.4 of a pitch
     far = np.array([np.linalg.norm(got - c, axis=1).min() for c in want])
     assert far.max() < 0.4 * pitch, far.max()
+
+
+PHOTOS = os.environ.get("COMPANION_BOGGLE_PHOTOS")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not PHOTOS, reason="COMPANION_BOGGLE_PHOTOS not set")
+@pytest.mark.parametrize(("split", "missed", "false"), [("tune", 0, 0), ("report", 1, 1)])
+def test_real_6x6_trays_are_found_and_smaller_ones_are_not(split: str, missed: int,
+                                                           false: int) -> None:
+    # floors at the figures of docs/vision-grid.md (the rules were chosen on TUNE)
+    assert PHOTOS is not None
+    wrong = {6: 0, 0: 0}
+    for photo in dice_photos.load(PHOTOS, split):  # type: ignore[arg-type]
+        six = len(photo.cubes) == CELLS
+        try:
+            locate(cv2.imread(str(photo.path), cv2.IMREAD_COLOR))
+            wrong[0] += not six
+        except GridNotFound:
+            wrong[6] += six
+    assert wrong[6] <= missed and wrong[0] <= false, wrong
