@@ -1,7 +1,10 @@
-"""The shipped letter reader on letters in fonts it never trained on, at every rotation."""
+"""The shipped letter reader on letters in fonts it never trained on, at every rotation.
+
+The real cube photos are read only when COMPANION_BOGGLE_PHOTOS names their folder."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -9,7 +12,7 @@ import pytest
 
 cv2 = pytest.importorskip("cv2")
 
-from vision import glyphs  # noqa: E402
+from vision import dice_photos, glyphs  # noqa: E402
 from vision.letters import LETTERS, LetterError, LetterReader, LetterReading  # noqa: E402
 
 ROTATIONS = (0, 90, 180, 270)
@@ -190,3 +193,26 @@ def test_reading_all_four_turns_keeps_the_rotation(reader: LetterReader, test_fo
         for letter in "RÖE":
             r = turned.read(_tile(letter, test_fonts[0], rot, rng))
             assert (r.letter, r.rotation) == (letter, rot)
+
+
+PHOTOS = os.environ.get("COMPANION_BOGGLE_PHOTOS")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not PHOTOS, reason="COMPANION_BOGGLE_PHOTOS not set")
+def test_real_cubes_of_report_photos_are_read(reader: LetterReader) -> None:
+    # the reader was fine-tuned on TUNE photos only; floors under docs/vision-letters.md
+    assert PHOTOS is not None
+    crops, letters = [], []
+    for photo in dice_photos.load(PHOTOS, "report"):
+        img = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
+        for cube in photo.cubes:
+            x0, y0, x1, y1 = (int(v) for v in cube.box)
+            if cube.letter is not None and x1 > max(0, x0) and y1 > max(0, y0):
+                crops.append(img[max(0, y0):y1, max(0, x0):x1])
+                letters.append(cube.letter)
+    readings = reader.read_many(crops)
+    right = sum(r.letter == L for r, L in zip(readings, letters))
+    wrong = sum(r.letter not in (L, None) for r, L in zip(readings, letters))
+    assert right / len(letters) >= 0.95
+    assert wrong / len(letters) <= 0.03
