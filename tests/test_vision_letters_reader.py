@@ -216,3 +216,23 @@ def test_real_cubes_of_report_photos_are_read(reader: LetterReader) -> None:
     wrong = sum(r.letter not in (L, None) for r, L in zip(readings, letters))
     assert right / len(letters) >= 0.95
     assert wrong / len(letters) <= 0.03
+
+
+def test_only_doubtful_crops_get_a_second_look_in_four_turns(
+        reader: LetterReader, test_fonts: list[Path], tmp_path: Path) -> None:
+    # the shipped model carries its second-look level, and a taught or saved reader keeps it
+    assert 0.0 < reader.second_look < 1.0
+    rng = np.random.default_rng(21)
+    sure = _tile("R", test_fonts[0], 90, rng)
+    doubtful = cv2.GaussianBlur(cv2.resize(sure, (12, 12)), (0, 0), 1.2)
+    plain = LetterReader(reader.net, min_confidence=reader.min_confidence)
+    four = LetterReader(reader.net, min_confidence=reader.min_confidence, turn_views=True)
+    first = plain.class_probs([sure, doubtful])
+    assert first[0].max() >= reader.second_look > first[1, :-1].reshape(-1, 4).sum(axis=1).max()
+    both = reader.class_probs([sure, doubtful])
+    assert np.allclose(both[0], first[0])
+    assert np.allclose(both[1], four.class_probs([doubtful])[0], atol=1e-5)
+    taught = reader.taught([(sure, "R@90")])
+    assert taught.second_look == reader.second_look
+    taught.save(tmp_path / "taught.npz")
+    assert LetterReader.load(tmp_path / "taught.npz").second_look == reader.second_look
