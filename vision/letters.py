@@ -213,8 +213,10 @@ class LetterReader:
             return self._four_turns(crops)
         p = self._probs(crops)
         if self.second_look < 1.0:
+            # a crop surely no letter (a tile's back) is not looked at again either
             letter_p = p[:, :REJECT].reshape(len(p), len(LETTERS), 4).sum(axis=2).max(axis=1)
-            again = [i for i in range(len(crops)) if float(letter_p[i]) < self.second_look]
+            sure = np.maximum(letter_p, p[:, REJECT])
+            again = [i for i in range(len(crops)) if float(sure[i]) < self.second_look]
             if again:
                 p[again] = self._four_turns([crops[i] for i in again])
         return p

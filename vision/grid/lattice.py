@@ -108,9 +108,12 @@ def fit_lattice(cands: list[Candidate], evidence: np.ndarray, image: np.ndarray,
     start = [_window_start(cells, h, evidence, axis) for axis in (0, 1)]
     # every row and every column of the window holds at least one tile: a 4x4 or 5x5
     # arrangement is not stretched into a 6x6 grid, not even by guesses on the tray around it
-    seen = _looks_like_tiles(cands, cells, image)
-    if any(len({k[a] for k in seen if start[a] <= k[a] < start[a] + SIZE}) < SIZE
-           for a in (0, 1)):
+    def covered(keys: list[tuple[int, int]]) -> bool:
+        return all(len({k[a] for k in keys if start[a] <= k[a] < start[a] + SIZE}) == SIZE
+                   for a in (0, 1))
+
+    seen = [k for k, v in cells.items() if not cands[v].guess]
+    if not covered(seen) and not covered(_looks_like_tiles(cands, cells, image)):
         raise GridNotFound("tiles found, but not in a 6x6 grid")
     # lattice coords of the chosen window -> 0..6, then turned so that rows run down the image
     shift = np.array([[1, 0, start[0] - 0.5], [0, 1, start[1] - 0.5], [0, 0, 1]], float)
@@ -187,31 +190,31 @@ def _looks_like_tiles(cands: list[Candidate], cells: dict[tuple[int, int], int],
     cubes: counted as tiles, they filled a 6x6 window on a 4x4 tray. The tiles of one set
     share a few looks (faces, backs), so a guess on a tile looks like a seen one.
     """
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
-    seen = {k: _middle(lab, cands[v].quad) for k, v in cells.items() if not cands[v].guess}
+    seen = {k: _middle(image, cands[v].quad) for k, v in cells.items() if not cands[v].guess}
     looks = np.array([c for c in seen.values() if c is not None])
     out = list(seen)
     if not len(looks):
         return out
     for k, v in cells.items():
         if cands[v].guess:
-            mid = _middle(lab, cands[v].quad)
+            mid = _middle(image, cands[v].quad)
             if mid is not None and float(np.linalg.norm(looks - mid, axis=1).min()) < GUESS_LIKE_TILE:
                 out.append(k)
     return out
 
 
-def _middle(lab: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
-    """The median colour of the middle half of a square (None when it is off the image)."""
+def _middle(image: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
+    """The median Lab colour of the middle half of a square (None when it is off the image)."""
     c = quad.mean(axis=0)
     q = np.round(c + (quad - c) * 0.5).astype(np.int32)
     x0, y0 = np.maximum(q.min(axis=0), 0)
-    x1, y1 = np.minimum(q.max(axis=0) + 1, (lab.shape[1], lab.shape[0]))
+    x1, y1 = np.minimum(q.max(axis=0) + 1, (image.shape[1], image.shape[0]))
     if x1 <= x0 or y1 <= y0:
         return None
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillConvexPoly(mask, q - (x0, y0), 1)
-    pixels = lab[y0:y1, x0:x1][mask > 0]
+    lab = cv2.cvtColor(np.ascontiguousarray(image[y0:y1, x0:x1]), cv2.COLOR_BGR2LAB)
+    pixels = lab.astype(np.float32)[mask > 0]
     return np.median(pixels, axis=0) if len(pixels) else None
 
 
