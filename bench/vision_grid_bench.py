@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/vision_grid_bench.py [--boards N] [--seed S] [--quick]
         [--styles bench|train] [--modes reference,none] [--only-renders] [--errors [DIR]]
-        [--photos DIR]
+        [--photos DIR [--split report|tune|all]]
 
 ``--styles train`` measures on the train styles instead (the ones to diagnose and tune on);
 ``--errors`` prints every wrong or unsure cell (style, wanted, got, confidence) and, with a
@@ -16,7 +16,9 @@ are the held-out measure, to be looked at in totals.
 * Real photos (``--photos DIR``: a set of real photos of letter cubes in trays, with
   annotated boxes in ``DIR/annotations.csv``): does read-grid's locator find the 6x6 trays,
   and does it stay quiet on the 4x4 and 5x5 ones (the annotations give each photo's cube
-  count)? Without ``--photos`` that part is skipped and says so.
+  count)? The locator's rules were chosen on the TUNE photos (``vision.dice_photos``), so
+  REPORT (the default ``--split``) is the fair measure. Without ``--photos`` that part is
+  skipped and says so.
 * Speed on one core for a 1640x1232 frame: locate + read all 36, re-read one changed cell,
   and a still frame with no change; memory: RSS growth from importing and loading the reader.
 """
@@ -65,6 +67,9 @@ def main() -> int:
     ap.add_argument("--photos", type=Path, default=None, metavar="DIR",
                     help="real photos of letter cubes in trays, with annotations.csv "
                          "(filename, xmin, ymin, xmax, ymax per cube)")
+    ap.add_argument("--split", choices=("report", "tune", "all"), default="report",
+                    help="which photos to score (vision.dice_photos' split of their names): "
+                         "the locator's rules were chosen on TUNE")
     args = ap.parse_args()
     n_boards = 6 if args.quick else args.boards
 
@@ -76,6 +81,7 @@ def main() -> int:
     from companion.games.moerder.board import CELLS, Board
     from companion.progress import progress
     from vision import synth
+    from vision.dice_photos import split_of
     from vision.grid import GridNotFound, locate
     from vision.letters import LetterReader
     from vision.observation import TableReader, read_grid
@@ -189,6 +195,8 @@ def main() -> int:
         per: dict[str, list[tuple[float, float, float, float]]] = defaultdict(list)
         with open(ann, newline="", encoding="utf-8") as fh:
             for row in csv.DictReader(fh):
+                if args.split != "all" and split_of(row["filename"]) != args.split:
+                    continue
                 per[row["filename"]].append(tuple(float(row[k]) for k in
                                                   ("xmin", "ymin", "xmax", "ymax")))  # type: ignore[arg-type]
         found: dict[int, list[bool]] = defaultdict(list)
@@ -220,7 +228,8 @@ def main() -> int:
             hits = found.get(side, [])
             if hits:
                 what = "found" if side == 6 else "a 6x6 grid wrongly reported"
-                print(f"real {side}x{side} trays: {what} in {sum(hits)}/{len(hits)}")
+                print(f"real {side}x{side} trays ({args.split.upper()}): {what} in "
+                      f"{sum(hits)}/{len(hits)}")
         if overlap:
             good = sum(o > 0.7 for o in overlap)
             print(f"  6x6 found: box IoU with the cubes' extent median {statistics.median(overlap):.2f}, "

@@ -4,9 +4,10 @@
 (a) Renders in the TEST font families (never used in training), every letter A–Z ÄÖÜ at each
     of the 4 rotations: clean tile faces (tilt up to ±5°) and camera-damaged crops.
 (b) Real photos (``--photos DIR``): a set of real photos of letter cubes in trays, with
-    annotated boxes (``DIR/annotations.csv``: filename, class, xmin, ymin, xmax, ymax); never
-    trained on, used only to compare whole training runs and to see which kinds of faces
-    the renderer lacked. Without ``--photos`` this part is skipped and says so.
+    annotated boxes (``DIR/annotations.csv``: filename, class, xmin, ymin, xmax, ymax). The
+    shipped model was fine-tuned on the TUNE half of them (``vision.dice_photos``), so its
+    figure is REPORT's (``--split report``, the default); ``--split all`` scores every photo,
+    as for a set none of which was trained on. Without ``--photos`` this part is skipped.
     Only single-letter cubes are scored (class a–z, and 'q' as Q). 'qu', the digraphs
     ('an', 'in', 'th', 'he', 'er') and 'wild' cubes are not single letters and are left out
     (counted and reported).
@@ -38,7 +39,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision import glyphs, letters_tesseract  # noqa: E402
+from vision import dice_photos, glyphs, letters_tesseract  # noqa: E402
 from vision.letters import LETTERS, MODEL_PATH, LetterReader, LetterReading  # noqa: E402
 
 Item = tuple[np.ndarray, str, int]  # crop, letter, rotation (-1 unknown)
@@ -66,17 +67,19 @@ def rendered(split: str, damaged: bool, seed: int) -> list[Item]:
     return items
 
 
-def photos(data_dir: Path) -> tuple[list[Item], Counter[str]]:
+def photos(data_dir: Path, split: str = "all") -> tuple[list[Item], Counter[str]]:
     items: list[Item] = []
     skipped: Counter[str] = Counter()
     images: dict[str, np.ndarray] = {}
     with open(data_dir / "annotations.csv", newline="") as fh:
         for row in csv.DictReader(fh):
             cls = row["class"].strip()
+            name = row["filename"]
+            if split != "all" and dice_photos.split_of(name) != split:
+                continue
             if len(cls) != 1 or not cls.isalpha():
                 skipped[cls.lower()] += 1
                 continue
-            name = row["filename"]
             if name not in images:
                 img = cv2.imread(str(data_dir / name), cv2.IMREAD_COLOR)
                 if img is None:
@@ -165,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--photos", type=Path, default=None, metavar="DIR",
                     help="real photos of letter cubes in trays, with annotations.csv")
+    ap.add_argument("--split", choices=("report", "tune", "all"), default="report",
+                    help="which photos (by vision.dice_photos' split of their names) are scored")
     ap.add_argument("--model", type=Path, default=MODEL_PATH)
     ap.add_argument("--tess-every", type=int, default=20,
                     help="Tesseract on every k-th photo crop (2k-th render) only: one call takes ~0.2-1 s")
@@ -184,8 +189,8 @@ def main(argv: list[str] | None = None) -> int:
     elif not (args.photos / "annotations.csv").is_file():
         print(f"real photos: skipped ({args.photos / 'annotations.csv'} not found)")
     else:
-        items, skipped = photos(args.photos)
-        sets.append(("real photos (single letters)", items))
+        items, skipped = photos(args.photos, args.split)
+        sets.append((f"real photos, {args.split.upper()} (single letters)", items))
         print(f"photos: {len(items)} single-letter crops scored; left out: "
               + ", ".join(f"{k} {v}" for k, v in sorted(skipped.items())))
     for title, items in sets:

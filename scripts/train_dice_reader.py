@@ -56,7 +56,7 @@ from vision import dice_photos, glyphs  # noqa: E402
 from vision.dice_photos import Photo  # noqa: E402
 from vision.dice_read import N_SYMBOL_CLASSES, NOT_A_FACE, SYMBOLS, DiceReader  # noqa: E402
 from vision.dice_find import Finder  # noqa: E402
-from vision.letters import MODEL_PATH, Net, softmax  # noqa: E402
+from vision.letters import FONT_MODEL_PATH, Net, softmax  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import dice_negatives  # noqa: E402
@@ -250,7 +250,7 @@ def from_letters(model) -> None:  # type: ignore[no-untyped-def]
     import onnx.numpy_helper
     import torch
 
-    with np.load(MODEL_PATH, allow_pickle=False) as z:
+    with np.load(FONT_MODEL_PATH, allow_pickle=False) as z:
         graph = onnx.load_from_string(z["onnx"].tobytes()).graph
     init = {i.name: onnx.numpy_helper.to_array(i) for i in graph.initializer}
     convs = [n for n in graph.node if n.op_type == "Conv"]

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Train the shipped letter model (vision/models/letters.npz): a small CNN, run by cv2.dnn.
+"""Train the font letter model (vision/models/letters_fonts.npz): a small CNN, run by cv2.dnn.
+
+The shipped reader is this model fine-tuned on real cubes by ``train_letters_cubes.py``.
 
 Reproducible: every random draw comes from a numpy Generator or torch seed derived from
 ``--seed``, so the same seed, fonts and torch version give the same model. Only the *train*
@@ -34,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision import glyphs  # noqa: E402
 from vision.letters import (  # noqa: E402
-    HIDDEN, LETTERS, MODEL_PATH, N_CLASSES, NORM, REJECT, ROTATIONS, LetterReader, Net, class_index,
+    FONT_MODEL_PATH, HIDDEN, LETTERS, N_CLASSES, NORM, REJECT, ROTATIONS, LetterReader, Net, class_index,
     prepare, softmax,
 )
 
@@ -263,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--width", type=int, default=16, help="channels of the first convolution")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--out", type=Path, default=MODEL_PATH)
+    ap.add_argument("--out", type=Path, default=FONT_MODEL_PATH)
     ap.add_argument("--cache", type=Path, help="keep rendered crops here (retrain without re-rendering)")
     args = ap.parse_args(argv)
 

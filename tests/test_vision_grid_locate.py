@@ -1,14 +1,18 @@
-"""Locating the grid on renders with known truth, and the named error when there is none."""
+"""Locating the grid on renders with known truth, and the named error when there is none.
+
+The real tray photos are read only when COMPANION_BOGGLE_PHOTOS names their folder."""
 
 from __future__ import annotations
 
 import dataclasses
+import os
 
+import cv2
 import numpy as np
 import pytest
 
 from companion.games.moerder.board import CELLS, SIZE
-from vision import VisionError, synth
+from vision import VisionError, dice_photos, glyphs, synth
 from vision.grid import GridNotFound, crop_tile, locate, rectify
 
 
@@ -105,3 +109,92 @@ def test_no_grid_is_a_named_error() -> None:
     assert issubclass(GridNotFound, VisionError) and issubclass(GridNotFound, ValueError)
     with pytest.raises(GridNotFound):
         locate(np.zeros((10, 10, 3), np.uint8))
+
+
+def _tray(n: int, gap: int, side: int = 62, corner: float = 0.0) -> np.ndarray:
+    """An n x n tray of light letter cubes: an orange tray on a light grey table whose colour
+    the cubes' faces nearly share, so the not-table mask is the tray with holes where the
+    cubes are (as in photos of real cube trays)."""
+    rng = np.random.default_rng(n * 100 + gap)
+    img = np.full((480, 640, 3), 200.0, np.float32) + rng.normal(0, 3, (480, 640, 1))
+    pitch = side + gap
+    span = n * pitch - gap
+    x0, y0 = (640 - span) // 2, (480 - span) // 2
+    rim = int(0.7 * pitch)
+    img[y0 - rim:y0 + span + rim, x0 - rim:x0 + span + rim] = (40, 140, 235)
+    font = sorted(glyphs.font_paths("test"))[0]
+    for i in range(n * n):
+        face = glyphs.render_glyph("DWIEYLEONEOQETLO"[i % 16], font, side, (20, 20, 20),
+                                   (230, 230, 230), scale=0.6)
+        y, x = y0 + (i // n) * pitch, x0 + (i % n) * pitch
+        # a face with corners rounded by ``corner`` of its side (0.5: a disc)
+        r = corner * side
+        yy, xx = np.mgrid[0:side, 0:side] + 0.5
+        dx = np.maximum(np.abs(xx - side / 2) - (side / 2 - r), 0)
+        dy = np.maximum(np.abs(yy - side / 2) - (side / 2 - r), 0)
+        on = (np.hypot(dx, dy) <= r + 1e-6)[..., None]
+        img[y:y + side, x:x + side] = np.where(on, cv2.resize(face, (side, side)),
+                                               img[y:y + side, x:x + side])
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("gap", [4, 8, 14, 18])
+def test_a_4x4_tray_is_not_taken_for_a_6x6_grid(gap: int) -> None:
+    # the tray between and around the cubes gives guessed tile centres half a pitch off the
+    # cubes; they must not fill the rows and columns a 6x6 window lacks
+    with pytest.raises(GridNotFound):
+        locate(_tray(4, gap))
+
+
+@pytest.mark.parametrize("gap", [6, 12, 18])
+def test_a_6x6_tray_of_the_same_cubes_is_found(gap: int) -> None:
+    side = 50
+    img = _tray(SIZE, gap, side)
+    g = locate(img)
+    span = SIZE * (side + gap) - gap
+    x0, y0 = (640 - span) // 2, (480 - span) // 2
+    want = np.array([[x0, y0], [x0 + span, y0], [x0 + span, y0 + span], [x0, y0 + span]])
+    assert np.abs(g.corners - want).max() < 0.3 * (side + gap)
+
+
+def test_a_tilted_tray_of_round_cube_faces_is_found() -> None:
+    # faces drawn as discs, the camera tilted and turned: no blob is square enough for the
+    # first look, the second (rounder blobs) finds the trays' cubes
+    side, gap = 50, 8
+    img = _tray(SIZE, gap, side, corner=0.5)
+    h, w = img.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    tilt = cv2.getPerspectiveTransform(src, np.float32([[0.25 * w, 0], [0.75 * w, 0], [w, h], [0, h]]))
+    m = np.vstack([cv2.getRotationMatrix2D((w / 2, h / 2), 25, 1.0), [0, 0, 1]]) @ tilt
+    g = locate(cv2.warpPerspective(img, m, (w, h), borderMode=cv2.BORDER_REPLICATE))
+    pitch = side + gap
+    x0, y0 = (w - (SIZE * pitch - gap)) // 2, (h - (SIZE * pitch - gap)) // 2
+    centres = np.float64([[[x0 + (c + 0.5) * pitch - gap / 2, y0 + (r + 0.5) * pitch - gap / 2]
+                           for r in range(SIZE) for c in range(SIZE)]])
+    want = cv2.perspectiveTransform(centres, m)[0]
+    got = np.array([g.cell_quad(i // SIZE, i % SIZE).mean(axis=0) for i in range(SIZE * SIZE)])
+    # every cube has a cell on it (rows run down the image whatever the turn: compared as
+    # sets); the lattice is only roughly right under so steep a tilt, within 0.4 of a pitch
+    far = np.array([np.linalg.norm(got - c, axis=1).min() for c in want])
+    assert far.max() < 0.4 * pitch, far.max()
+
+
+PHOTOS = os.environ.get("COMPANION_BOGGLE_PHOTOS")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not PHOTOS, reason="COMPANION_BOGGLE_PHOTOS not set")
+@pytest.mark.parametrize(("split", "missed", "false"), [("tune", 0, 0), ("report", 1, 1)])
+def test_real_6x6_trays_are_found_and_smaller_ones_are_not(split: str, missed: int,
+                                                           false: int) -> None:
+    # floors at the figures of docs/vision-grid.md (the rules were chosen on TUNE)
+    assert PHOTOS is not None
+    wrong = {6: 0, 0: 0}
+    for photo in dice_photos.load(PHOTOS, split):  # type: ignore[arg-type]
+        six = len(photo.cubes) == CELLS
+        try:
+            locate(cv2.imread(str(photo.path), cv2.IMREAD_COLOR))
+            wrong[0] += not six
+        except GridNotFound:
+            wrong[6] += six
+    assert wrong[6] <= missed and wrong[0] <= false, wrong

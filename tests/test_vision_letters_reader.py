@@ -1,7 +1,10 @@
-"""The shipped letter reader on letters in fonts it never trained on, at every rotation."""
+"""The shipped letter reader on letters in fonts it never trained on, at every rotation.
+
+The real cube photos are read only when COMPANION_BOGGLE_PHOTOS names their folder."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -9,7 +12,7 @@ import pytest
 
 cv2 = pytest.importorskip("cv2")
 
-from vision import glyphs  # noqa: E402
+from vision import dice_photos, glyphs  # noqa: E402
 from vision.letters import LETTERS, LetterError, LetterReader, LetterReading  # noqa: E402
 
 ROTATIONS = (0, 90, 180, 270)
@@ -190,3 +193,46 @@ def test_reading_all_four_turns_keeps_the_rotation(reader: LetterReader, test_fo
         for letter in "RÖE":
             r = turned.read(_tile(letter, test_fonts[0], rot, rng))
             assert (r.letter, r.rotation) == (letter, rot)
+
+
+PHOTOS = os.environ.get("COMPANION_BOGGLE_PHOTOS")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not PHOTOS, reason="COMPANION_BOGGLE_PHOTOS not set")
+def test_real_cubes_of_report_photos_are_read(reader: LetterReader) -> None:
+    # the reader was fine-tuned on TUNE photos only; floors under docs/vision-letters.md
+    assert PHOTOS is not None
+    crops, letters = [], []
+    for photo in dice_photos.load(PHOTOS, "report"):
+        img = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
+        for cube in photo.cubes:
+            x0, y0, x1, y1 = (int(v) for v in cube.box)
+            if cube.letter is not None and x1 > max(0, x0) and y1 > max(0, y0):
+                crops.append(img[max(0, y0):y1, max(0, x0):x1])
+                letters.append(cube.letter)
+    readings = reader.read_many(crops)
+    right = sum(r.letter == L for r, L in zip(readings, letters))
+    wrong = sum(r.letter not in (L, None) for r, L in zip(readings, letters))
+    assert right / len(letters) >= 0.95
+    assert wrong / len(letters) <= 0.03
+
+
+def test_only_doubtful_crops_get_a_second_look_in_four_turns(
+        reader: LetterReader, test_fonts: list[Path], tmp_path: Path) -> None:
+    # the shipped model carries its second-look level, and a taught or saved reader keeps it
+    assert 0.0 < reader.second_look < 1.0
+    rng = np.random.default_rng(21)
+    sure = _tile("R", test_fonts[0], 90, rng)
+    doubtful = cv2.GaussianBlur(cv2.resize(sure, (12, 12)), (0, 0), 1.2)
+    plain = LetterReader(reader.net, min_confidence=reader.min_confidence)
+    four = LetterReader(reader.net, min_confidence=reader.min_confidence, turn_views=True)
+    first = plain.class_probs([sure, doubtful])
+    assert first[0].max() >= reader.second_look > first[1, :-1].reshape(-1, 4).sum(axis=1).max()
+    both = reader.class_probs([sure, doubtful])
+    assert np.allclose(both[0], first[0])
+    assert np.allclose(both[1], four.class_probs([doubtful])[0], atol=1e-5)
+    taught = reader.taught([(sure, "R@90")])
+    assert taught.second_look == reader.second_look
+    taught.save(tmp_path / "taught.npz")
+    assert LetterReader.load(tmp_path / "taught.npz").second_look == reader.second_look

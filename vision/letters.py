@@ -3,11 +3,14 @@
 The reader is a small convolutional network (ONNX, run by OpenCV's dnn module) over the crop
 squeezed to 32x32 gray, trained by ``scripts/train_letters.py`` on letters rendered from the
 *train* fonts (see ``vision.glyphs``): tile and cube faces at any angle, boxed as in a photo,
-with neighbours, blur, glare and JPEG. Each class is a
+with neighbours, blur, glare and JPEG. Renders alone left real cubes at 84 % (blur, cut
+faces, cube fonts no installed font resembles), so the shipped network is that one
+fine-tuned by ``scripts/train_letters_cubes.py`` on the same renders together with real cube
+crops of the TUNE photos (``vision.dice_photos``; never REPORT). Each class is a
 (letter, rotation) pair, plus one class for "not a letter", so one pass gives the letter, how
 it is turned and how sure the model is. Scores are softmax probabilities with a temperature
-fitted on held-out renders, so ``confidence`` can be thresholded: below ``min_confidence``
-the reading says ``letter=None`` (unsure) instead of guessing.
+fitted on held-out renders and cubes, so ``confidence`` can be thresholded: below
+``min_confidence`` the reading says ``letter=None`` (unsure) instead of guessing.
 
 Rotation of letters that look the same turned (O, X, H, I, N, S, Z) is whichever the model
 prefers; it means nothing for them. N turned 90° *is* a Z, and M turned 180° is nearly a W:
@@ -34,7 +37,12 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ"
 ROTATIONS = (0, 90, 180, 270)
 N_CLASSES = len(LETTERS) * len(ROTATIONS) + 1  # + "not a letter"
 REJECT = N_CLASSES - 1
+# the shipped reader: the font model fine-tuned on tiles and real cubes of the TUNE photos
+# (scripts/train_letters_cubes.py)
 MODEL_PATH = Path(__file__).with_name("models") / "letters.npz"
+# trained from fonts alone (scripts/train_letters.py): where the shipped reader and the dice
+# reader start from
+FONT_MODEL_PATH = Path(__file__).with_name("models") / "letters_fonts.npz"
 UNSURE_BELOW = 0.6
 # taught prototypes: cosine similarity in the hidden layer below FAR is ignored, above NEAR
 # the vote counts with weight TRUST (measured on unseen-font renders with the shipped CNN:
@@ -168,10 +176,15 @@ class LetterReader:
         proto_labels: np.ndarray | None = None,
         min_confidence: float = UNSURE_BELOW,
         turn_views: bool = False,
+        second_look: float = 1.0,
     ) -> None:
         self.net = net
         # read all four quarter turns of a crop and average (4x the work, steadier answers)
         self.turn_views = turn_views
+        # only crops whose first look is less sure than this are read in four turns (the
+        # model file says; for the cube-tuned model it turned 1.9 % of the TUNE calibration
+        # photos' cubes from unsure or wrong to right and left renders as they were)
+        self.second_look = second_look
         self.prototypes = prototypes
         self.proto_labels = proto_labels
         self.min_confidence = min_confidence
@@ -186,13 +199,14 @@ class LetterReader:
             raise LetterError(f"letter model {p} was made for other letters or input size")
         net = Net(onnx, float(meta["temperature"]), LetterError)
         protos, labels = prototypes_of(arrays)
-        return cls(net, protos, labels, float(meta.get("min_confidence", UNSURE_BELOW)))
+        return cls(net, protos, labels, float(meta.get("min_confidence", UNSURE_BELOW)),
+                   second_look=float(meta.get("second_look", 1.0)))
 
     def save(self, path: str | Path) -> None:
         """Write the network (ONNX inside) and any taught prototypes as one .npz file."""
         meta = {
             "letters": LETTERS, "norm": NORM, "temperature": self.net.temperature,
-            "min_confidence": self.min_confidence,
+            "min_confidence": self.min_confidence, "second_look": self.second_look,
         }
         write_model(path, self.net.onnx, meta, prototype_arrays(self.prototypes, self.proto_labels))
 
@@ -202,16 +216,27 @@ class LetterReader:
         if len(crops) == 0:
             return np.zeros((0, N_CLASSES), np.float32)
         if self.turn_views:
-            # read each crop in all four quarter turns and average, undoing each turn
-            views = [t for c in crops for _, t in turns(c)]
-            pv = self._probs(views).reshape(len(crops), 4, N_CLASSES)
-            # geometric mean: four views that agree stay as sure as one; one that disagrees
-            # pulls the answer towards unsure
-            logp = np.zeros((len(crops), N_CLASSES), np.float32)
-            for k in range(4):
-                logp += np.log(_unturn(pv[:, k], k) + 1e-7)
-            return softmax(logp / 4.0)
-        return self._probs(crops)
+            return self._four_turns(crops)
+        p = self._probs(crops)
+        if self.second_look < 1.0:
+            # a crop surely no letter (a tile's back) is not looked at again either
+            letter_p = p[:, :REJECT].reshape(len(p), len(LETTERS), 4).sum(axis=2).max(axis=1)
+            sure = np.maximum(letter_p, p[:, REJECT])
+            again = [i for i in range(len(crops)) if float(sure[i]) < self.second_look]
+            if again:
+                p[again] = self._four_turns([crops[i] for i in again])
+        return p
+
+    def _four_turns(self, crops: Sequence[np.ndarray]) -> FloatArray:
+        """Each crop read in all four quarter turns, each turn undone, then combined."""
+        views = [t for c in crops for _, t in turns(c)]
+        pv = self._probs(views).reshape(len(crops), 4, N_CLASSES)
+        # geometric mean: four views that agree stay as sure as one; one that disagrees
+        # pulls the answer towards unsure
+        logp = np.zeros((len(crops), N_CLASSES), np.float32)
+        for k in range(4):
+            logp += np.log(_unturn(pv[:, k], k) + 1e-7)
+        return softmax(logp / 4.0)
 
     def _probs(self, crops: Sequence[np.ndarray]) -> FloatArray:
         hidden, logits = self.net.run(prepare(crops))
@@ -273,7 +298,8 @@ class LetterReader:
             lab = np.concatenate([self.proto_labels, np.asarray(labels)])
         else:
             lab = np.asarray(labels)
-        return LetterReader(self.net, h.astype(np.float32), lab.astype(np.int64), self.min_confidence)
+        return LetterReader(self.net, h.astype(np.float32), lab.astype(np.int64), self.min_confidence,
+                            second_look=self.second_look)
 
 
 def proto_vote(h: FloatArray, prototypes: FloatArray, labels: np.ndarray,

@@ -26,7 +26,7 @@ import numpy as np
 from companion.games.moerder.board import SIZE
 from vision.grid.lattice import fit_lattice, order_quad, whole_grid
 from vision.grid.model import WORK_SIDE, Candidate, Grid, GridNotFound, project
-from vision.grid.squares import find_tiles, not_table_mask, work_image
+from vision.grid.squares import FILL, ROUND_FILL, find_tiles, not_table_mask, work_image
 
 _log = logging.getLogger(__name__)
 
@@ -36,19 +36,28 @@ def locate(image: np.ndarray) -> Grid:
     if image is None or image.ndim != 3 or min(image.shape[:2]) < 32:
         raise GridNotFound("not a colour image")
     try:
+        return _locate(image, FILL)
+    except GridNotFound:
+        # round-cornered cube faces are not square enough for the first look: a second one
+        # takes rounder blobs too (only here, so square tiles are located as before)
+        return _locate(image, ROUND_FILL)
+
+
+def _locate(image: np.ndarray, fill: float) -> Grid:
+    try:
         small, scale = work_image(image, WORK_SIDE)
         evidence = not_table_mask(small)
-        cands = find_tiles(small, evidence)
-        h_small, cells, tile = fit_lattice(cands, evidence)
+        cands = find_tiles(small, evidence, fill)
+        h_small, cells, tile = fit_lattice(cands, evidence, small)
     except (GridNotFound, np.linalg.LinAlgError):
         # a small grid in a wide frame: look again at a finer scale before giving up
         if max(image.shape[:2]) <= WORK_SIDE * 1.2:
             raise GridNotFound("no 6x6 grid of tiles found") from None
         small, scale = work_image(image, int(WORK_SIDE * 1.6))
         evidence = not_table_mask(small)
-        cands = find_tiles(small, evidence)
+        cands = find_tiles(small, evidence, fill)
         try:
-            h_small, cells, tile = fit_lattice(cands, evidence)
+            h_small, cells, tile = fit_lattice(cands, evidence, small)
         except (GridNotFound, np.linalg.LinAlgError):
             whole = whole_grid(evidence, cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
             if whole is None:

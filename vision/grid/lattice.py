@@ -91,13 +91,14 @@ def _grow(cands: list[Candidate], centres: np.ndarray, sides: np.ndarray, s: int
     return h
 
 
-def fit_lattice(cands: list[Candidate], evidence: np.ndarray,
+def fit_lattice(cands: list[Candidate], evidence: np.ndarray, image: np.ndarray,
                 ) -> tuple[np.ndarray, dict[tuple[int, int], int], float]:
     """The lattice homography (lattice -> working px, cell (r, c) centred at (c+.5, r+.5)),
     the candidate seen in each cell, and the tile side as a fraction of the pitch.
 
     ``evidence`` (the not-table mask) decides where the window goes along an axis where
-    fewer than six rows or columns of tiles were seen.
+    fewer than six rows or columns of tiles were seen; ``image`` (the working image, BGR)
+    tells a guessed tile centre that lies on a tile from one on the tray or table.
     """
     if len(cands) < MIN_TILES:
         raise GridNotFound(f"no grid of tiles found (only {len(cands)} tile-like squares)")
@@ -105,10 +106,14 @@ def fit_lattice(cands: list[Candidate], evidence: np.ndarray,
     h = _best_growth(cands, centres)
     h, cells = _cells_on(cands, centres, h)
     start = [_window_start(cells, h, evidence, axis) for axis in (0, 1)]
-    # every row and every column of the window holds at least one tile seen as a square: a
-    # 4x4 or 5x5 arrangement is not stretched into a 6x6 grid
-    if any(len({k[a] for k in cells if start[a] <= k[a] < start[a] + SIZE}) < SIZE
-           for a in (0, 1)):
+    # every row and every column of the window holds at least one tile: a 4x4 or 5x5
+    # arrangement is not stretched into a 6x6 grid, not even by guesses on the tray around it
+    def covered(keys: list[tuple[int, int]]) -> bool:
+        return all(len({k[a] for k in keys if start[a] <= k[a] < start[a] + SIZE}) == SIZE
+                   for a in (0, 1))
+
+    seen = [k for k, v in cells.items() if not cands[v].guess]
+    if not covered(seen) and not covered(_looks_like_tiles(cands, cells, image)):
         raise GridNotFound("tiles found, but not in a 6x6 grid")
     # lattice coords of the chosen window -> 0..6, then turned so that rows run down the image
     shift = np.array([[1, 0, start[0] - 0.5], [0, 1, start[1] - 0.5], [0, 0, 1]], float)
@@ -150,6 +155,8 @@ def _cells_on(cands: list[Candidate], centres: np.ndarray, h: np.ndarray,
     near their places (a tile far off its place is kept for its cell but does not pull the
     lattice)."""
     lat = project(np.linalg.inv(h), centres)
+    # a nearly degenerate lattice throws far squares to huge lattice places: not tiles
+    lat = np.where(np.isfinite(lat) & (np.abs(lat) < 50), lat, 1e3 + 0.5)
     ij = np.round(lat).astype(int)
     res = np.linalg.norm(lat - ij, axis=1)
     cells: dict[tuple[int, int], int] = {}
@@ -165,6 +172,50 @@ def _cells_on(cands: list[Candidate], centres: np.ndarray, h: np.ndarray,
     if len(good) >= 6:
         h = _fit_h(np.array([k for k, _ in good], float), centres[[v for _, v in good]])
     return h, cells
+
+
+# a guessed centre counts as a tile when its middle is this close (Lab, 0-255 scale) to the
+# middle of a tile seen as a square; on the TUNE photos guesses on cubes were within 12 of one,
+# guesses on a tray's rim or between cubes 38 and more (the few nearer ones straddle a cube)
+GUESS_LIKE_TILE = 15.0
+
+
+def _looks_like_tiles(cands: list[Candidate], cells: dict[tuple[int, int], int],
+                      image: np.ndarray) -> list[tuple[int, int]]:
+    """The lattice places holding a tile seen as a square, or a guessed centre whose middle
+    has the colour of one of those tiles.
+
+    Guesses (peaks of the distance to a blob's edge) are what finds touching tiles, but on a
+    4x4 or 5x5 tray the tray itself is a blob too, and its peaks line up half a pitch off the
+    cubes: counted as tiles, they filled a 6x6 window on a 4x4 tray. The tiles of one set
+    share a few looks (faces, backs), so a guess on a tile looks like a seen one.
+    """
+    seen = {k: _middle(image, cands[v].quad) for k, v in cells.items() if not cands[v].guess}
+    looks = np.array([c for c in seen.values() if c is not None])
+    out = list(seen)
+    if not len(looks):
+        return out
+    for k, v in cells.items():
+        if cands[v].guess:
+            mid = _middle(image, cands[v].quad)
+            if mid is not None and float(np.linalg.norm(looks - mid, axis=1).min()) < GUESS_LIKE_TILE:
+                out.append(k)
+    return out
+
+
+def _middle(image: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
+    """The median Lab colour of the middle half of a square (None when it is off the image)."""
+    c = quad.mean(axis=0)
+    q = np.round(c + (quad - c) * 0.5).astype(np.int32)
+    x0, y0 = np.maximum(q.min(axis=0), 0)
+    x1, y1 = np.minimum(q.max(axis=0) + 1, (image.shape[1], image.shape[0]))
+    if x1 <= x0 or y1 <= y0:
+        return None
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, q - (x0, y0), 1)
+    lab = cv2.cvtColor(np.ascontiguousarray(image[y0:y1, x0:x1]), cv2.COLOR_BGR2LAB)
+    pixels = lab.astype(np.float32)[mask > 0]
+    return np.median(pixels, axis=0) if len(pixels) else None
 
 
 def _window_start(cells: dict[tuple[int, int], int], h: np.ndarray, evidence: np.ndarray,

@@ -12,6 +12,12 @@ import numpy as np
 from companion.games.moerder.board import SIZE
 from vision.grid.model import WORK_SIDE, Candidate
 
+# a square blob fills at least this much of its turned bounding box; a round-cornered cube
+# face (nearly a disc: pi/4 = 0.785) fills less, and is looked for only when tiles were not
+# found (``locate``), so tables of square tiles are located exactly as before
+FILL = 0.8
+ROUND_FILL = 0.74
+
 
 def work_image(image: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray, float]:
     h, w = image.shape[:2]
@@ -51,7 +57,7 @@ def not_table_mask(small: np.ndarray) -> np.ndarray:
 
 def _squares(binary: np.ndarray, min_side: float, max_side: float, grow: float = 0.0,
              blocks: list[tuple[tuple[float, float], tuple[float, float], float]] | None = None,
-             ) -> list[Candidate]:
+             fill: float = FILL) -> list[Candidate]:
     """Square-ish blobs of ``binary``; filled rectangles too long for one tile go to
     ``blocks`` (several touching tiles, split later once the tile size is known)."""
     contours, _ = cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
@@ -63,7 +69,7 @@ def _squares(binary: np.ndarray, min_side: float, max_side: float, grow: float =
         if area < min_side * min_side * 0.8 or area > 12 * max_side * max_side:
             continue
         (cx, cy), (rw, rh), ang = cv2.minAreaRect(c)
-        if rw < 1 or rh < 1 or area / (rw * rh) < 0.8:
+        if rw < 1 or rh < 1 or area / (rw * rh) < fill:
             continue
         if max(rw, rh) / min(rw, rh) > 1.4 or area > max_side * max_side:
             if blocks is not None:
@@ -107,8 +113,10 @@ def _split_blocks(blocks: list[tuple[tuple[float, float], tuple[float, float], f
     return out
 
 
-def find_tiles(small: np.ndarray, mask: np.ndarray | None = None) -> list[Candidate]:
-    """Tile-like squares in the working image, overlapping finds merged (the largest kept)."""
+def find_tiles(small: np.ndarray, mask: np.ndarray | None = None,
+               fill: float = FILL) -> list[Candidate]:
+    """Tile-like squares in the working image, overlapping finds merged (the largest kept);
+    ``fill``: how much of its box a blob must fill to count (lower for round cube faces)."""
     h, w = small.shape[:2]
     short = min(h, w)
     lo, hi = 0.03 * short, 0.25 * short
@@ -126,11 +134,11 @@ def find_tiles(small: np.ndarray, mask: np.ndarray | None = None) -> list[Candid
         cv2.MORPH_ELLIPSE, (k, k)))  # fills a patterned back whose pattern is table-coloured
     for b in (mask, closed, otsu, 255 - otsu):
         b = cv2.morphologyEx(b, cv2.MORPH_OPEN, k3)
-        cands += _squares(b, lo, hi, blocks=blocks)
+        cands += _squares(b, lo, hi, blocks=blocks, fill=fill)
         cut = cv2.morphologyEx(cv2.bitwise_and(b, cv2.bitwise_not(edges)), cv2.MORPH_OPEN, k3)
-        cands += _squares(cut, lo, hi, grow=1.5)
-        cands += _squares(cv2.erode(b, k3, iterations=2), lo, hi, grow=2)
-    cands += _squares(cv2.erode(255 - edges, k3), lo, hi, grow=2.5)
+        cands += _squares(cut, lo, hi, grow=1.5, fill=fill)
+        cands += _squares(cv2.erode(b, k3, iterations=2), lo, hi, grow=2, fill=fill)
+    cands += _squares(cv2.erode(255 - edges, k3), lo, hi, grow=2.5, fill=fill)
     merged = _merge(cands)
     if len(merged) < SIZE * SIZE * 0.6:
         # touching tiles merge into blobs: their centres still stand out as peaks of the
