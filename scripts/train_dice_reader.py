@@ -61,6 +61,8 @@ from vision.letters import FONT_MODEL_PATH, Net, softmax  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import dice_negatives  # noqa: E402
 from train_letters import export, prepare_u8, standardise  # noqa: E402
+import train_turns  # noqa: E402
+from train_turns import cut  # noqa: E402
 
 Box = tuple[float, float, float, float]
 SAME_TURNED = {"H": 2, "I": 2, "N": 2, "S": 2, "Z": 2, "O": 4, "X": 4, "*": 2}
@@ -85,28 +87,6 @@ def reject_row() -> np.ndarray:
     row = np.zeros(N_SYMBOL_CLASSES, np.float32)
     row[NOT_A_FACE] = 1.0
     return row
-
-
-def cut(rng: np.random.Generator, img: np.ndarray, box: Box, turn: bool, slop: float = 0.12) -> np.ndarray:
-    """A box around a cube as the finder might give it: moved, resized, maybe turned first."""
-    x0, y0, x1, y1 = box
-    cx, cy, w, h = (x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0
-    if turn:
-        ang = float(rng.uniform(0, 360))
-        m = cv2.getRotationMatrix2D((cx, cy), ang, 1.0)
-        img = cv2.warpAffine(img, m, (img.shape[1], img.shape[0]), borderMode=cv2.BORDER_REFLECT)
-        grow = abs(math.cos(math.radians(ang))) + abs(math.sin(math.radians(ang)))
-        w, h = w * (1 + (grow - 1) * 0.9), h * (1 + (grow - 1) * 0.9)
-    cx += rng.normal(0, slop / 2) * w
-    cy += rng.normal(0, slop / 2) * h
-    w *= math.exp(rng.normal(0, slop))
-    h *= math.exp(rng.normal(0, slop))
-    a, b = int(round(max(0, cx - w / 2))), int(round(max(0, cy - h / 2)))
-    c, d = int(round(min(img.shape[1], cx + w / 2))), int(round(min(img.shape[0], cy + h / 2)))
-    crop = img[b:d, a:c]
-    if rng.random() < 0.25:
-        crop = cv2.GaussianBlur(crop, (0, 0), float(rng.uniform(0.5, 1.8)))
-    return crop
 
 
 def photo_crops(rng: np.random.Generator, photos: list[Photo], per_cube: int,
@@ -221,27 +201,10 @@ def rendered(seed: int, per_symbol: int, workers: int) -> tuple[np.ndarray, np.n
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
-def make_model():  # type: ignore[no-untyped-def]
-    """The letter network's layers (batch norm already folded into the convolutions)."""
-    import torch.nn as nn
-
-    def conv(i: int, o: int) -> list[nn.Module]:
-        return [nn.Conv2d(i, o, 3, padding=1), nn.ReLU()]
-
-    class DiceNet(nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.features = nn.Sequential(
-                *conv(1, 16), nn.MaxPool2d(2), *conv(16, 32), *conv(32, 32), nn.MaxPool2d(2),
-                *conv(32, 64), *conv(64, 64), nn.MaxPool2d(2), nn.Flatten(), nn.Linear(1024, 128), nn.ReLU())
-            self.drop = nn.Dropout(0.3)
-            self.head = nn.Linear(128, N_SYMBOL_CLASSES)
-
-        def forward(self, x):  # type: ignore[no-untyped-def]
-            h = self.features(x)
-            return h, self.head(self.drop(h))
-
-    return DiceNet()
+def _dice_model():  # type: ignore[no-untyped-def]
+    model = train_turns.make_model(N_SYMBOL_CLASSES)
+    from_letters(model)
+    return model
 
 
 def from_letters(model) -> None:  # type: ignore[no-untyped-def]
@@ -269,55 +232,6 @@ def from_letters(model) -> None:  # type: ignore[no-untyped-def]
         model.head.bias[n:n + 4].fill_(float(hb[:n].mean()))
         model.head.weight[NOT_A_FACE].copy_(torch.from_numpy(hw[-1].copy()))
         model.head.bias[NOT_A_FACE] = float(hb[-1])
-
-
-def turned_rows(rows: np.ndarray, quarters: int) -> np.ndarray:
-    """Allowed classes after the crop turns ``quarters`` x 90° clockwise (torch.rot90 k=-q)."""
-    out = rows.copy()
-    sym = rows[:, :NOT_A_FACE].reshape(len(rows), len(SYMBOLS), 4)
-    out[:, :NOT_A_FACE] = np.roll(sym, quarters, axis=2).reshape(len(rows), NOT_A_FACE)
-    return out
-
-
-def train(x: np.ndarray, rows: np.ndarray, epochs: int, seed: int, lr: float):  # type: ignore[no-untyped-def]
-    import torch
-
-    torch.manual_seed(seed)
-    rng = np.random.default_rng(seed)
-    model = make_model()
-    from_letters(model)
-    batch = 128
-    steps = epochs * math.ceil(len(x) / batch)
-    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
-    xt = torch.from_numpy(standardise(x))
-    t0 = time.time()
-    for epoch in range(epochs):
-        model.train()
-        order = rng.permutation(len(x))
-        loss_sum, right, seen = 0.0, 0, 0
-        for s in range(0, len(x), batch):
-            idx = order[s: s + batch]
-            xb = xt[torch.from_numpy(idx)]
-            dx, dy = (int(v) for v in rng.integers(-2, 3, 2))
-            xb = torch.roll(xb, shifts=(dy, dx), dims=(2, 3))
-            k = int(rng.integers(0, 4))
-            xb = torch.rot90(xb, -k, dims=(2, 3))  # k quarter turns clockwise
-            allowed = torch.from_numpy(turned_rows(rows[idx], k))
-            _, z = model(xb)
-            logp = torch.log_softmax(z, dim=1)
-            loss = -(torch.logsumexp(logp + torch.log(allowed + 1e-12), dim=1)).mean()
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            loss_sum += float(loss.detach()) * len(idx)
-            right += int((allowed[torch.arange(len(idx)), z.argmax(dim=1)] > 0).sum())
-            seen += len(idx)
-        print(f"epoch {epoch + 1}/{epochs}: loss {loss_sum / seen:.3f} acc {right / seen:.3f} "
-              f"{time.time() - t0:.0f}s", file=sys.stderr, flush=True)
-    model.eval()
-    return model
 
 
 def calibrate(reader: DiceReader, photos: list[Photo], seed: int, precision: float) -> None:
@@ -407,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"TUNE: {len(fit)} photos fit, {len(calib)} calibrate; {len(crops)} photo crops "
           f"({n_reject} not a face, {sum(map(len, (mined or {}).values()))} mined boxes), "
           f"{len(xr)} renders", file=sys.stderr)
-    model = train(x, allowed, args.epochs, args.seed, args.lr)
+    model = train_turns.fit(_dice_model, x, allowed, len(SYMBOLS), args.epochs, args.seed, args.lr)
     reader = DiceReader(Net(export(model), 1.0))
     calibrate(reader, calib, args.seed + 1, args.precision)
     reader.save(args.out)

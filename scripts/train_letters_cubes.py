@@ -48,6 +48,8 @@ from vision.letters import (  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from train_letters import _render_font, equivalents, export, prepare_u8, standardise  # noqa: E402
+import train_turns  # noqa: E402
+from train_turns import cut  # noqa: E402
 
 Box = tuple[float, float, float, float]
 
@@ -61,29 +63,6 @@ def any_turn(letter: str | None) -> np.ndarray:
         i = LETTERS.index(letter)
         row[4 * i: 4 * i + 4] = 1.0
     return row
-
-
-def cut(rng: np.random.Generator, img: np.ndarray, box: Box, turn: bool, slop: float = 0.12) -> np.ndarray:
-    """A box around a cube as a finder or a grid cell might give it: moved, resized, maybe
-    turned first (the turned cube's box grows as a photo's box does)."""
-    x0, y0, x1, y1 = box
-    cx, cy, w, h = (x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0
-    if turn:
-        ang = float(rng.uniform(0, 360))
-        m = cv2.getRotationMatrix2D((cx, cy), ang, 1.0)
-        img = cv2.warpAffine(img, m, (img.shape[1], img.shape[0]), borderMode=cv2.BORDER_REFLECT)
-        grow = abs(math.cos(math.radians(ang))) + abs(math.sin(math.radians(ang)))
-        w, h = w * (1 + (grow - 1) * 0.9), h * (1 + (grow - 1) * 0.9)
-    cx += rng.normal(0, slop / 2) * w
-    cy += rng.normal(0, slop / 2) * h
-    w *= math.exp(rng.normal(0, slop))
-    h *= math.exp(rng.normal(0, slop))
-    a, b = int(round(max(0, cx - w / 2))), int(round(max(0, cy - h / 2)))
-    c, d = int(round(min(img.shape[1], cx + w / 2))), int(round(min(img.shape[0], cy + h / 2)))
-    crop = img[b:d, a:c]
-    if crop.size and rng.random() < 0.25:
-        crop = cv2.GaussianBlur(crop, (0, 0), float(rng.uniform(0.5, 1.8)))
-    return crop
 
 
 def _between(rng: np.random.Generator, img: np.ndarray, boxes: list[Box]) -> np.ndarray | None:
@@ -136,28 +115,10 @@ def rendered(fonts: list[Path], seed: int, per_letter: int, workers: int) -> tup
     return x, equivalents()[y]
 
 
-def make_model():  # type: ignore[no-untyped-def]
-    """The letter network's layers as the ONNX file holds them (batch norm folded in)."""
-    import torch.nn as nn
-
-    def conv(i: int, o: int) -> list[nn.Module]:
-        return [nn.Conv2d(i, o, 3, padding=1), nn.ReLU()]
-
-    class LetterNet(nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.features = nn.Sequential(
-                *conv(1, 16), nn.MaxPool2d(2), *conv(16, 32), *conv(32, 32), nn.MaxPool2d(2),
-                *conv(32, 64), *conv(64, 64), nn.MaxPool2d(2), nn.Flatten(),
-                nn.Linear(64 * (NORM // 8) ** 2, HIDDEN), nn.ReLU())
-            self.drop = nn.Dropout(0.3)
-            self.head = nn.Linear(HIDDEN, N_CLASSES)
-
-        def forward(self, x):  # type: ignore[no-untyped-def]
-            h = self.features(x)
-            return h, self.head(self.drop(h))
-
-    return LetterNet()
+def _font_model(init: Path):  # type: ignore[no-untyped-def]
+    model = train_turns.make_model(N_CLASSES, HIDDEN, NORM)
+    from_onnx(model, init)
+    return model
 
 
 def from_onnx(model, path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -176,55 +137,6 @@ def from_onnx(model, path: Path) -> None:  # type: ignore[no-untyped-def]
         for node, layer in zip(convs + gemms, layers, strict=True):
             layer.weight.copy_(torch.from_numpy(init[node.input[1]].copy()))
             layer.bias.copy_(torch.from_numpy(init[node.input[2]].copy()))
-
-
-def turned_rows(rows: np.ndarray, quarters: int) -> np.ndarray:
-    """Allowed classes after the crop turns ``quarters`` x 90° clockwise (torch.rot90 k=-q)."""
-    out = rows.copy()
-    by_letter = rows[:, :REJECT].reshape(len(rows), len(LETTERS), 4)
-    out[:, :REJECT] = np.roll(by_letter, quarters, axis=2).reshape(len(rows), REJECT)
-    return out
-
-
-def train(x: np.ndarray, rows: np.ndarray, epochs: int, seed: int, lr: float, init: Path):  # type: ignore[no-untyped-def]
-    import torch
-
-    torch.manual_seed(seed)
-    rng = np.random.default_rng(seed)
-    model = make_model()
-    from_onnx(model, init)
-    batch = 128
-    steps = epochs * math.ceil(len(x) / batch)
-    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
-    xt = torch.from_numpy(standardise(x))
-    t0 = time.time()
-    for epoch in range(epochs):
-        model.train()
-        order = rng.permutation(len(x))
-        loss_sum, right, seen = 0.0, 0, 0
-        for s in range(0, len(x), batch):
-            idx = order[s: s + batch]
-            xb = xt[torch.from_numpy(idx)]
-            dx, dy = (int(v) for v in rng.integers(-2, 3, 2))
-            xb = torch.roll(xb, shifts=(dy, dx), dims=(2, 3))
-            k = int(rng.integers(0, 4))
-            xb = torch.rot90(xb, -k, dims=(2, 3))  # k quarter turns clockwise
-            allowed = torch.from_numpy(turned_rows(rows[idx], k))
-            _, z = model(xb)
-            logp = torch.log_softmax(z, dim=1)
-            loss = -(torch.logsumexp(logp + torch.log(allowed + 1e-12), dim=1)).mean()
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            loss_sum += float(loss.detach()) * len(idx)
-            right += int((allowed[torch.arange(len(idx)), z.argmax(dim=1)] > 0).sum())
-            seen += len(idx)
-        print(f"epoch {epoch + 1}/{epochs}: loss {loss_sum / seen:.3f} acc {right / seen:.3f} "
-              f"{time.time() - t0:.0f}s", file=sys.stderr, flush=True)
-    model.eval()
-    return model
 
 
 def letter_level(p: np.ndarray) -> np.ndarray:
@@ -284,8 +196,8 @@ def main(argv: list[str] | None = None) -> int:
     xr, rr = rendered(fit_fonts, args.seed, args.per_letter, args.workers)
     print(f"TUNE: {len(fit)} photos fit, {len(calib)} calibrate; {len(xp)} photo crops, "
           f"{len(xr)} renders", file=sys.stderr)
-    model = train(np.concatenate([xp, xr]), np.concatenate([rp, rr]), args.epochs, args.seed,
-                  args.lr, args.init)
+    model = train_turns.fit(lambda: _font_model(args.init), np.concatenate([xp, xr]),
+                            np.concatenate([rp, rr]), len(LETTERS), args.epochs, args.seed, args.lr)
     net = Net(export(model), 1.0)
     xc, rc = photo_crops(np.random.default_rng(args.seed + 1), calib, 2)
     xf, rf = rendered(calib_fonts, args.seed + 1, 4, args.workers)
