@@ -405,7 +405,7 @@ def test_a_short_press_off_turn_means_nothing(table: Table, factory: MockFactory
     see(table, cells(c0_0="M"))
     before = table.snapshot()
     button = factory.pin(table.pins.buttons[2])  # Cem, not on turn
-    with caplog.at_level(logging.DEBUG, logger="companion.table.loop"):
+    with caplog.at_level(logging.DEBUG, logger="companion.table"):
         button.drive_low()
         time.sleep(0.03)  # as long as a finger presses it
         button.drive_high()
