@@ -101,13 +101,9 @@ def photo_crops(rng: np.random.Generator, photos: list[Photo], per_cube: int,
         for crop in _hard_negatives(rng, img, boxes, per_cube, (mined or {}).get(photo.path.name, [])) if hard else []:
             crops.append(crop)
             rows.append(reject_row())
-        for cube in photo.cubes:
-            label = allowed_all_turns(cube.letter) if cube.letter else reject_row()
-            for _ in range(per_cube if cube.letter else 3):
-                crop = cut(rng, img, cube.box, turn=bool(rng.random() < 0.35))
-                if min(crop.shape[:2]) >= 4:
-                    crops.append(crop)
-                    rows.append(label)
+        for crop, letter in train_turns.cube_cuts(rng, img, photo.cubes, per_cube):
+            crops.append(crop)
+            rows.append(allowed_all_turns(letter) if letter else reject_row())
         for _ in range(len(boxes) * per_cube // 4):  # between and across cubes, off the tray
             crop = _off_centre(rng, img, boxes)
             if crop is not None:

@@ -90,12 +90,9 @@ def photo_crops(rng: np.random.Generator, photos: list[Photo], per_cube: int) ->
         if img is None:
             continue
         boxes = [c.box for c in photo.cubes]
-        for cube in photo.cubes:
-            for _ in range(per_cube if cube.letter else 3):
-                crop = cut(rng, img, cube.box, turn=bool(rng.random() < 0.35))
-                if min(crop.shape[:2]) >= 4:
-                    crops.append(crop)
-                    rows.append(any_turn(cube.letter))
+        for crop, letter in train_turns.cube_cuts(rng, img, photo.cubes, per_cube):
+            crops.append(crop)
+            rows.append(any_turn(letter))
         for _ in range(len(boxes) * per_cube // 6):
             between = _between(rng, img, boxes)
             if between is not None and min(between.shape[:2]) >= 4:

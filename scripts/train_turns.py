@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import cv2
@@ -45,6 +45,17 @@ def cut(rng: np.random.Generator, img: np.ndarray, box: Box, turn: bool, slop: f
     if rng.random() < 0.25 and crop.size:
         crop = cv2.GaussianBlur(crop, (0, 0), float(rng.uniform(0.5, 1.8)))
     return crop
+
+
+def cube_cuts(rng: np.random.Generator, img: np.ndarray, cubes: list[Any],
+              per_cube: int) -> Iterator[tuple[np.ndarray, str | None]]:
+    """Each annotated cube cut ``per_cube`` times (3 for a cube with no single letter), a third
+    of the cuts turned first; with the cube's letter (None: not one letter, e.g. Qu)."""
+    for cube in cubes:
+        for _ in range(per_cube if cube.letter else 3):
+            crop = cut(rng, img, cube.box, turn=bool(rng.random() < 0.35))
+            if min(crop.shape[:2]) >= 4:
+                yield crop, cube.letter
 
 
 def make_model(n_classes: int, hidden: int = 128, norm: int = 32):  # type: ignore[no-untyped-def]
