@@ -17,28 +17,19 @@ import cv2
 import numpy as np
 import pytest
 
+from pad_support import held_out_digits, reader  # noqa: F401 (a fixture)
+
 from companion.cli import main
 from vision.kniffel_pad import sheet, synth
 from vision.kniffel_pad.digits import DigitReader
 from vision.kniffel_pad.layout import ROWS, Layout
 from vision.kniffel_pad.reader import PX_PER_MM, PadNotFound, read_pad
 
-HELDOUT = Path(__file__).parent / "data" / "pad_digits_heldout.npz"
 SVG = "{http://www.w3.org/2000/svg}"
 # measured 0.91 of written boxes, all blanks, on these 4 seeded renders (docs/kniffel-pad.md);
 # asserted with a margin below
 MIN_WRITTEN_RIGHT = 0.85
 MIN_BLANK_RIGHT = 0.97
-
-
-def _bank() -> tuple[np.ndarray, np.ndarray]:
-    with np.load(HELDOUT) as z:
-        return z["images"], z["labels"]
-
-
-@pytest.fixture(scope="module")
-def reader() -> DigitReader:
-    return DigitReader.load()
 
 
 def _markers(img: np.ndarray) -> list[int]:
@@ -87,7 +78,7 @@ def test_pad_rejects_a_bad_suffix_and_too_many_players(
 
 def test_held_out_handwriting_is_read_back(reader: DigitReader) -> None:
     rng = np.random.default_rng(2024)
-    bank = _bank()
+    bank = held_out_digits()
     total = synth.Score()
     for layout in (Layout(2, 3), Layout(4, 3), Layout(3, 2), Layout(1, 1)):
         pad = synth.filled_pad(layout, bank, rng)
@@ -104,7 +95,7 @@ def test_a_wrong_total_is_reported(reader: DigitReader) -> None:
     total_row = [r.key for r in ROWS].index("total")
     flagged = read_right = 0
     for _ in range(5):
-        pad = synth.filled_pad(Layout(2, 1), _bank(), rng, wrong=1)
+        pad = synth.filled_pad(Layout(2, 1), held_out_digits(), rng, wrong=1)
         check = read_pad(pad.photo, reader).columns[1].sums["total"]
         if check.written == pad.truth[(1, total_row)]:
             read_right += 1
@@ -116,7 +107,7 @@ def test_a_wrong_total_is_reported(reader: DigitReader) -> None:
 def test_pad_check_json_and_one_line_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    pad = synth.filled_pad(Layout(2, 1), _bank(), np.random.default_rng(3))
+    pad = synth.filled_pad(Layout(2, 1), held_out_digits(), np.random.default_rng(3))
     photo = tmp_path / "pad.jpg"
     cv2.imwrite(str(photo), pad.photo)
     assert main(["kniffel", "pad-check", str(photo), "--json"]) == 0

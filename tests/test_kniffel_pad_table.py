@@ -13,13 +13,13 @@ from typing import Any
 import numpy as np
 import pytest
 from gpiozero.pins.mock import MockFactory
+from pad_support import held_out_digits
 
 from companion import config as config_mod
 from companion.store import Store
 from companion.table import Table
 from companion.table.camera import DiceReader
 
-HELDOUT = Path(__file__).parent / "data" / "pad_digits_heldout.npz"
 
 
 @pytest.fixture
@@ -41,8 +41,7 @@ def _photo(values: dict[tuple[int, str], int], seed: int) -> Any:
     from vision.kniffel_pad import synth
     from vision.kniffel_pad.layout import Layout
 
-    with np.load(HELDOUT) as z:
-        bank = z["images"], z["labels"]
+    bank = held_out_digits()
     rng = np.random.default_rng(seed)
     return synth.photograph(synth.written(Layout(2, 3), values, bank, rng), rng)
 

@@ -14,26 +14,17 @@ import cv2
 import numpy as np
 import pytest
 
+from pad_support import held_out_digits, reader  # noqa: F401 (a fixture)
+
 from companion.cli import main
 from vision.kniffel_pad.digits import DigitReader
 from vision.pad import PadError, read_pad, synth
 
-HELDOUT = Path(__file__).parent / "data" / "pad_digits_heldout.npz"
 MIN_NUMBERS_RIGHT = 0.75  # measured 0.87 on the single-table render below
 
 
-def _bank() -> tuple[np.ndarray, np.ndarray]:
-    with np.load(HELDOUT) as z:
-        return z["images"], z["labels"]
-
-
-@pytest.fixture(scope="module")
-def reader() -> DigitReader:
-    return DigitReader.load()
-
-
 def _render(style: int, seed: int, **kw: float) -> synth.Rendered:
-    return synth.render(synth.STYLES[style], _bank(), np.random.default_rng(seed), **kw)
+    return synth.render(synth.STYLES[style], held_out_digits(), np.random.default_rng(seed), **kw)
 
 
 def test_a_markerless_card_is_found_and_its_numbers_read(reader: DigitReader) -> None:
