@@ -332,9 +332,10 @@ class DiceReader:
                            interpolation=cv2.INTER_AREA).astype(np.float32)
         prev, self._prev = self._prev, small
         changed = self._read is None or self._moved(self._read[0], small)
-        if self._pad is not None and (changed or self._moved(prev, small)):
+        moving = self._moved(prev, small)
+        if self._pad is not None and (changed or moving):
             self._pad.stir()
-        if self._moved(prev, small):
+        if moving:
             return DiceReading((), still=False)
         pad = self._pad(image) if self._pad is not None else None
         if self._read is not None and not changed:
