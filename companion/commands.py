@@ -170,12 +170,8 @@ def word_index() -> None:
 
     The first build reads the word list and the word-class lexicons (seconds on this
     machine, longer on a Pi); done by the first Wort-Kniffel game it would hold the table's
-    thread past a phone's patience. It runs in a child process: the build's lexicons take over
-    100 MB that the long-running table would otherwise keep, since a Python process rarely
-    gives memory back. The game later reads the index from the disk cache in a fraction of a
-    second."""
-    import subprocess
-
+    thread past a phone's patience. It runs apart (:func:`_apart`); the game later reads the
+    index from the disk cache in a fraction of a second."""
     from companion.wordlist import WordListError, index_cached
 
     try:
@@ -185,12 +181,16 @@ def word_index() -> None:
         _log.warning("word index: %s", exc)
         return
     print("Building the German word index once (Wort-Kniffel) …", flush=True)
-    code = ("import sys; from companion.wordlist import load_lexicon; "
-            "load_lexicon(progress_to=sys.stdout)")
-    done = subprocess.run([sys.executable, "-c", code], check=False)
-    if done.returncode != 0:
-        _log.warning("word index: the build failed (exit %d); the first game builds it",
-                     done.returncode)
+    try:
+        _apart("building the word index", _build_word_index)
+    except CompanionError as exc:
+        _log.warning("word index: %s; the first game builds it", exc)
+
+
+def _build_word_index() -> None:
+    from companion.wordlist import load_lexicon
+
+    load_lexicon(progress_to=sys.stdout)
 
 
 def vision_reader(settings: dict[str, Any]) -> Any:
@@ -326,29 +326,30 @@ def _demo_sessions(args: argparse.Namespace, games: tuple[str, ...]) -> tuple[An
     if "moerder" in games and not (folder / "session.json").is_file():
         print(f"Rendering the demo game ({len(script.boards) - 1} turns) once into {folder} …",
               flush=True)
-        _render_apart(_render_moerder, args.seed, folder)
+        _apart(f"rendering the demo session into {folder}", _render_moerder, args.seed, folder)
     kniffel = None
     if "kniffel" in games and (not args.rounds or args.rounds > games.index("kniffel")):
         word_index()
         kniffel = demo.cache_dir() / demo_kniffel.session_key(args.seed, demo.DEFAULT_SIZE)
         if not (kniffel / "session.json").is_file():
             print(f"Rendering the Wort-Kniffel throws once into {kniffel} …", flush=True)
-            _render_apart(_render_kniffel, args.seed, kniffel)
+            _apart(f"rendering the demo session into {kniffel}", _render_kniffel, args.seed,
+                   kniffel)
     return script, folder, kniffel
 
 
-def _render_apart(render: Any, seed: int, folder: Path) -> None:
-    """Render a demo session in a child process: the scenes and frames take over 100 MB that
-    the demo's long-running process would keep afterwards (a Python process rarely gives
-    memory back), and the recorded session on disk is all the demo needs of them."""
+def _apart(what: str, work: Any, *args: Any) -> None:
+    """Do a one-off heavy job (the word index's first build, a demo session's renders) in a
+    child process: it takes over 100 MB that the long-running table or demo would otherwise
+    keep, since a Python process rarely gives memory back; what it leaves on disk is all
+    that is needed of it."""
     import multiprocessing
 
-    child = multiprocessing.get_context("spawn").Process(target=render, args=(seed, folder))
+    child = multiprocessing.get_context("spawn").Process(target=work, args=args)
     child.start()
     child.join()
     if child.exitcode != 0:
-        raise CompanionError(f"rendering the demo session into {folder} failed "
-                           f"(exit {child.exitcode})")
+        raise CompanionError(f"{what} failed (exit {child.exitcode})")
 
 
 def _render_moerder(seed: int, folder: Path) -> None:
