@@ -4,7 +4,6 @@ unsure cells reported as unsure, and profiles that round-trip."""
 from __future__ import annotations
 
 import dataclasses
-import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -109,7 +108,7 @@ def test_one_victim_rule_and_unsure_cells() -> None:
     kinds = ["back", "X", "M", "back"]
     crops = _faces(style, kinds)
     sure_m = LetterReading("M", 90, 0.97, (("M", 0.97),))
-    reader = TileReader(_Scripted({2: sure_m}, crops), back=back, second_opinion=None)  # type: ignore[arg-type]
+    reader = TileReader(_Scripted({2: sure_m}, crops), back=back)  # type: ignore[arg-type]
     got = reader.read(crops)
     assert [c.state for c in got] == [CellState.HIDDEN, CellState.VICTIM, CellState.LETTER,
                                      CellState.HIDDEN]
@@ -117,13 +116,12 @@ def test_one_victim_rule_and_unsure_cells() -> None:
     # two pictures: the set holds one victim, so neither is guessed
     crops2 = _faces(style, ["X", "back", "X"])
     crops2[2] = crops2[2][::-1].copy()  # another picture
-    got2 = TileReader(_Scripted({}, crops2), back=back, second_opinion=None).read(crops2)  # type: ignore[arg-type]
+    got2 = TileReader(_Scripted({}, crops2), back=back).read(crops2)  # type: ignore[arg-type]
     assert [c.char for c in got2] == ["?", ".", "?"]
     # a letter the reader is unsure of stays unsure, with its best guess and low confidence
     unsure = LetterReading(None, 0, 0.45, (("E", 0.45),))
     crops3 = _faces(style, ["E"])
-    got3 = TileReader(_Scripted({0: unsure}, crops3), back=back,  # type: ignore[arg-type]
-                      second_opinion=None).read(crops3)
+    got3 = TileReader(_Scripted({0: unsure}, crops3), back=back).read(crops3)  # type: ignore[arg-type]
     assert got3[0].state is CellState.UNSURE and got3[0].confidence < 0.6
 
 
@@ -134,12 +132,12 @@ def test_settings_travel_with_the_reader_and_reads_leave_nothing_behind() -> Non
     back = FaceModel.learn(_faces(style, ["back"] * 6))
     crops = _faces(style, ["back", "X", "M", "back"])
     sure_m = LetterReading("M", 90, 0.97, (("M", 0.97),))
-    reader = TileReader(_Scripted({2: sure_m}, crops), back=back, second_opinion=None)  # type: ignore[arg-type]
+    reader = TileReader(_Scripted({2: sure_m}, crops), back=back)  # type: ignore[arg-type]
     first = reader.read(crops)
     assert reader.read(crops) == first
     assert TileSettings() == TileSettings(back_sure=3.0, back_not=4.5, ref_burnt=0.3)
     nothing_is_plainly_the_back = dataclasses.replace(TileSettings(), back_sure=0.0)
-    strict = TileReader(_Scripted({2: sure_m}, crops), back=back, second_opinion=None,  # type: ignore[arg-type]
+    strict = TileReader(_Scripted({2: sure_m}, crops), back=back,  # type: ignore[arg-type]
                         settings=nothing_is_plainly_the_back)
     got = strict.read(crops)
     assert first[0].state is CellState.HIDDEN and got[0].state is CellState.UNSURE
@@ -154,7 +152,7 @@ def test_glare_on_the_back_is_not_a_victim() -> None:
     yy, xx = np.mgrid[:64, :64]
     glared += 230 * np.exp(-((xx - 40) ** 2 + (yy - 30) ** 2) / 300.0)[:, :, None]
     crop = np.clip(glared, 0, 255).astype(np.uint8)
-    got = TileReader(_Scripted({}, [crop]), back=model, second_opinion=None).read([crop])  # type: ignore[arg-type]
+    got = TileReader(_Scripted({}, [crop]), back=model).read([crop])  # type: ignore[arg-type]
     assert got[0].state in (CellState.HIDDEN, CellState.UNSURE)
 
 
@@ -174,20 +172,6 @@ def test_profile_round_trip(tmp_path: Path, scene: Scene,
     assert again.letters.read(m, "MÖRDE").letter == taught.read(m, "MÖRDE").letter
 
 
-@pytest.mark.skipif(shutil.which("tesseract") is None, reason="needs the tesseract program")
-def test_second_opinion_settles_a_letter_the_model_doubts() -> None:
-    """A lone face-up E the model is unsure of is not taken for the victim: Tesseract (real)
-    agrees with the model's best guess, so it is read as E."""
-    style = synth.styles("train")[0]
-    back = FaceModel.learn(_faces(style, ["back"] * 6))
-    crops = [synth.tile_face("E", 64, style, 90)] + _faces(style, ["back"] * 3)
-    doubt = LetterReading(None, 90, 0.3, (("E", 0.3), ("R", 0.05)))
-    got = TileReader(_Scripted({0: doubt}, crops), back=back).read(crops)  # type: ignore[arg-type]
-    assert got[0].state is CellState.LETTER and got[0].letter == "E" and got[0].rotation == 90
-    assert [c.state for c in got[1:]] == [CellState.HIDDEN] * 3
-    # without the second opinion the same cell would have been the lone victim candidate
-    alone = TileReader(_Scripted({0: doubt}, crops), back=back, second_opinion=None)  # type: ignore[arg-type]
-    assert alone.read(crops)[0].state is not CellState.LETTER
 
 
 # --- the reference frame, cell by cell (train styles: tuned on) ------------------------------
@@ -263,28 +247,14 @@ def test_the_frames_sure_letters_teach_its_doubtful_ones() -> None:
     doubt = LetterReading(None, 180, 0.35, (("E", 0.35),))
     learnt = LetterReading("E", 180, 0.93, (("E", 0.93),))
     reader = _Teachable({0: sure, 1: doubt}, crops, after={1: learnt})
-    got = TileReader(reader, back=back, second_opinion=None).read(crops)  # type: ignore[arg-type]
+    got = TileReader(reader, back=back).read(crops)  # type: ignore[arg-type]
     assert [c.char for c in got] == ["E", "E", ".", "."]
     assert got[1].rotation == 180
     assert [label for _, label in reader.examples] == ["E@90"]  # only the sure one teaches
     # without a sure letter nothing is taught and the doubtful cell stays unsure
     alone = _Teachable({1: doubt}, crops, after={1: learnt})
-    got = TileReader(alone, back=back, second_opinion=None).read(crops)  # type: ignore[arg-type]
+    got = TileReader(alone, back=back).read(crops)  # type: ignore[arg-type]
     assert got[1].state is CellState.UNSURE and not alone.examples
-
-
-@pytest.mark.parametrize("seen, state", [(0.62, CellState.VICTIM), (0.92, CellState.UNSURE)])
-def test_a_weak_second_opinion_does_not_block_the_victim(seen: float, state: CellState) -> None:
-    style = synth.styles("train")[1]
-    back = FaceModel.learn(_faces(style, ["back"] * 6))
-    crops = _faces(style, ["X", "back", "back"])
-
-    def tesseract(crop: np.ndarray, alphabet: str) -> LetterReading:
-        return LetterReading("E", 0, seen)  # Tesseract finds an E in many pictures
-
-    got = TileReader(_Scripted({}, crops), back=back, second_opinion=tesseract).read(crops)  # type: ignore[arg-type]
-    assert got[0].state is state
-    assert [c.state for c in got[1:]] == [CellState.HIDDEN] * 2
 
 
 def test_a_light_picture_is_not_a_glared_back(letters: LetterReader) -> None:
@@ -329,7 +299,7 @@ def test_without_reference_backs_off_their_places_are_still_the_back() -> None:
     rng = np.random.default_rng(7)
     crops, kinds, answers = _backs_then_letters(style, rng, backs=4, shift=5, turn=6.0,
                                                 per_letter=6, letters=32)
-    got = TileReader(_Scripted(answers, crops), second_opinion=None).read(crops)  # type: ignore[arg-type]
+    got = TileReader(_Scripted(answers, crops)).read(crops)  # type: ignore[arg-type]
     assert [c.state for c in got[:4]] == [CellState.HIDDEN] * 4
     assert all(c.state is CellState.LETTER for c in got[4:])
 
@@ -351,7 +321,7 @@ def test_without_reference_a_back_that_reads_as_a_letter_is_the_back() -> None:
     answers = {i: LetterReading("E", 0, 0.95, (("E", 0.95),)) for i in range(12)}
     answers.update({12 + i: LetterReading(k, 90 * (i % 4), 0.97, ((k, 0.97),))
                     for i, k in enumerate(kinds)})
-    got = TileReader(_Scripted(answers, crops), second_opinion=None).read(crops)  # type: ignore[arg-type]
+    got = TileReader(_Scripted(answers, crops)).read(crops)  # type: ignore[arg-type]
     assert [c.state for c in got[:12]] == [CellState.HIDDEN] * 12
     assert [c.char for c in got[12:]] == kinds
 
@@ -369,25 +339,9 @@ def test_without_reference_unread_letters_are_not_taken_for_the_back() -> None:
     answers = {4 + i: LetterReading(None, 0, 0.05, (("E", 0.05),)) for i in range(6)}
     answers.update({10 + i: LetterReading(k, 90 * (i % 4), 0.97, ((k, 0.97),))
                     for i, k in enumerate(kinds)})
-    got = TileReader(_Scripted(answers, crops), second_opinion=None).read(crops)  # type: ignore[arg-type]
+    got = TileReader(_Scripted(answers, crops)).read(crops)  # type: ignore[arg-type]
     assert [c.state for c in got[:4]] == [CellState.HIDDEN] * 4
     assert not any(c.state is CellState.HIDDEN for c in got[4:])
-
-
-def test_tesseract_agreeing_with_a_meaningless_guess_makes_no_letter() -> None:
-    """Tesseract reads the dagger as an E (0.83) and the model's best guess is E too, but at
-    0.006 that guess means nothing: the picture stays the victim."""
-    style = synth.styles("train")[3]
-    back = FaceModel.learn(_faces(style, ["back"] * 6))
-    crops = _faces(style, ["X", "back", "back"])
-    guess = LetterReading(None, 90, 0.006, (("E", 0.006),))
-
-    def tesseract(crop: np.ndarray, alphabet: str) -> LetterReading:
-        return LetterReading("E", 90, 0.83)
-
-    got = TileReader(_Scripted({0: guess}, crops), back=back,  # type: ignore[arg-type]
-                     second_opinion=tesseract).read(crops)
-    assert got[0].state is CellState.VICTIM
 
 
 def test_a_face_up_cell_burnt_by_glare_is_not_the_victim() -> None:
@@ -395,7 +349,7 @@ def test_a_face_up_cell_burnt_by_glare_is_not_the_victim() -> None:
     and no drawn line is left: a faint letter as likely as the picture, so it is unsure."""
     style = synth.styles("train")[1]
     backs = _faces(style, ["back"] * 3)
-    reader = TileReader(_Scripted({}, []), second_opinion=None)  # type: ignore[arg-type]
+    reader = TileReader(_Scripted({}, []))  # type: ignore[arg-type]
     reader.learn_reference(backs)
     m = synth.tile_face("M", 64, style).astype(np.float32)
     yy, xx = np.mgrid[:64, :64]
@@ -452,7 +406,7 @@ def test_without_reference_two_alike_faces_without_letters_are_the_back() -> Non
     crops, kinds, answers = _backs_then_letters(style, rng, backs=2, shift=3, turn=4.0,
                                                 per_letter=7, letters=33)
     crops.append(synth.tile_face("X", 64, style))
-    got = TileReader(_Scripted(answers, crops), second_opinion=None).read(crops)  # type: ignore[arg-type]
+    got = TileReader(_Scripted(answers, crops)).read(crops)  # type: ignore[arg-type]
     assert [c.char for c in got] == [".", "."] + kinds + ["X"]
 
 
@@ -466,12 +420,12 @@ def test_reread_cells_are_taught_by_sure_letters_elsewhere_in_the_frame() -> Non
     doubt = LetterReading(None, 180, 0.35, (("E", 0.35),))
     learnt = LetterReading("E", 180, 0.93, (("E", 0.93),))
     reader = _Teachable({0: doubt}, turned, after={0: learnt})
-    tiles = TileReader(reader, back=back, second_opinion=None)  # type: ignore[arg-type]
+    tiles = TileReader(reader, back=back)  # type: ignore[arg-type]
     got = tiles.read(turned, [20], teachers=[(3, elsewhere, "E@90")])
     assert got[0].char == "E" and got[0].rotation == 180
     assert [label for _, label in reader.examples] == ["E@90"]
     alone = _Teachable({0: doubt}, turned, after={0: learnt})
-    got = TileReader(alone, back=back, second_opinion=None).read(turned, [20])  # type: ignore[arg-type]
+    got = TileReader(alone, back=back).read(turned, [20])  # type: ignore[arg-type]
     assert got[0].char != "E"
 
 

@@ -39,6 +39,7 @@ from vision.tiles import (
     look,
     settle_set,
 )
+from vision.tiles.faces import model_from_looks
 
 CROP = 64  # px of a tile crop for reading
 CROP_MARGIN = 0.04
@@ -175,36 +176,43 @@ def learn_back(reference: np.ndarray, tiles: TileReader, fallback: Grid | None =
     """Teach ``tiles`` the back, and each cell's own look, from a frame where all 36 tiles lie
     face down.
 
-    Face-down tiles alone are the hardest grid to find (no face-up tile stands out); when it
-    is not found, ``fallback`` (the grid of a frame of the same table) is used. When both are
-    found in the same place (the camera did not move), or ``fallback`` cuts the reference
-    into 36 alike backs (locating the reference alone went astray), the reference is cropped
-    with ``fallback``: the same cell then covers the same pixels in both frames, which is
-    what the cell-by-cell comparison needs.
+    The reference is cropped with ``fallback`` (the grid of a frame of the same table) when
+    that grid cuts it into 36 alike backs: the camera has not moved, the same cell then covers
+    the same pixels in both frames (what the cell-by-cell comparison needs), and the back
+    learned from those crops is the one the reader needs anyway, so the reference is not
+    located at all. Otherwise it is located by itself; ``fallback`` is still used when both
+    grids lie in the same place, or when face-down tiles alone (the hardest grid to find: no
+    face-up tile stands out) give no grid.
     """
+    if fallback is not None:
+        crops = crops_of(reference, fallback)
+        back = _alike_backs(crops, tiles.settings)
+        if back is not None:
+            tiles.learn_reference(crops, back)
+            return fallback
     g: Grid | None = None
     try:
         g = locate(reference)
     except GridNotFound:
         if fallback is None:
             raise
-    if fallback is not None and (g is None or same_view(g, fallback)
-                                 or _all_alike(crops_of(reference, fallback), tiles.settings)):
+    if fallback is not None and (g is None or same_view(g, fallback)):
         g = fallback
     assert g is not None
     tiles.learn_reference(crops_of(reference, g))
     return g
 
 
-def _all_alike(crops: list[np.ndarray], settings: TileSettings) -> bool:
-    """Do these crops all show one face (a face-down grid, cropped where it lies)? Then the
-    frame's grid fits the reference although locating the reference alone went astray."""
+def _alike_backs(crops: list[np.ndarray], settings: TileSettings) -> FaceModel | None:
+    """The back, when these crops all show one face (a face-down grid, cropped where it
+    lies); None when some cells show something else (the grid does not fit this frame)."""
     try:
-        model = FaceModel.learn(crops, settings)
+        looks = [look(c, settings) for c in crops]
+        model = model_from_looks(looks, settings)
     except TileError:
-        return False
-    return sum(model.distance(look(c, settings)) < settings.back_sure
-               for c in crops) >= len(crops) - 1
+        return None
+    alike = sum(model.distance(lk) < settings.back_sure for lk in looks)
+    return model if alike >= len(crops) - 1 else None
 
 
 def same_view(a: Grid, b: Grid, tolerance: float = 0.15) -> bool:

@@ -23,8 +23,7 @@ from vision.tiles.appearance import Look
 from vision.tiles.appearance import look as _look
 from vision.tiles.cells import ALPHABET, CellReading, CellState, TileError
 from vision.tiles.faces import FaceModel
-from vision.tiles.frame import SecondOpinion
-from vision.tiles.reader import TileReader, tesseract_opinion
+from vision.tiles.reader import TileReader
 from vision.tiles.reference import CellRef, against_reference, cell_ref
 from vision.tiles.settings import DEFAULT_SETTINGS, TileSettings
 from vision.tiles.settle import settle_set
@@ -37,6 +36,5 @@ def look(crop: np.ndarray, settings: TileSettings = DEFAULT_SETTINGS) -> Look:
 
 
 __all__ = ["ALPHABET", "DEFAULT_SETTINGS", "CellReading", "CellRef", "CellState", "FaceModel",
-           "Look", "SecondOpinion", "TileError", "TileReader", "TileSettings",
-           "against_reference", "cell_ref", "look", "settle_set",
-           "tesseract_opinion"]
+           "Look", "TileError", "TileReader", "TileSettings",
+           "against_reference", "cell_ref", "look", "settle_set"]

@@ -7,6 +7,7 @@ their place are matched over small shifts.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -43,8 +44,8 @@ def look(crop: np.ndarray, s: TileSettings) -> Look:
     ok = gray.reshape(-1) < s.glare_level
     glare = 1.0 - float(ok.mean())
     use = lab[ok] if ok.sum() >= 30 else lab
-    chroma = np.median(use[:, 1:], axis=0)
-    light = float(np.median(use[:, 0]))
+    mid = np.median(use, axis=0)  # L, a, b at once (a descriptor is made for every cell)
+    chroma, light = mid[1:], float(mid[0])
     high = gray - cv2.GaussianBlur(gray, (0, 0), 3.0)  # smooth light and glare left out
     gx = cv2.Sobel(high, cv2.CV_32F, 1, 0)
     gy = cv2.Sobel(high, cv2.CV_32F, 0, 1)
@@ -84,13 +85,23 @@ def shift_sim(a: Look, b: Look, s: TileSettings) -> float:
     return best
 
 
+@functools.cache
+def _turns(side: int) -> np.ndarray:
+    """(4, side*side) indices that lay a flattened thumbnail out in its four clockwise turns."""
+    grid = np.arange(side * side).reshape(side, side)
+    return np.stack([np.rot90(grid, -k).reshape(-1) for k in range(4)])
+
+
 def _four(thumb: np.ndarray) -> np.ndarray:
     """Zero-mean unit vectors of a thumbnail in its four clockwise turns, so a turned tile
-    matches in one of them."""
-    t = np.stack([np.rot90(thumb, -k).reshape(-1) for k in range(4)]).astype(np.float32)
-    t -= t.mean(axis=1, keepdims=True)  # the same for every turn
-    n = np.sqrt(np.einsum("ij,ij->i", t, t))[:, None]
-    out: np.ndarray = np.where(n > 1e-3, t / np.maximum(n, 1e-3), t)
+    matches in one of them (a turn moves pixels only: mean and norm are those of the
+    thumbnail, so it is normalised once and then laid out four ways)."""
+    t = thumb.reshape(-1).astype(np.float32)
+    t = t - t.mean()
+    n = float(np.sqrt(t @ t))
+    if n > 1e-3:
+        t = t / n
+    out: np.ndarray = t[_turns(thumb.shape[0])]
     return out
 
 
@@ -127,13 +138,10 @@ def glyph_vec(crop: np.ndarray, s: TileSettings) -> np.ndarray:
     m = int(round(0.1 * min(h, w)))
     gray = cv2.cvtColor(crop[m : h - m, m : w - m], cv2.COLOR_BGR2GRAY)
     small = cv2.resize(gray, (s.glyph, s.glyph), interpolation=cv2.INTER_AREA).astype(np.float32)
-    t = np.asarray(cv2.GaussianBlur(small, (0, 0), 0.8), np.float32)
-    out = []
-    for k in range(4):
-        v = np.rot90(t, -k).reshape(-1)
-        v = v - v.mean()
-        out.append(v / max(float(np.linalg.norm(v)), 1e-3))
-    return np.array(out, np.float32)
+    t = np.asarray(cv2.GaussianBlur(small, (0, 0), 0.8), np.float32).reshape(-1)
+    t = t - t.mean()
+    out: np.ndarray = (t / max(float(np.linalg.norm(t)), 1e-3))[_turns(s.glyph)]
+    return out
 
 
 __all__ = ["Look", "alike", "glyph_vec", "look", "pattern_sim", "ratio", "settled", "shift_sim"]

@@ -7,7 +7,7 @@ of one frame leaks into the next except what the caller keeps on purpose.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -28,7 +28,6 @@ from vision.tiles.faces import (
 from vision.tiles.reference import CellRef, against_reference
 from vision.tiles.settings import TileSettings
 
-SecondOpinion = Callable[[np.ndarray, str], LetterReading]
 Teacher = tuple[int, np.ndarray, str]  # (cell, crop, label like "E@90")
 
 
@@ -45,8 +44,6 @@ class FrameRead:
     back: FaceModel | None
     dist: list[float]  # distance to the back (inf without one)
     teachers: list[Teacher] = field(default_factory=list)
-    second: SecondOpinion | None = None
-    second_left: int = 0  # second opinions this read may still ask for
     readings: dict[int, LetterReading] = field(default_factory=dict)
     out: list[CellReading | None] = field(default_factory=list)
     inferred: bool = False  # the back was inferred from this frame alone
@@ -128,7 +125,7 @@ def find_faces(f: FrameRead) -> None:
 
 def verdict(f: FrameRead, i: int) -> CellReading | None:
     """A cell's first verdict from the reference, the back and its letter reading; None
-    leaves it to the later stages (likeness, second opinion, the one-victim rule)."""
+    leaves it to the later stages (likeness, the one-victim rule)."""
     s, lk, d, same = f.settings, f.looks[i], f.dist[i], f.same[i]
     r = f.readings.get(i)
     letter = r.letter if r is not None else None
@@ -179,5 +176,5 @@ def like_the_group(f: FrameRead) -> None:
             f.out[i] = CellReading(CellState.HIDDEN, confidence=0.8)
 
 
-__all__ = ["FrameRead", "SecondOpinion", "Teacher", "find_faces", "infer_the_back",
+__all__ = ["FrameRead", "Teacher", "find_faces", "infer_the_back",
            "like_the_group", "needs_letters", "not_letters", "start", "verdict"]

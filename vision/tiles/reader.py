@@ -4,18 +4,15 @@ reference cells, the last taught reader) held by the :class:`TileReader` its cal
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 
 import numpy as np
 
-from vision import VisionError
-from vision.letters import LetterReader, LetterReading
+from vision.letters import LetterReader
 from vision.tiles.cells import ALPHABET, CellReading, CellState, TileError
 from vision.tiles.faces import FaceModel
 from vision.tiles.frame import (
     FrameRead,
-    SecondOpinion,
     Teacher,
     find_faces,
     infer_the_back,
@@ -29,62 +26,35 @@ from vision.tiles.settings import DEFAULT_SETTINGS, TileSettings
 from vision.tiles.settle import by_likeness, victims, within_the_set
 from vision.tiles.teach import TaughtCache, self_taught, taught_again
 
-_log = logging.getLogger(__name__)
-
-
-def tesseract_opinion() -> SecondOpinion | None:
-    """Tesseract's single-letter reading, when pytesseract and the program are installed: a
-    reader unlike the model, so where both agree the letter is safe."""
-    try:
-        import shutil
-
-        from vision import letters_tesseract
-    except ImportError:
-        return None
-    if shutil.which("tesseract") is None:
-        return None
-
-    def read(crop: np.ndarray, alphabet: str) -> LetterReading:
-        try:
-            return letters_tesseract.read(crop, alphabet)
-        except VisionError:
-            _log.debug("tesseract failed", exc_info=True)
-            return LetterReading(None, 0, 0.0)
-
-    return read
-
-
 class TileReader:
     """Reads cells from their crops; ``back`` and ``victim`` are learned faces if known."""
 
     def __init__(self, letters: LetterReader, back: FaceModel | None = None,
                  victim: FaceModel | None = None, alphabet: str = ALPHABET,
-                 second_opinion: SecondOpinion | None | bool = True,
-                 max_second: int | None = None,
                  settings: TileSettings = DEFAULT_SETTINGS) -> None:
         self.letters = letters
         self.back = back
         self.victim = victim
         self.alphabet = alphabet
         self.settings = settings
-        if second_opinion is True:
-            second_opinion = tesseract_opinion()
-        self.second: SecondOpinion | None = second_opinion or None
-        self.max_second = settings.max_second if max_second is None else max_second
         self._taught = TaughtCache()
         self.refs: tuple[CellRef, ...] | None = None  # per cell, from a reference frame
 
-    def learn_back(self, crops: Sequence[np.ndarray]) -> FaceModel:
-        """Learn the back from crops of face-down tiles (any number of them)."""
-        self.back = FaceModel.learn(crops, self.settings)
+    def learn_back(self, crops: Sequence[np.ndarray], back: FaceModel | None = None,
+                   ) -> FaceModel:
+        """Learn the back from crops of face-down tiles (any number of them), unless the
+        caller learned it from them already (``back``)."""
+        self.back = back if back is not None else FaceModel.learn(crops, self.settings)
         self._taught = TaughtCache()  # a new game or set: what its letters taught is anew
         return self.back
 
-    def learn_reference(self, crops: Sequence[np.ndarray]) -> FaceModel:
-        """Learn the back, and every cell's own look, from a frame where all tiles lie face
-        down (``crops`` in cell order, cropped with the grid later frames are read with)."""
+    def learn_reference(self, crops: Sequence[np.ndarray], back: FaceModel | None = None,
+                        ) -> FaceModel:
+        """Learn the back (unless given), and every cell's own look, from a frame where all
+        tiles lie face down (``crops`` in cell order, cropped with the grid later frames are
+        read with)."""
         self.refs = tuple(cell_ref(c, self.settings) for c in crops)
-        return self.learn_back(crops)
+        return self.learn_back(crops, back)
 
     def read(self, crops: Sequence[np.ndarray], cells: Sequence[int] | None = None,
              teachers: Sequence[Teacher] = ()) -> list[CellReading]:
@@ -98,7 +68,6 @@ class TileReader:
             raise TileError(f"{len(crops)} crops for {len(where)} cells")
         f = start(crops, where, self.refs, self.back, self.settings, self.alphabet)
         f.teachers = list(teachers)
-        f.second, f.second_left = self.second, self.max_second
         need = needs_letters(f)
         if need:
             got = self.letters.read_many([crops[i] for i in need], self.alphabet)
@@ -123,4 +92,4 @@ class TileReader:
         return within_the_set(final, self.settings)
 
 
-__all__ = ["TileReader", "tesseract_opinion"]
+__all__ = ["TileReader"]

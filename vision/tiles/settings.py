@@ -36,9 +36,6 @@ class TileSettings:
     flat_texture: float = 2.0  # texture below which a face is plain (letters score 10+)
     teach_sure: float = 0.9  # letters this sure teach the frame's doubtful cells
     teach_per_letter: int = 2  # examples taught of each letter (four feature passes each)
-    max_second: int = 3  # cells per read that may ask the second opinion (Tesseract is slow)
-    agree_min: float = 0.1  # the model's score for its best letter to agree with Tesseract
-    second_sure: float = 0.85  # a second opinion this sure, against the model: cell unsure
     glare_max_letter: float = 0.15  # a glared back shows the letter reader next to nothing
     glared_back: float = 0.65  # confidence of a back recognised by its texture alone
     fine: float = 0.5  # a face whose blurred thumbnail keeps less contrast: a fine pattern

@@ -1,5 +1,5 @@
 """The last stages of a read: cells the first verdicts left open are settled by likeness to
-the frame's sure letters, a second opinion, and the set's own counts (seven of each letter,
+the frame's sure letters and the set's own counts (seven of each letter,
 one victim), never silently guessed."""
 
 from __future__ import annotations
@@ -9,7 +9,6 @@ from collections.abc import Sequence
 import numpy as np
 
 from companion.games.moerder.board import PER_LETTER
-from vision.letters import LetterReading
 from vision.tiles.appearance import glyph_vec
 from vision.tiles.cells import CellReading, CellState
 from vision.tiles.faces import FaceModel
@@ -57,8 +56,6 @@ def by_likeness(f: FrameRead, up: Sequence[bool]) -> list[int]:
                 and f.dist[i] >= s.back_sure):
             letter, (sim, rot) = ranked[0]
             f.out[i] = CellReading(CellState.LETTER, letter, rot, float(min(0.95, sim)))
-        elif (opinion := second_opinion(f, f.crops[i], r)) is not None:
-            f.out[i] = opinion
         elif ((up[i] or (back_known and f.dist[i] > s.back_not))
               and (f.looks[i].glare < 0.25 or f.looks[i].ink > s.victim_ink)
               and (not sure or top < s.unlike_letter or up[i] or i in f.reread)
@@ -69,30 +66,6 @@ def by_likeness(f: FrameRead, up: Sequence[bool]) -> list[int]:
             f.out[i] = CellReading(CellState.UNSURE, guess, r.rotation if (r and guess) else 0,
                                    float(min(r.confidence if r else 0.0, 0.59)))
     return unlike_letters
-
-
-def second_opinion(f: FrameRead, crop: np.ndarray, r: LetterReading | None,
-                   ) -> CellReading | None:
-    """Ask the second opinion about a cell the model could not settle: a letter both agree on
-    is that letter; a letter only the second opinion sees leaves the cell unsure (so an
-    unread letter is not taken for the victim); nothing seen says nothing."""
-    s = f.settings
-    if f.second is None or f.second_left <= 0:
-        return None
-    f.second_left -= 1
-    t = f.second(crop, f.alphabet)
-    if t.letter is None or t.confidence < 0.6:
-        return None
-    top = r.candidates[0][0] if (r is not None and r.candidates) else None
-    if t.letter == top and r is not None and (r.confidence >= s.agree_min
-                                              or t.confidence >= s.second_sure):
-        return CellReading(CellState.LETTER, t.letter, t.rotation,
-                           float(min(0.9, max(r.confidence, t.confidence) * 0.95)))
-    if t.confidence < s.second_sure:
-        # Tesseract finds some letter in many pictures (a skull's jaw as an E); alone and not
-        # sure, that says nothing
-        return None
-    return CellReading(CellState.UNSURE, t.letter, t.rotation, float(min(t.confidence, 0.5)))
 
 
 def victims(f: FrameRead, idx: list[int], victim: FaceModel | None) -> None:
@@ -146,4 +119,4 @@ def settle_set(cells: Sequence[CellReading], changed: Sequence[int],
     return within_the_set(list(cells), settings, changed)
 
 
-__all__ = ["by_likeness", "second_opinion", "settle_set", "victims", "within_the_set"]
+__all__ = ["by_likeness", "settle_set", "victims", "within_the_set"]

@@ -73,7 +73,7 @@ def self_taught(f: FrameRead, letters: object, cache: TaughtCache) -> None:
 
 
 def taught_again(f: FrameRead, letters: object, candidates: list[int]) -> list[int]:
-    """A second round of :func:`self_taught` when the second opinion or the likeness settled
+    """A second round of :func:`self_taught` when the likeness settled
     letters the first round could not learn from (a font the model barely knows): the cells
     still open, victim candidates included, are read again with those letters taught.
     Returns the victim candidates that are still no letter."""
