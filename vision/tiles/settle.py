@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import cv2
 import numpy as np
 
 from companion.games.moerder.board import PER_LETTER
-from vision.tiles.appearance import glyph_vec
+from vision.tiles.appearance import glyph_vec, ratio
 from vision.tiles.cells import CellReading, CellState
 from vision.tiles.faces import FaceModel
 from vision.tiles.frame import FrameRead
@@ -31,6 +32,39 @@ def _likeness(f: FrameRead, i: int, sure: list[int],
     return sorted(best.items(), key=lambda kv: -kv[1][0])
 
 
+def _paper(crop: np.ndarray) -> np.ndarray:
+    """Lab of the paper a face is printed on: the brighter half of its middle (a letter or a
+    picture is the darker part, however much of the face it covers)."""
+    h, w = crop.shape[:2]
+    mid = crop[h // 5 : h - h // 5, w // 5 : w - w // 5]
+    lab = cv2.cvtColor(mid, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    bright = lab[lab[:, 0] >= np.median(lab[:, 0])]
+    out: np.ndarray = np.median(bright, axis=0)
+    return out
+
+
+def _face_up(f: FrameRead, i: int, up: bool, sure: list[int]) -> bool:
+    """Is cell ``i``, which no letter is like, face up? Changed since the reference; or else
+    a drawn picture (without one, a plain face far from the back's model is a back nudged off
+    its place, table showing, or in odd light), far from a known back or, when the back is
+    not known for sure, on the paper the frame's sure letters are printed on. The last is
+    how a person tells the victim from a back on a board nearly all face up, where no group
+    of alike backs is left to learn the back from."""
+    s = f.settings
+    if up:
+        return True
+    if f.looks[i].ink <= s.victim_ink:
+        return False
+    if f.back is not None and f.dist[i] > s.back_not:
+        return True
+    if len(sure) < 2 or f.dist[i] < s.back_sure:
+        return False
+    mine = _paper(f.crops[i])
+    faces = np.median([_paper(f.crops[j]) for j in sure[:: max(1, len(sure) // 8)]], axis=0)
+    return bool(np.linalg.norm(mine[1:] - faces[1:]) < 6
+                and ratio(float(mine[0]), float(faces[0])) < 1.25)
+
+
 def by_likeness(f: FrameRead, up: Sequence[bool]) -> list[int]:
     """Settle the cells left open by comparing them with the sure letters of the same frame
     (same font, same print): a close match in some turn is that letter; a face-up cell like
@@ -43,7 +77,6 @@ def by_likeness(f: FrameRead, up: Sequence[bool]) -> list[int]:
     sure = [i for i, o in enumerate(f.out)
             if o is not None and o.state is CellState.LETTER and o.confidence >= s.sure_letter]
     vec = {i: glyph_vec(f.crops[i], s) for i in open_ + sure}
-    back_known = f.back is not None
     unlike_letters: list[int] = []
     for i in open_:
         ranked = _likeness(f, i, sure, vec)
@@ -56,7 +89,7 @@ def by_likeness(f: FrameRead, up: Sequence[bool]) -> list[int]:
                 and f.dist[i] >= s.back_sure):
             letter, (sim, rot) = ranked[0]
             f.out[i] = CellReading(CellState.LETTER, letter, rot, float(min(0.95, sim)))
-        elif ((up[i] or (back_known and f.dist[i] > s.back_not))
+        elif (_face_up(f, i, up[i], sure)
               and (f.looks[i].glare < 0.25 or f.looks[i].ink > s.victim_ink)
               and (not sure or top < s.unlike_letter or up[i] or i in f.reread)
               and (r is None or r.confidence < s.victim_max_letter)):
