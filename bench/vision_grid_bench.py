@@ -1,10 +1,12 @@
 """Benchmark the grid reader: accuracy on unseen-style renders, real trays, speed and memory.
 
     .venv/bin/python bench/vision_grid_bench.py [--boards N] [--seed S] [--quick]
-        [--styles bench|train] [--modes reference,none] [--only-renders] [--errors [DIR]]
+        [--styles bench|train|family] [--modes reference,none] [--only-renders] [--errors [DIR]]
         [--photos DIR [--split report|tune|all]]
 
 ``--styles train`` measures on the train styles instead (the ones to diagnose and tune on);
+``--styles family`` on the held-out family (letterings, tile materials, backs, victims,
+tables, lights and lenses that neither the reader's tuning nor its training ever used);
 ``--errors`` prints every wrong or unsure cell (style, wanted, got, confidence) and, with a
 directory, saves its crop there. Use ``--errors`` on the train styles only: the bench styles
 are the held-out measure, to be looked at in totals.
@@ -38,6 +40,10 @@ import sys  # noqa: E402
 import time  # noqa: E402
 from collections import Counter, defaultdict  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import TYPE_CHECKING  # noqa: E402
+
+if TYPE_CHECKING:
+    from vision.synth import Style
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -51,12 +57,27 @@ def rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def describe_styles(split: str, styles: list[Style]) -> None:
+    """Say what the measured styles hold, so a figure can be read against its styles."""
+    note = {"bench": "never used for tuning", "train": "the tuning split",
+            "family": "held out of all tuning and training"}[split]
+    letters = sorted({s.font.stem if s.font is not None else s.lettering.value for s in styles})
+    print(f"{split} styles ({len(styles)}, {note}): " + ", ".join(letters))
+    print("  back patterns: " + ", ".join(sorted({s.pattern.value for s in styles}))
+          + "; victims: " + ", ".join(sorted({s.victim.value for s in styles})))
+    if split == "family":
+        print("  materials: " + ", ".join(sorted({s.material.value for s in styles}))
+              + "; tables: " + ", ".join(sorted({s.table.value for s in styles}))
+              + "; lights: " + ", ".join(sorted({repr(s.light) for s in styles}))
+              + "; lenses: " + ", ".join(sorted({repr(s.lens) for s in styles})))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--boards", type=int, default=60, help="rendered boards per mode")
     ap.add_argument("--seed", type=int, default=20261123)
     ap.add_argument("--quick", action="store_true", help="a few boards, for a smoke run")
-    ap.add_argument("--styles", choices=("bench", "train"), default="bench",
+    ap.add_argument("--styles", choices=("bench", "train", "family"), default="bench",
                     help="which split of synth styles to render (tune on train only)")
     ap.add_argument("--modes", default="reference,none",
                     help="comma list of: reference, none (reader modes to measure)")
@@ -93,11 +114,7 @@ def main() -> int:
           f"({base:.0f} -> {loaded:.0f} MB)")
 
     styles = synth.styles(args.styles)
-    note = "never used for tuning" if args.styles == "bench" else "the tuning split"
-    print(f"{args.styles} styles ({len(styles)}, {note}): "
-          + ", ".join(sorted({s.font.stem for s in styles})))
-    print("  back patterns: " + ", ".join(sorted({s.pattern.value for s in styles}))
-          + "; victims: " + ", ".join(sorted({s.victim.value for s in styles})))
+    describe_styles(args.styles, styles)
 
     # ---- accuracy on renders -----------------------------------------------------------
     rng = np.random.default_rng(args.seed)
@@ -111,6 +128,7 @@ def main() -> int:
         cells = right = unsure = wrong = boards_ok = not_found = 0
         rot_total = rot_right = 0
         errors: Counter[str] = Counter()
+        by_style: Counter[str] = Counter()
         for k in progress(range(n_boards), n_boards, f"renders ({mode})"):
             style = styles[k % len(styles)]
             seed = args.seed + k
@@ -148,6 +166,8 @@ def main() -> int:
                         tag = "ref" if mode == "reference" else "noref"
                         cv2.imwrite(str(err_dir / f"{tag}-b{k}-c{i}-{want}-{got}.png"),
                                     crops[i])
+                if bad or got == "?":
+                    by_style[style.name] += 1
                 if got == "?":
                     unsure += 1
                     ok = False
@@ -180,6 +200,8 @@ def main() -> int:
                   f"{100 * right / (36 * located):.2f} % cells right, "
                   f"{100 * boards_ok / located:.1f} % boards all right")
         print("  most common errors: " + ", ".join(f"{e} {n}" for e, n in errors.most_common(8)))
+        print("  cells not right by style: "
+              + (", ".join(f"{s} {n}" for s, n in by_style.most_common(6)) or "none"))
 
     if args.only_renders:
         return 0

@@ -6,10 +6,14 @@ through a tilted camera (a homography), and spoils it the way a real camera does
 light, glare, blur, sensor noise and JPEG. Everything is drawn from a seed, so a render is
 reproducible bit for bit.
 
-Styles come in two splits that never overlap: ``"train"`` (fonts, colours, back patterns and
-victim pictures that may be used to tune or train anything) and ``"bench"`` (never used for
-tuning; the bench measures on them only). Fonts come from :mod:`vision.glyphs` when it is
-there (its own train/test split), else from a built-in list with the same rule.
+Styles come in three splits that never overlap: ``"train"`` (fonts, colours, back patterns and
+victim pictures that may be used to tune or train anything), ``"bench"`` (never used for
+tuning; the bench measures on them only) and ``"family"``, held out of all tuning and
+training and unlike both on every axis: letters drawn from strokes of our own instead of a
+font, tile materials (wood, glossy plastic, a printed border), backs with words or a
+monogram, other victim pictures, felt, checked and plank tables, the room's light and the
+lens. Fonts come from :mod:`vision.glyphs` when it is there (its own train/test split), else
+from a built-in list with the same rule.
 
 Letter dice (Wort-Kniffel) have their own renderer on the same tables and camera faults:
 :mod:`vision.synth.dice` (``render_throw``, ``throw_sequence``).
@@ -34,6 +38,10 @@ from vision.synth.scene import make_layout, random_board, render_table
 from vision.synth.styles import (
     BackPattern,
     Layout,
+    Lens,
+    Lettering,
+    Light,
+    Material,
     Style,
     Table,
     Truth,
@@ -88,6 +96,10 @@ __all__ = [
     "BackPattern",
     "GameFrame",
     "Layout",
+    "Lens",
+    "Lettering",
+    "Light",
+    "Material",
     "Style",
     "Table",
     "Truth",

@@ -10,7 +10,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.synth.styles import BackPattern, Style, Victim
+from vision.synth.family_faces import FAMILY_BACKS, FAMILY_VICTIMS, family_back, family_victim
+from vision.synth.family_faces import material as _material
+from vision.synth.letterings import draw_letter
+from vision.synth.styles import BackPattern, Lettering, Material, Style, Victim
 
 _log = logging.getLogger(__name__)
 
@@ -25,8 +28,11 @@ def rounded_mask(side: int, radius: float) -> np.ndarray:
     return mask
 
 
-def _glyph(letter: str, font: Path, side: int, style: Style) -> np.ndarray:
+def _glyph(letter: str, font: Path | None, side: int, style: Style) -> np.ndarray:
     """An upright letter on the tile face colour, ``side`` px square (BGR)."""
+    if style.lettering is not Lettering.FONT or font is None:
+        return draw_letter(letter, side, style.lettering, style.letter_scale, style.ink,
+                           style.face)
     try:
         from vision import glyphs
     except ImportError:
@@ -53,6 +59,8 @@ def _glyph(letter: str, font: Path, side: int, style: Style) -> np.ndarray:
 
 
 def _back(side: int, style: Style) -> np.ndarray:
+    if style.pattern in FAMILY_BACKS:
+        return family_back(side, style)
     img = np.empty((side, side, 3), np.uint8)
     img[:] = style.back
     ink = style.back_ink
@@ -95,6 +103,8 @@ def _back(side: int, style: Style) -> np.ndarray:
 
 
 def _victim(side: int, style: Style) -> np.ndarray:
+    if style.victim in FAMILY_VICTIMS:
+        return family_victim(side, style)
     img = np.empty((side, side, 3), np.uint8)
     img[:] = style.face
     s = side
@@ -145,6 +155,8 @@ def _face_cached(kind: str, side: int, style: Style) -> np.ndarray:
     else:
         img = _glyph(kind, style.font, side, style)
     img = img.copy()
+    if style.material is not Material.CARD:
+        img = _material(img, kind, style)
     # a thin darker rim: tiles are cut from card, their edge catches less light
     cv2.rectangle(img, (0, 0), (side - 1, side - 1), tuple(int(c * 0.8) for c in img[1, 1]),
                   max(1, side // 50))

@@ -10,7 +10,9 @@ import numpy as np
 
 from companion.games.moerder.board import CELLS, SIZE, Board, Tile
 from vision.synth.faces import rounded_mask, tile_face
-from vision.synth.styles import RESOLUTIONS, Colour, Layout, Style, Table, Truth
+from vision.synth.family_scene import FAMILY_TABLES, family_table, gloss, lens, room_light
+from vision.synth.styles import (RESOLUTIONS, Colour, Layout, Lens, Light, Material, Style,
+                                  Table, Truth)
 
 
 def _table(size: tuple[int, int], style: Style, rng: np.random.Generator) -> np.ndarray:
@@ -21,6 +23,8 @@ def table_cloth(size: tuple[int, int], kind: Table, colour: Colour,
                 rng: np.random.Generator) -> np.ndarray:
     """A table top (wood, plain or cloth) of ``size``: shared by every renderer that puts
     something on a table, so tiles and dice lie on the same kinds of surface."""
+    if kind in FAMILY_TABLES:
+        return family_table(size, kind, colour, rng)
     w, h = size
     base = np.array(colour, np.float32)
     sw, sh = max(8, w // 8), max(8, h // 8)
@@ -257,6 +261,9 @@ def render_table(board: Board, style: Style, seed: int, *, layout: Layout | None
         kind = "back" if tile is None else tile.value
         face = tile_face(kind, side, style, layout.turns[i] if tile is not None else 0)
         _paste(canvas, face, mask, corners_all[i])
+    room_rng = np.random.default_rng([layout.seed, 11])  # the lamp stays put during a game
+    if style.material is Material.GLOSSY:
+        gloss(canvas, corners_all, side, room_rng)
     img = cv2.warpPerspective(canvas, layout.homography, layout.size, flags=cv2.INTER_AREA,
                               borderMode=cv2.BORDER_REFLECT)
     tiles = cv2.perspectiveTransform(corners_all.reshape(-1, 1, 2), layout.homography)
@@ -265,6 +272,11 @@ def render_table(board: Board, style: Style, seed: int, *, layout: Layout | None
         grid_c = tiles.reshape(-1, 2).mean(axis=0)
         target = grid_c + rng.uniform(-0.25, 0.25, 2) * (tiles[35, 2] - tiles[0, 0])
         _hand(img, rng, target)
+    if style.light != Light():
+        img = room_light(img, style.light, room_rng)
+    if style.lens != Lens():
+        img, seen = lens(img, tiles.reshape(-1, 2), style.lens)
+        tiles = seen.reshape(CELLS, 4, 2)
     img = _spoil(img, layout, rng)
     rotations = tuple(
         layout.turns[i] if (t is not None and t is not Tile.VICTIM) else 0

@@ -1,20 +1,22 @@
 """What a rendered table looks like: its style (font, colours, back pattern, victim picture,
-table), the scene a game keeps (camera, tile places, light) and the ground truth; the train
-and bench splits never share a font, colour scheme, back pattern or picture."""
+table, and for the held-out family also tile material, light and lens), the scene a game keeps
+(camera, tile places, light) and the ground truth. The train, bench and family splits never
+share a font, colour scheme, back pattern or picture."""
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeVar
 
 import numpy as np
 
 from companion.games.moerder.board import Board
 
 Colour = tuple[int, int, int]  # BGR
-Split = Literal["train", "bench"]
+Split = Literal["train", "bench", "family"]
+_T = TypeVar("_T")
 
 RESOLUTIONS: tuple[tuple[int, int], ...] = ((1280, 960), (1640, 1232), (1920, 1080), (1600, 1200))
 
@@ -30,6 +32,10 @@ class BackPattern(enum.Enum):
     DIAMONDS = "diamonds"
     CROSSHATCH = "crosshatch"
     FRAME = "frame"
+    WORD = "word"  # a word printed in rows, as a publisher's name on the back
+    MONOGRAM = "monogram"  # big initials in a ring, as a game's logo
+    WAVES = "waves"
+    HONEYCOMB = "honeycomb"
 
 
 class Victim(enum.Enum):
@@ -39,12 +45,59 @@ class Victim(enum.Enum):
     DAGGER = "dagger"
     OUTLINE = "outline"  # a chalk outline of a body
     BLOOD = "blood"  # a splash with drops
+    TOMBSTONE = "tombstone"
+    MAGNIFIER = "magnifier"
+    POISON = "poison"  # a bottle with a cross on its label
+    FOOTPRINTS = "footprints"
 
 
 class Table(enum.Enum):
     WOOD = "wood"
     PLAIN = "plain"
     CLOTH = "cloth"
+    FELT = "felt"  # a card table's baize: fine fibres, mottled
+    CHECKED = "checked"  # a gingham cloth: straight lines of its own across the whole view
+    PLANKS = "planks"  # boards with dark seams between them
+
+
+class Lettering(enum.Enum):
+    """How the letters are drawn: from ``Style.font``, or from strokes of our own (a letter
+    skeleton drawn with a pen, or a dot matrix), shapes the letter model never trained on."""
+
+    FONT = "font"
+    MARKER = "marker"  # round strokes of a thick felt pen
+    SERIF = "serif"  # a thinner pen with bars at the stroke ends
+    SLANTED = "slanted"  # the marker leaning right, as an italic
+    NARROW = "narrow"  # condensed, thin strokes
+    OUTLINE = "outline"  # hollow letters: an ink rim round the face colour
+    DOTS = "dot-matrix"  # 5x7 dots, as a printer or a stamp makes them
+
+
+class Material(enum.Enum):
+    """What a tile is made of: it changes the face, not the layout."""
+
+    CARD = "card"
+    WOOD = "wood"  # grain under the print
+    GLOSSY = "glossy"  # plastic that throws the lamp back as a bright sheen
+    BORDERED = "bordered"  # card with a printed border line inside its edge
+
+
+@dataclass(frozen=True)
+class Light:
+    """The room's light over the whole view (on top of the layout's uneven light)."""
+
+    cast: tuple[float, float, float] = (1.0, 1.0, 1.0)  # gain per channel, BGR
+    gradient: float = 0.0  # how much darker the far side is than the near one (0..1)
+    spot: float = 0.0  # extra brightness inside a hard-edged spot, darker outside
+
+
+@dataclass(frozen=True)
+class Lens:
+    """What a cheap lens adds: barrel distortion, darker corners, a focus a little off."""
+
+    barrel: float = 0.0  # k1: a point at the corner of the view moves inwards by this share
+    vignette: float = 0.0  # how much darker the corners are than the centre (0..1)
+    defocus: float = 0.0  # radius of the blur disk, as a share of the image width
 
 
 @dataclass(frozen=True)
@@ -52,7 +105,7 @@ class Style:
     """How a tile set and its table look."""
 
     name: str
-    font: Path
+    font: Path | None  # None when ``lettering`` does not draw from a font file
     face: Colour
     ink: Colour
     back: Colour
@@ -63,6 +116,11 @@ class Style:
     table_colour: Colour
     radius: float = 0.08  # corner radius as a fraction of the tile side
     letter_scale: float = 0.62  # letter height / tile side
+    lettering: Lettering = Lettering.FONT
+    material: Material = Material.CARD
+    back_text: str = ""  # what a WORD or MONOGRAM back prints
+    light: Light = Light()
+    lens: Lens = Lens()
 
 
 @dataclass(frozen=True)
@@ -145,7 +203,10 @@ _VICTIMS: dict[str, tuple[Victim, ...]] = {
 
 
 def fonts(split: Split) -> list[Path]:
-    """Fonts of a split: vision.glyphs' own split if present (train/test), else ours."""
+    """Fonts of a split: vision.glyphs' own split if present (train/test), else ours. The
+    family has none: every installed font is on one side of the letter model's split."""
+    if split == "family":
+        return []
     try:
         from vision import glyphs  # the letters helper's renderer, when it is there
     except ImportError:
@@ -159,6 +220,8 @@ def fonts(split: Split) -> list[Path]:
 
 def styles(split: Split) -> list[Style]:
     """The styles of a split, in a fixed order: every font with a rotating colour scheme."""
+    if split == "family":
+        return family_styles()
     out: list[Style] = []
     schemes = _SCHEMES[split]
     tables = (Table.WOOD, Table.PLAIN, Table.CLOTH)
@@ -184,3 +247,66 @@ def styles(split: Split) -> list[Style]:
         raise RuntimeError(f"no fonts found for the {split} styles")
     return out
 
+
+
+# --------------------------------------------------------------------------------------------
+# The family: held out of all tuning and training, and unlike train and bench on every axis
+
+# (material, face, ink, back, back_ink, radius): colours that suit the material
+_FAMILY_TILES: tuple[tuple[Material, Colour, Colour, Colour, Colour, float], ...] = (
+    (Material.WOOD, (150, 195, 225), (25, 45, 70), (40, 75, 120), (20, 40, 70), 0.06),
+    (Material.GLOSSY, (40, 210, 245), (15, 15, 15), (160, 60, 10), (230, 160, 90), 0.12),
+    (Material.BORDERED, (215, 235, 235), (120, 30, 20), (30, 25, 95), (110, 160, 210), 0.04),
+    (Material.CARD, (250, 250, 255), (10, 60, 10), (70, 35, 20), (170, 190, 210), 0.22),
+    (Material.GLOSSY, (235, 235, 240), (140, 20, 20), (20, 20, 20), (90, 90, 120), 0.18),
+    (Material.WOOD, (120, 170, 205), (15, 15, 15), (25, 55, 55), (90, 150, 150), 0.1),
+)
+_FAMILY_BACKS: tuple[tuple[BackPattern, str], ...] = (
+    (BackPattern.WORD, "MORD"), (BackPattern.MONOGRAM, "FdM"), (BackPattern.WAVES, ""),
+    (BackPattern.WORD, "KRIMI"), (BackPattern.HONEYCOMB, ""),
+)
+_FAMILY_TABLES: tuple[tuple[Table, Colour], ...] = (
+    (Table.FELT, (50, 105, 25)), (Table.CHECKED, (40, 40, 170)), (Table.PLANKS, (70, 110, 150)),
+    (Table.FELT, (90, 30, 40)), (Table.CHECKED, (130, 90, 30)), (Table.PLANKS, (45, 65, 90)),
+)
+_FAMILY_LIGHTS: tuple[Light, ...] = (
+    Light(cast=(0.78, 0.95, 1.15)),  # a warm bulb
+    Light(cast=(1.15, 1.0, 0.85), gradient=0.35),  # cold daylight from one window
+    Light(spot=0.45),  # a desk lamp's hard circle
+    Light(cast=(0.85, 0.95, 1.1), gradient=0.5, spot=0.3),
+)
+_FAMILY_LENSES: tuple[Lens, ...] = (
+    Lens(barrel=0.08), Lens(vignette=0.45), Lens(defocus=0.0022),
+    Lens(barrel=0.05, vignette=0.3), Lens(barrel=0.1, defocus=0.0015),
+)
+_FAMILY_LETTERINGS: tuple[Lettering, ...] = (
+    Lettering.MARKER, Lettering.SERIF, Lettering.SLANTED, Lettering.NARROW, Lettering.OUTLINE,
+    Lettering.DOTS,
+)
+
+
+def _pick(seq: tuple[_T, ...], i: int) -> _T:
+    """The ``i``-th of a cycle that moves on by one each round, so that two axes whose cycles
+    have the same length do not stay paired."""
+    return seq[(i + i // len(seq)) % len(seq)]
+
+
+def family_styles(count: int = 12) -> list[Style]:
+    """The held-out family: each axis cycles with its own period, so the ``count`` styles mix
+    letterings, materials, backs, victims, tables, lights and lenses in many combinations."""
+    victims = (Victim.TOMBSTONE, Victim.MAGNIFIER, Victim.POISON, Victim.FOOTPRINTS)
+    out: list[Style] = []
+    for i in range(count):
+        material, face, ink, back, back_ink, radius = _pick(_FAMILY_TILES, i)
+        pattern, text = _FAMILY_BACKS[i % len(_FAMILY_BACKS)]
+        table, table_colour = _FAMILY_TABLES[i % 3 + 3 * (i // 3 % 2)]
+        lettering = _FAMILY_LETTERINGS[i % len(_FAMILY_LETTERINGS)]
+        out.append(Style(
+            name=f"family-{i}-{lettering.value}-{material.value}-{pattern.value}",
+            font=None, face=face, ink=ink, back=back, back_ink=back_ink, pattern=pattern,
+            victim=victims[i % len(victims)], table=table, table_colour=table_colour,
+            radius=radius, letter_scale=(0.58, 0.64, 0.6)[i % 3], lettering=lettering,
+            material=material, back_text=text, light=_pick(_FAMILY_LIGHTS, i),
+            lens=_pick(_FAMILY_LENSES, i),
+        ))
+    return out

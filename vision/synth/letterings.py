@@ -1,0 +1,141 @@
+"""Letters drawn without a font file: a skeleton of each of the game's letters (M Ö R D E)
+drawn with a pen (round, with serifs, slanted, narrow, hollow) or as a dot matrix. The letter
+model learnt from installed fonts only, so these are shapes it never saw: the held-out
+family's letters. They are ours, point by point, so they look the same whatever libraries
+are installed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.synth.styles import Colour, Lettering
+
+Stroke = tuple[tuple[float, float], ...]  # (x, y) in cap heights, y downwards from the top
+
+
+def _arc(cx: float, cy: float, rx: float, ry: float, a0: float, a1: float) -> Stroke:
+    t = np.radians(np.linspace(a0, a1, 24))
+    return tuple((float(cx + rx * np.cos(a)), float(cy + ry * np.sin(a))) for a in t)
+
+
+# each letter: its width (in cap heights), its strokes, and where a serif pen puts bars
+_SKELETONS: dict[str, tuple[float, tuple[Stroke, ...], Stroke]] = {
+    "M": (0.86, (((0, 1), (0, 0), (0.43, 0.66), (0.86, 0), (0.86, 1)),),
+          ((0, 1), (0.86, 1), (0, 0), (0.86, 0))),
+    "O": (0.84, (_arc(0.42, 0.5, 0.42, 0.5, 0, 360),), ()),
+    "R": (0.74, (((0, 1), (0, 0), (0.4, 0)) + _arc(0.4, 0.25, 0.3, 0.25, -90, 90)
+                 + ((0, 0.5),), ((0.34, 0.5), (0.74, 1))),
+          ((0, 1), (0, 0), (0.74, 1))),
+    "D": (0.78, (((0.3, 1), (0, 1), (0, 0), (0.3, 0)) + _arc(0.3, 0.5, 0.48, 0.5, -90, 90),),
+          ((0, 0), (0, 1))),
+    "E": (0.66, (((0.66, 0), (0, 0), (0, 1), (0.66, 1)), ((0, 0.48), (0.54, 0.48))),
+          ((0, 0), (0, 1))),
+}
+
+
+@dataclass(frozen=True)
+class _Pen:
+    width: float  # stroke width, in cap heights
+    squeeze: float = 1.0  # letter width factor
+    slant: float = 0.0  # x shift per cap height, at the top
+    serif: float = 0.0  # bar length at the serif points, in cap heights
+    hollow: float = 0.0  # rim width of a hollow letter, in cap heights
+
+
+_PENS: dict[Lettering, _Pen] = {
+    Lettering.MARKER: _Pen(0.16),
+    Lettering.SERIF: _Pen(0.1, serif=0.24),
+    Lettering.SLANTED: _Pen(0.14, slant=0.22),
+    Lettering.NARROW: _Pen(0.09, squeeze=0.62),
+    Lettering.OUTLINE: _Pen(0.22, hollow=0.045),
+}
+
+# 5 columns x 7 rows; Ö is an O with two dots two rows above its top
+_DOTS: dict[str, tuple[str, ...]] = {
+    "M": ("X...X", "XX.XX", "X.X.X", "X.X.X", "X...X", "X...X", "X...X"),
+    "O": (".XXX.", "X...X", "X...X", "X...X", "X...X", "X...X", ".XXX."),
+    "R": ("XXXX.", "X...X", "X...X", "XXXX.", "X.X..", "X..X.", "X...X"),
+    "D": ("XXXX.", "X...X", "X...X", "X...X", "X...X", "X...X", "XXXX."),
+    "E": ("XXXXX", "X....", "X....", "XXXX.", "X....", "X....", "XXXXX"),
+}
+
+_SUPER = 4  # drawn this many times larger, then shrunk: anti-aliased edges
+
+
+class LetteringError(ValueError):
+    """A letter this lettering cannot draw."""
+
+
+def draw_letter(letter: str, side: int, lettering: Lettering, scale: float, ink: Colour,
+                face: Colour) -> np.ndarray:
+    """An upright ``letter`` on ``face``, ``side`` px square (BGR). Every letter shares one cap
+    height (``scale`` of the side, less room for the umlaut's dots), as a font's would."""
+    base = "O" if letter == "Ö" else letter
+    if base not in _DOTS:
+        raise LetteringError(f"{lettering.value} draws only M Ö R D E, not {letter!r}")
+    big = side * _SUPER
+    cap = scale * big * 0.8
+    if lettering is Lettering.DOTS:
+        mask = _dot_matrix(big, base, cap, letter == "Ö")
+    elif lettering in _PENS:
+        mask = _pen(big, base, cap, letter == "Ö", _PENS[lettering])
+    else:
+        raise LetteringError(f"{lettering.value} is not drawn here")
+    small = cv2.resize(mask, (side, side), interpolation=cv2.INTER_AREA)
+    alpha = small.astype(np.float32)[:, :, None] / 255
+    out = np.array(face, np.float32) * (1 - alpha) + np.array(ink, np.float32) * alpha
+    return np.asarray(np.clip(out + 0.5, 0, 255).astype(np.uint8))
+
+
+def _pen(big: int, base: str, cap: float, umlaut: bool, pen: _Pen) -> np.ndarray:
+    """The skeleton drawn with ``pen`` into a mask, centred (with the umlaut's dots)."""
+    width, strokes, serifs = _SKELETONS[base]
+    width *= pen.squeeze
+    dot = min(max(pen.width * 0.7, 0.07), 0.1)  # the umlaut's dot radius, in cap heights
+    lift = pen.width / 2 + 0.07 + dot  # the dots' centre above the cap line
+    gap = (lift + dot) * cap if umlaut else 0.0
+    x0, y0 = (big - width * cap) / 2, (big - cap + gap) / 2
+    thick = max(2, int(round(pen.width * cap)))
+
+    def at(x: float, y: float) -> tuple[int, int]:
+        return (int(round(x0 + (x * pen.squeeze + pen.slant * (1 - y)) * cap)),
+                int(round(y0 + y * cap)))
+
+    mask = np.zeros((big, big), np.uint8)
+    for stroke in strokes:
+        pts = np.array([at(x, y) for x, y in stroke], np.int32)
+        cv2.polylines(mask, [pts], False, 255, thick, cv2.LINE_AA)
+    for x, y in serifs:
+        half = pen.serif / 2 / pen.squeeze
+        cv2.line(mask, at(x - half, y), at(x + half, y), 255, max(2, thick * 2 // 3),
+                 cv2.LINE_AA)
+    if umlaut:
+        for sx in (0.28, 0.72):
+            cv2.circle(mask, at(sx * width / pen.squeeze, -lift), int(dot * cap), 255, -1,
+                       cv2.LINE_AA)
+    if pen.hollow:
+        rim = max(2, int(round(pen.hollow * cap)))
+        core = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
+                                                         (2 * rim + 1, 2 * rim + 1)))
+        mask = np.asarray(cv2.subtract(mask, core), np.uint8)
+    return mask
+
+
+def _dot_matrix(big: int, base: str, cap: float, umlaut: bool) -> np.ndarray:
+    """5x7 dots (Ö: two more dots two rows above), centred on the face."""
+    pitch = cap / 7
+    rows = list(_DOTS[base])
+    if umlaut:
+        rows = [".X.X.", "....."] + rows
+    mask = np.zeros((big, big), np.uint8)
+    x0 = (big - 5 * pitch) / 2 + pitch / 2
+    y0 = (big - len(rows) * pitch) / 2 + pitch / 2
+    for r, row in enumerate(rows):
+        for c, mark in enumerate(row):
+            if mark == "X":
+                centre = (int(x0 + c * pitch), int(y0 + r * pitch))
+                cv2.circle(mask, centre, int(pitch * 0.42), 255, -1, cv2.LINE_AA)
+    return mask
