@@ -87,3 +87,47 @@ def test_table_reader_follows_a_game(game: Game) -> None:
         first_of_turn = next(o for t, o in seen if t == turn)
         turned = [i for i in range(CELLS) if boards[turn - 1].cells[i] != boards[turn].cells[i]]
         assert list(first_of_turn.changed) == turned
+
+
+def test_without_a_reference_frame_the_first_frames_teach_each_cell_its_back(game: Game,
+                                                                             ) -> None:
+    """The game's first frame (all face down) becomes each cell's reference, as a reference
+    frame would; a turned tile keeps the back it showed, so later frames compare with it."""
+    boards, frames = game
+    reader = TableReader(TileReader(LetterReader.load()), still_frames=1)
+    first = next(f for f in frames if f.still and f.turn == 0)
+    obs = reader.read(first.image)
+    assert obs is not None
+    hidden = [i for i, c in enumerate(obs.cells) if c.state is CellState.HIDDEN]
+    refs = reader.tiles.refs
+    assert refs is not None and len(hidden) >= 30
+    assert [i for i, r in enumerate(refs) if r is not None] == hidden
+    for f in frames:  # the rest of the game as the camera sees it
+        obs = reader.read(f.image) or obs
+    assert obs is not None
+    turned = [i for i in range(CELLS) if boards[2].cells[i] is not None]
+    assert all(obs.cells[i].state is not CellState.HIDDEN for i in turned)
+    assert reader.tiles.refs is not None
+    assert all(reader.tiles.refs[i] is refs[i] for i in turned if refs[i] is not None)
+
+
+def test_a_moved_camera_forgets_the_cells_references() -> None:
+    """Each cell's reference is cropped where the cell lay; when the grid is found elsewhere
+    (the camera was bumped) those pixels are another cell's, so they are dropped and learned
+    again from what the new view shows face down."""
+    style = synth.styles("bench")[2]
+    board = Board()
+    here, _ = synth.render_table(board, style, 8, layout=synth.make_layout(style, 8, (1280, 960)))
+    there, _ = synth.render_table(board, style, 8,
+                                  layout=synth.make_layout(style, 9, (1280, 960)))
+    reader = TableReader(TileReader(LetterReader.load()), still_frames=1)
+    reader.learn_reference(here)
+    old = reader.tiles.refs
+    assert old is not None and all(r is not None for r in old)
+    obs = None
+    for _ in range(3):  # the view changed: motion first, then still frames of the new view
+        obs = reader.read(there) or obs
+    assert obs is not None and reader.grid is not None
+    refs = reader.tiles.refs
+    assert refs is not None and not any(r is a for r, a in zip(refs, old, strict=True))
+    assert sum(c.state is CellState.HIDDEN for c in obs.cells) >= 30

@@ -244,6 +244,7 @@ class TableReader:
         self._rect: np.ndarray | None = None
         self._covered = 0
         self._pending: np.ndarray | None = None
+        self._ref_grid: Grid | None = None  # the grid the cells' references were cropped with
         self.settle_frames = SETTLE_FRAMES
         self.status = "none"
 
@@ -260,6 +261,7 @@ class TableReader:
         cannot be found, the frame is kept and learned from once a later frame shows it."""
         try:
             self.grid = learn_back(frame, self.tiles, fallback=self.grid)
+            self._ref_grid = self.grid
             self._pending = None
         except GridNotFound:
             self._pending = frame
@@ -273,14 +275,23 @@ class TableReader:
             self.status = "moving"
             self._covered = 0
             return None
-        if self.grid is None:
+        if self.grid is None or self.last is None:
+            # the first read (of a game, or after the grid was lost): the table is located
+            # in this frame, not trusted from the reference frame, whose camera may have
+            # been moved since
             try:
-                self.grid = locate(frame)
+                found = locate(frame)
             except GridNotFound:
-                self.status = "no-grid"
-                return None
+                if self.grid is None:
+                    self.status = "no-grid"
+                    return None
+                found = self.grid  # the reference's grid, when this frame shows none
+            if self.grid is None or not same_view(found, self.grid):
+                self.grid = found  # else the one the references were cropped with stays
+            self._drop_stale_refs()
         if self._pending is not None:
             self.tiles.learn_reference(crops_of(self._pending, self.grid))
+            self._ref_grid = self.grid
             self._pending = None
         rect = rectify(frame, self.grid, RECT_PX, RECT_BORDER)
         change: Change | None = None
@@ -308,6 +319,15 @@ class TableReader:
         self.status = "read"
         return obs
 
+    def _drop_stale_refs(self) -> None:
+        """After the grid was located anew: if it moved (the camera was bumped), each cell's
+        reference was cropped where the cell lay before and would compare wrong pixels; the
+        cells learn theirs again from the frames to come (the back's model stays)."""
+        if (self._ref_grid is not None and self.grid is not None
+                and not same_view(self._ref_grid, self.grid)):
+            self.tiles.refs = None
+            self._ref_grid = None
+
     def _relocate(self, frame: np.ndarray, t0: float) -> Observation | None:
         try:
             self.grid = locate(frame)
@@ -315,16 +335,23 @@ class TableReader:
             self.status = "no-grid"
             self.grid = None
             return None
+        self._drop_stale_refs()
         obs = self._read_all(frame, t0)
         self._rect = rectify(frame, self.grid, RECT_PX, RECT_BORDER)
         self.last = obs
         self.status = "read"
         return obs
 
+    def _remember_backs(self, where: range | list[int], crops: list[np.ndarray],
+                        cells: list[CellReading]) -> None:
+        if self.tiles.remember_backs(where, crops, cells) and self._ref_grid is None:
+            self._ref_grid = self.grid
+
     def _read_all(self, frame: np.ndarray, t0: float) -> Observation:
         assert self.grid is not None
         crops = crops_of(frame, self.grid)
         cells = self.tiles.read(crops)
+        self._remember_backs(range(CELLS), crops, cells)
         if self.tiles.back is None:
             hidden = [crops[i] for i, c in enumerate(cells) if c.state is CellState.HIDDEN]
             if len(hidden) >= 12:  # enough face-down tiles to learn the back for the game
@@ -353,6 +380,7 @@ class TableReader:
         teachers = [(i, crop, f"{self.last.cells[i].letter}@{self.last.cells[i].rotation}")
                     for i, crop in zip(where, crops_of(frame, self.grid, where), strict=True)]
         got = self.tiles.read(crops, idx, teachers=teachers)
+        self._remember_backs(idx, crops, got)
         cells = list(self.last.cells)
         for i, c in zip(idx, got, strict=True):
             cells[i] = c

@@ -53,11 +53,13 @@ class FrameRead:
     reread: set[int] = field(default_factory=set)  # read again with the frame's letters taught
 
 
-def start(crops: Sequence[np.ndarray], where: list[int], refs: Sequence[CellRef] | None,
+def start(crops: Sequence[np.ndarray], where: list[int],
+          refs: Sequence[CellRef | None] | None,
           back: FaceModel | None, s: TileSettings, alphabet: str) -> FrameRead:
     """Compare each cell with its reference and measure the ones that need it."""
     same: list[bool | None] = [
-        against_reference(refs[w], c, s) if refs is not None and 0 <= w < len(refs) else None
+        against_reference(ref, c, s)
+        if refs is not None and 0 <= w < len(refs) and (ref := refs[w]) is not None else None
         for w, c in zip(where, crops, strict=True)]
     # a cell its reference settles as face down is never compared by look (saves time)
     looks = [look(c, s) if v is not True or back is None else settled(s)

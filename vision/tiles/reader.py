@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from companion.games.moerder.board import CELLS
 from vision.letters import LetterReader
 from vision.tiles.cells import ALPHABET, CellReading, CellState, TileError
 from vision.tiles.faces import FaceModel
@@ -38,7 +39,8 @@ class TileReader:
         self.alphabet = alphabet
         self.settings = settings
         self._taught = TaughtCache()
-        self.refs: tuple[CellRef, ...] | None = None  # per cell, from a reference frame
+        # per cell, from a reference frame or the game's first frames (None: not seen yet)
+        self.refs: tuple[CellRef | None, ...] | None = None
 
     def learn_back(self, crops: Sequence[np.ndarray], back: FaceModel | None = None,
                    ) -> FaceModel:
@@ -55,6 +57,23 @@ class TileReader:
         read with)."""
         self.refs = tuple(cell_ref(c, self.settings) for c in crops)
         return self.learn_back(crops, back)
+
+    def remember_backs(self, where: Sequence[int], crops: Sequence[np.ndarray],
+                       cells: Sequence[CellReading], sure: float = 0.6) -> int:
+        """Take each of the cells ``where`` read face down (``cells``, from ``crops``) as
+        that cell's reference, where it has none yet: without a reference frame, the game's
+        first frames show each back on this table, under this light, and later frames are
+        then compared cell by cell as with one. Returns how many cells were learned."""
+        refs: list[CellRef | None] = (list(self.refs) if self.refs is not None
+                                      else [None] * CELLS)
+        new = [(w, crop) for w, crop, c in zip(where, crops, cells, strict=True)
+               if 0 <= w < len(refs) and refs[w] is None
+               and c.state is CellState.HIDDEN and c.confidence >= sure]
+        for w, crop in new:
+            refs[w] = cell_ref(crop, self.settings)
+        if new:
+            self.refs = tuple(refs)
+        return len(new)
 
     def read(self, crops: Sequence[np.ndarray], cells: Sequence[int] | None = None,
              teachers: Sequence[Teacher] = ()) -> list[CellReading]:
