@@ -441,3 +441,22 @@ def test_the_sets_limits_hold_over_the_whole_board_after_a_reread() -> None:
     assert settled[10].state is CellState.UNSURE and settled[11].state is CellState.UNSURE
     assert settled[0] == victim and settled[1:8] == [e] * 7
     assert settle_set(board, [5]) == board
+
+
+def test_a_cell_whose_colour_left_its_reference_is_no_moved_back() -> None:
+    """A lamp's spot in the reference frame makes the back's model broad enough to take in a
+    light face; but the reference shows this cell dark, and a face-down tile nudged off its
+    place keeps the back's colour. So a light face the letter model cannot read is left
+    unsure (or the victim), never called the back; a back nudged a little still is one."""
+    style = synth.styles("train")[0]
+    backs = _faces(style, ["back"] * 4)
+    face = synth.tile_face("E", 64, style, 90)
+    broad = dataclasses.replace(FaceModel.learn(backs), scale=np.array([1e3, 1e4, 1e3, 10.0]))
+    assert broad.distance(look(face)) < BACK_SURE  # the model alone would call it the back
+    nudged = np.roll(backs[1], 7, axis=1)  # the same back, off its place
+    crops = [face, nudged, backs[2], backs[3]]
+    reader = TileReader(_Scripted({}, crops), back=broad)  # type: ignore[arg-type]
+    reader.learn_reference(backs, back=broad)
+    got = reader.read(crops)
+    assert got[0].state is not CellState.HIDDEN
+    assert [c.state for c in got[1:]] == [CellState.HIDDEN] * 3

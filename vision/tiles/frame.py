@@ -25,7 +25,7 @@ from vision.tiles.faces import (
     glared,
     model_from_looks,
 )
-from vision.tiles.reference import CellRef, against_reference
+from vision.tiles.reference import CellRef, against_reference, colour_change
 from vision.tiles.settings import TileSettings
 
 Teacher = tuple[int, np.ndarray, str]  # (cell, crop, label like "E@90")
@@ -51,22 +51,24 @@ class FrameRead:
     letterlike: bool = False  # ... and the letter reader sees a letter in them
     faces: list[int] = field(default_factory=list)  # cells surely face up, read by the model
     reread: set[int] = field(default_factory=set)  # read again with the frame's letters taught
+    recoloured: set[int] = field(default_factory=set)  # changed colour since the reference
 
 
 def start(crops: Sequence[np.ndarray], where: list[int],
           refs: Sequence[CellRef | None] | None,
           back: FaceModel | None, s: TileSettings, alphabet: str) -> FrameRead:
     """Compare each cell with its reference and measure the ones that need it."""
-    same: list[bool | None] = [
-        against_reference(ref, c, s)
-        if refs is not None and 0 <= w < len(refs) and (ref := refs[w]) is not None else None
-        for w, c in zip(where, crops, strict=True)]
+    mine = [refs[w] if refs is not None and 0 <= w < len(refs) else None for w in where]
+    same: list[bool | None] = [against_reference(r, c, s) if r is not None else None
+                               for r, c in zip(mine, crops, strict=True)]
+    recoloured = {i for i, (r, c, v) in enumerate(zip(mine, crops, same, strict=True))
+                  if r is not None and v is False and colour_change(r, c) > s.ref_recoloured}
     # a cell its reference settles as face down is never compared by look (saves time)
     looks = [look(c, s) if v is not True or back is None else settled(s)
              for c, v in zip(crops, same, strict=True)]
     dist = [back.distance(lk) if back is not None else np.inf for lk in looks]
     return FrameRead(crops, where, s, alphabet, same, looks, back, dist,
-                     out=[None] * len(crops))
+                     out=[None] * len(crops), recoloured=recoloured)
 
 
 def needs_letters(f: FrameRead) -> list[int]:
@@ -139,12 +141,14 @@ def verdict(f: FrameRead, i: int) -> CellReading | None:
     if f.letterlike and (d < s.back_sure or i in f.group) and same is not False:
         # the back's own pattern, read as a letter by the model
         return CellReading(CellState.HIDDEN, confidence=max(back_conf(d, s), 0.7))
-    if same is False and d < s.back_sure and not (letter and conf >= s.victim_max_letter):
+    moved_back = same is False and i not in f.recoloured  # a back keeps its colour
+    if moved_back and d < s.back_sure and not (letter and conf >= s.victim_max_letter):
         # changed since the reference but still the back: a face-down tile moved
         return CellReading(CellState.HIDDEN, confidence=back_conf(d, s) * 0.9)
     if same is False and not letter:
         return None  # face up for sure: a letter the model could not read, or the victim
-    if d < s.back_sure and not (letter and conf >= s.letter_over_back):
+    if (same is not False or moved_back) and d < s.back_sure and not (
+            letter and conf >= s.letter_over_back):
         return CellReading(CellState.HIDDEN, confidence=back_conf(d, s))
     if letter and f.inferred and d < s.back_not and conf < s.letter_over_back:
         # near a back we only guessed at: the pattern may be fooling the letter model

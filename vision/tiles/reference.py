@@ -48,13 +48,19 @@ def cell_ref(crop: np.ndarray, settings: TileSettings = DEFAULT_SETTINGS) -> Cel
                    float(np.mean(mid >= settings.glare_level)))
 
 
+def colour_change(ref: CellRef, crop: np.ndarray) -> float:
+    """How far the middle of a cell's colour moved from its reference (Lab, lightness counted
+    half: light is uneven, and glare comes and goes)."""
+    d = ref.lab - _mid_lab(crop)
+    return float(np.hypot(np.hypot(d[1], d[2]), d[0] / 2))
+
+
 def against_reference(ref: CellRef, crop: np.ndarray,
                       settings: TileSettings = DEFAULT_SETTINGS) -> bool | None:
     """True: the cell looks as in the reference (still face down); False: surely changed;
     None: cannot tell (the caller falls back to the model of the back)."""
     s = settings
-    d = ref.lab - _mid_lab(crop)
-    colour = float(np.hypot(np.hypot(d[1], d[2]), d[0] / 2))
+    colour = colour_change(ref, crop)
     if colour > s.ref_colour_changed:  # most face-up tiles: no need to compare the structure
         return False
     f = _fine(crop)
@@ -78,4 +84,4 @@ def against_reference(ref: CellRef, crop: np.ndarray,
     return None
 
 
-__all__ = ["CellRef", "against_reference", "cell_ref"]
+__all__ = ["CellRef", "against_reference", "cell_ref", "colour_change"]

@@ -50,6 +50,9 @@ class TileSettings:
     ref_colour_same: float = 8.0  # Lab distance (lightness counted half) of an unchanged cell
     ref_colour_changed: float = 15.0  # beyond which the cell surely changed
     ref_burnt: float = 0.3  # share burnt white above which "unchanged" means little
+    # colour moved this far from the reference: no face-down tile nudged off its place (that
+    # keeps the back's colour over most of the cell's middle), however near the back's model
+    ref_recoloured: float = 30.0
 
 
 DEFAULT_SETTINGS = TileSettings()
