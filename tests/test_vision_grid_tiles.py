@@ -136,7 +136,8 @@ def test_settings_travel_with_the_reader_and_reads_leave_nothing_behind() -> Non
     first = reader.read(crops)
     assert reader.read(crops) == first
     assert TileSettings() == TileSettings(back_sure=3.0, back_not=4.5, ref_burnt=0.3)
-    nothing_is_plainly_the_back = dataclasses.replace(TileSettings(), back_sure=0.0)
+    nothing_is_plainly_the_back = dataclasses.replace(TileSettings(), back_sure=0.0,
+                                                      glare_max_letter=0.0)
     strict = TileReader(_Scripted({2: sure_m}, crops), back=back,  # type: ignore[arg-type]
                         settings=nothing_is_plainly_the_back)
     got = strict.read(crops)

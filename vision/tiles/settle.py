@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 
 from companion.games.moerder.board import PER_LETTER
+from vision.letters import LetterReading
 from vision.tiles.appearance import glyph_vec, ratio
 from vision.tiles.cells import CellReading, CellState
 from vision.tiles.faces import FaceModel
@@ -59,10 +60,31 @@ def _face_up(f: FrameRead, i: int, up: bool, sure: list[int]) -> bool:
         return True
     if len(sure) < 2 or f.dist[i] < s.back_sure:
         return False
+    return _on_the_paper(f, i, sure)
+
+
+def _on_the_paper(f: FrameRead, i: int, sure: list[int]) -> bool:
+    """Is cell ``i`` the colour of the paper the frame's sure letters are printed on?"""
     mine = _paper(f.crops[i])
     faces = np.median([_paper(f.crops[j]) for j in sure[:: max(1, len(sure) // 8)]], axis=0)
     return bool(np.linalg.norm(mine[1:] - faces[1:]) < 6
                 and ratio(float(mine[0]), float(faces[0])) < 1.25)
+
+
+def _nothing_drawn(f: FrameRead, i: int, r: LetterReading | None, sure: list[int]) -> bool:
+    """Is cell ``i`` a back because nothing is drawn on it? Every face of the set carries a
+    letter or the victim's picture, in ink; a cell without glare that shows no ink and no
+    line, in which the letter reader sees nothing, and that is not the letters' blank paper,
+    can only be a back (one the back's model missed: two backs alike to each other are too
+    few to learn from, or light makes the model's summary stricter than the backs)."""
+    s, lk = f.settings, f.looks[i]
+    if f.same[i] is False or lk.glare >= 0.25:
+        return False
+    if lk.ink > s.victim_ink or lk.lines > s.victim_ink:
+        return False
+    if r is not None and r.confidence >= s.glare_max_letter:
+        return False
+    return len(sure) < 2 or not _on_the_paper(f, i, sure)
 
 
 def by_likeness(f: FrameRead, up: Sequence[bool]) -> list[int]:
@@ -94,6 +116,8 @@ def by_likeness(f: FrameRead, up: Sequence[bool]) -> list[int]:
               and (not sure or top < s.unlike_letter or up[i] or i in f.reread)
               and (r is None or r.confidence < s.victim_max_letter)):
             unlike_letters.append(i)
+        elif _nothing_drawn(f, i, r, sure):
+            f.out[i] = CellReading(CellState.HIDDEN, confidence=0.7)
         else:
             guess = r.letter if r is not None else None
             f.out[i] = CellReading(CellState.UNSURE, guess, r.rotation if (r and guess) else 0,
