@@ -461,3 +461,16 @@ def test_a_cell_whose_colour_left_its_reference_is_no_moved_back() -> None:
     got = reader.read(crops)
     assert got[0].state is not CellState.HIDDEN
     assert [c.state for c in got[1:]] == [CellState.HIDDEN] * 3
+
+
+def test_without_reference_a_face_with_nothing_drawn_is_a_back() -> None:
+    """Two backs on a board nearly all face up, one in shade: too few and too unlike to learn
+    the back from. Nothing is drawn on them (every face carries a letter or the victim), so
+    they are backs; the victim's picture beside them stays the victim."""
+    style = synth.styles("train")[2]
+    kinds = ["M", "E", "R", "D", "X", "back", "back"]
+    crops = _faces(style, kinds)
+    crops[6] = (crops[6].astype(np.float32) * 0.7).astype(np.uint8)  # in a hand's shade
+    answers = {i: LetterReading(k, 0, 0.97, ((k, 0.97),)) for i, k in enumerate(kinds[:4])}
+    got = TileReader(_Scripted(answers, crops)).read(crops)  # type: ignore[arg-type]
+    assert [c.char for c in got] == ["M", "E", "R", "D", "X", ".", "."]

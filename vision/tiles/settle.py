@@ -34,12 +34,12 @@ def _likeness(f: FrameRead, i: int, sure: list[int],
 
 
 def _paper(crop: np.ndarray) -> np.ndarray:
-    """Lab of the paper a face is printed on: the brighter half of its middle (a letter or a
-    picture is the darker part, however much of the face it covers)."""
+    """Lab of the paper a face is printed on: the brightest quarter of its middle (a letter
+    or a picture is the darker part; a skull may cover nearly half the face)."""
     h, w = crop.shape[:2]
     mid = crop[h // 5 : h - h // 5, w // 5 : w - w // 5]
     lab = cv2.cvtColor(mid, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
-    bright = lab[lab[:, 0] >= np.median(lab[:, 0])]
+    bright = lab[lab[:, 0] >= np.percentile(lab[:, 0], 75)]
     out: np.ndarray = np.median(bright, axis=0)
     return out
 
