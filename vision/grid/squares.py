@@ -139,7 +139,7 @@ def find_tiles(small: np.ndarray, mask: np.ndarray | None = None,
         cands += _squares(cut, lo, hi, grow=1.5, fill=fill)
         cands += _squares(cv2.erode(b, k3, iterations=2), lo, hi, grow=2, fill=fill)
     cands += _squares(cv2.erode(255 - edges, k3), lo, hi, grow=2.5, fill=fill)
-    merged = _merge(cands)
+    merged = _merge(_off_the_table(cands, mask))
     if len(merged) < SIZE * SIZE * 0.6:
         # touching tiles merge into blobs: their centres still stand out as peaks of the
         # distance to the blob's edge
@@ -151,6 +151,48 @@ def find_tiles(small: np.ndarray, mask: np.ndarray | None = None,
         extra = _split_blocks(blocks, typical)
         merged = _merge(merged + extra, prefer_first=len(merged))
     return merged
+
+
+# a square is the table's own when less than this share of its middle is unlike the table
+# and more than TABLE_AROUND of the band around it is table
+TABLE_INSIDE = 0.2
+TABLE_AROUND = 0.6
+
+
+def _off_the_table(cands: list[Candidate], mask: np.ndarray) -> list[Candidate]:
+    """The squares that are not part of the table's own pattern.
+
+    Glazed tiles in grout or the checks of a cloth are squares too, often more of them than
+    the game has tiles and of their own size (so the typical tile size would be theirs, and
+    the game's tiles dropped as too small or too large). Such a square is drawn in the
+    table's colours and lies among the table's colours; a tile differs from the table inside,
+    and a cube the colour of its table stands in a tray that differs around it, so either
+    keeps it.
+    """
+    if not cands:
+        return cands
+    ii = cv2.integral((mask > 0).astype(np.uint8))
+    out = []
+    for c in cands:
+        inside = _unlike_table(ii, c.centre, 0.35 * c.side)[0]
+        outer, n_outer = _unlike_table(ii, c.centre, 0.85 * c.side)
+        inner, n_inner = _unlike_table(ii, c.centre, 0.6 * c.side)
+        around = (outer * n_outer - inner * n_inner) / max(1.0, n_outer - n_inner)
+        if inside >= TABLE_INSIDE or 1 - around <= TABLE_AROUND:
+            out.append(c)
+    return out
+
+
+def _unlike_table(ii: np.ndarray, c: np.ndarray, r: float) -> tuple[float, float]:
+    """The share of not-table pixels in the box of half-side ``r`` round ``c`` (from the
+    mask's integral image ``ii``), and the box's area in pixels (clipped to the image)."""
+    h, w = ii.shape[0] - 1, ii.shape[1] - 1
+    x0, y0 = np.clip(np.round(c - r).astype(int), 0, (w, h))
+    x1, y1 = np.clip(np.round(c + r).astype(int) + 1, 0, (w, h))
+    area = float(max(0, x1 - x0) * max(0, y1 - y0))
+    if not area:
+        return 1.0, 0.0
+    return float(ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]) / area, area
 
 
 def _mask_angle(mask: np.ndarray) -> float:
