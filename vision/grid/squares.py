@@ -153,10 +153,12 @@ def find_tiles(small: np.ndarray, mask: np.ndarray | None = None,
     return merged
 
 
-# a square is the table's own when less than this share of its middle is unlike the table
-# and more than TABLE_AROUND of the band around it is table
+# a square is the table's when less than TABLE_INSIDE of its middle is unlike the table and
+# more than TABLE_AROUND of the band around it is table; the table has a pattern of squares
+# when at least PATTERN_AT_EDGE such squares lie by the image's edge, where no tile lies
 TABLE_INSIDE = 0.2
 TABLE_AROUND = 0.6
+PATTERN_AT_EDGE = 3
 
 
 def _off_the_table(cands: list[Candidate], mask: np.ndarray) -> list[Candidate]:
@@ -167,20 +169,27 @@ def _off_the_table(cands: list[Candidate], mask: np.ndarray) -> list[Candidate]:
     the game's tiles dropped as too small or too large). Such a square is drawn in the
     table's colours and lies among the table's colours; a tile differs from the table inside,
     and a cube the colour of its table stands in a tray that differs around it, so either
-    keeps it.
+    keeps it. Only a table seen to have squares of its own by the image's edge, away from
+    the tiles, is searched so: on a plain table a light tile on a light table, found by its
+    rim or letters, looks table-coloured too and must stay.
     """
     if not cands:
         return cands
+    h, w = mask.shape[:2]
     ii = cv2.integral((mask > 0).astype(np.uint8))
-    out = []
+    table = []
     for c in cands:
         inside = _unlike_table(ii, c.centre, 0.35 * c.side)[0]
         outer, n_outer = _unlike_table(ii, c.centre, 0.85 * c.side)
         inner, n_inner = _unlike_table(ii, c.centre, 0.6 * c.side)
         around = (outer * n_outer - inner * n_inner) / max(1.0, n_outer - n_inner)
-        if inside >= TABLE_INSIDE or 1 - around <= TABLE_AROUND:
-            out.append(c)
-    return out
+        table.append(inside < TABLE_INSIDE and 1 - around > TABLE_AROUND)
+    centres = np.array([c.centre for c in cands])
+    sides = np.array([c.side for c in cands])
+    edge = np.minimum(centres.min(axis=1), np.min([w, h] - centres, axis=1)) < 0.7 * sides
+    if int(np.sum(edge & np.array(table))) < PATTERN_AT_EDGE:
+        return cands
+    return [c for c, t in zip(cands, table) if not t]
 
 
 def _unlike_table(ii: np.ndarray, c: np.ndarray, r: float) -> tuple[float, float]:
