@@ -139,7 +139,8 @@ def find_tiles(small: np.ndarray, mask: np.ndarray | None = None,
         cands += _squares(cut, lo, hi, grow=1.5, fill=fill)
         cands += _squares(cv2.erode(b, k3, iterations=2), lo, hi, grow=2, fill=fill)
     cands += _squares(cv2.erode(255 - edges, k3), lo, hi, grow=2.5, fill=fill)
-    merged = _merge(_off_the_table(cands, mask))
+    kept, pattern = _off_the_table(cands, mask)
+    merged = _merge(kept)
     if len(merged) < SIZE * SIZE * 0.6:
         # touching tiles merge into blobs: their centres still stand out as peaks of the
         # distance to the blob's edge
@@ -148,7 +149,8 @@ def find_tiles(small: np.ndarray, mask: np.ndarray | None = None,
         merged = _merge(merged + peaks, prefer_first=len(merged))
     if merged:
         typical = float(np.median([c.side for c in merged]))
-        extra = _split_blocks(blocks, typical)
+        # a rectangle of the table's pattern cut into tiles is still the table's
+        extra = _off_the_table(_split_blocks(blocks, typical), mask, pattern)[0]
         merged = _merge(merged + extra, prefer_first=len(merged))
     return merged
 
@@ -161,8 +163,10 @@ TABLE_AROUND = 0.6
 PATTERN_AT_EDGE = 3
 
 
-def _off_the_table(cands: list[Candidate], mask: np.ndarray) -> list[Candidate]:
-    """The squares that are not part of the table's own pattern.
+def _off_the_table(cands: list[Candidate], mask: np.ndarray, pattern: bool | None = None,
+                   ) -> tuple[list[Candidate], bool]:
+    """The squares that are not part of the table's own pattern, and whether the table has
+    one (``pattern``: already known, else decided from ``cands``).
 
     Glazed tiles in grout or the checks of a cloth are squares too, often more of them than
     the game has tiles and of their own size (so the typical tile size would be theirs, and
@@ -174,7 +178,7 @@ def _off_the_table(cands: list[Candidate], mask: np.ndarray) -> list[Candidate]:
     rim or letters, looks table-coloured too and must stay.
     """
     if not cands:
-        return cands
+        return cands, bool(pattern)
     h, w = mask.shape[:2]
     ii = cv2.integral((mask > 0).astype(np.uint8))
     table = []
@@ -184,12 +188,14 @@ def _off_the_table(cands: list[Candidate], mask: np.ndarray) -> list[Candidate]:
         inner, n_inner = _unlike_table(ii, c.centre, 0.6 * c.side)
         around = (outer * n_outer - inner * n_inner) / max(1.0, n_outer - n_inner)
         table.append(inside < TABLE_INSIDE and 1 - around > TABLE_AROUND)
-    centres = np.array([c.centre for c in cands])
-    sides = np.array([c.side for c in cands])
-    edge = np.minimum(centres.min(axis=1), np.min([w, h] - centres, axis=1)) < 0.7 * sides
-    if int(np.sum(edge & np.array(table))) < PATTERN_AT_EDGE:
-        return cands
-    return [c for c, t in zip(cands, table) if not t]
+    if pattern is None:
+        centres = np.array([c.centre for c in cands])
+        sides = np.array([c.side for c in cands])
+        edge = np.minimum(centres.min(axis=1), np.min([w, h] - centres, axis=1)) < 0.7 * sides
+        pattern = int(np.sum(edge & np.array(table))) >= PATTERN_AT_EDGE
+    if not pattern:
+        return cands, False
+    return [c for c, t in zip(cands, table, strict=True) if not t], True
 
 
 def _unlike_table(ii: np.ndarray, c: np.ndarray, r: float) -> tuple[float, float]:
