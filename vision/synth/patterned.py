@@ -52,7 +52,7 @@ def _ceramic(w: int, h: int, base: np.ndarray, rng: np.random.Generator) -> np.n
     joint = cv2.GaussianBlur((gx[None, :] | gy[:, None]).astype(np.float32), (0, 0), 0.8)
     grout_colour = np.array((200, 205, 205), np.float32)
     img = img * (1 - joint[:, :, None]) + grout_colour * joint[:, :, None]
-    return img + rng.normal(0, 3, (h, w, 1)).astype(np.float32)
+    return np.asarray(img + rng.normal(0, 3, (h, w, 1)).astype(np.float32))
 
 
 def _plaid(w: int, h: int, base: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -85,4 +85,4 @@ def _stained(w: int, h: int, base: np.ndarray, rng: np.random.Generator) -> np.n
     field *= 1 + 0.15 * sheen
     if rng.random() < 0.5:  # the grain runs across or along the view
         field = cv2.resize(field.T.copy(), (w, h))
-    return base * field[:, :, None]
+    return np.asarray(base * field[:, :, None])
