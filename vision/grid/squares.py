@@ -174,8 +174,8 @@ def _off_the_table(cands: list[Candidate], mask: np.ndarray, pattern: bool | Non
     table's colours and lies among the table's colours; a tile differs from the table inside,
     and a cube the colour of its table stands in a tray that differs around it, so either
     keeps it. Only a table seen to have squares of its own by the image's edge, away from
-    the tiles, is searched so: on a plain table a light tile on a light table, found by its
-    rim or letters, looks table-coloured too and must stay.
+    the tiles, is searched so: a tile close to the colour of a plain table, found by its rim
+    or letters, looks table-coloured too and must stay.
     """
     if not cands:
         return cands, bool(pattern)
