@@ -46,6 +46,20 @@ def test_every_cell_found_under_tilt_and_jitter(split: str, index: int, seed: in
     assert corners < 0.3
 
 
+@pytest.mark.parametrize(("table", "seed"), [(synth.Table.CERAMIC, 7172),
+                                           (synth.Table.PLAID, 7201)])
+def test_a_table_with_squares_of_its_own_is_not_taken_for_the_grid(table: synth.Table,
+                                                                   seed: int) -> None:
+    # glazed tiles in grout, a plaid's checks: more squares than the game has tiles, of
+    # their own size; the grid is on the tiles, not on the table's pattern
+    style = next(s for s in synth.styles("train") if s.table is table)
+    board = synth.random_board(np.random.default_rng(seed))
+    img, truth = synth.render_table(board, style, seed)
+    cells, corners = _cell_errors(img, truth)
+    assert cells < 0.2
+    assert corners < 0.3
+
+
 def test_rows_run_down_the_image_even_when_the_camera_is_turned() -> None:
     style = synth.styles("train")[1]
     board = synth.random_board(np.random.default_rng(4), face_up=36)

@@ -139,7 +139,8 @@ def find_tiles(small: np.ndarray, mask: np.ndarray | None = None,
         cands += _squares(cut, lo, hi, grow=1.5, fill=fill)
         cands += _squares(cv2.erode(b, k3, iterations=2), lo, hi, grow=2, fill=fill)
     cands += _squares(cv2.erode(255 - edges, k3), lo, hi, grow=2.5, fill=fill)
-    merged = _merge(cands)
+    kept, pattern = _off_the_table(cands, mask)
+    merged = _merge(kept)
     if len(merged) < SIZE * SIZE * 0.6:
         # touching tiles merge into blobs: their centres still stand out as peaks of the
         # distance to the blob's edge
@@ -148,9 +149,65 @@ def find_tiles(small: np.ndarray, mask: np.ndarray | None = None,
         merged = _merge(merged + peaks, prefer_first=len(merged))
     if merged:
         typical = float(np.median([c.side for c in merged]))
-        extra = _split_blocks(blocks, typical)
+        # a rectangle of the table's pattern cut into tiles is still the table's
+        extra = _off_the_table(_split_blocks(blocks, typical), mask, pattern)[0]
         merged = _merge(merged + extra, prefer_first=len(merged))
     return merged
+
+
+# a square is the table's when less than TABLE_INSIDE of its middle is unlike the table and
+# more than TABLE_AROUND of the band around it is table; the table has a pattern of squares
+# when at least PATTERN_AT_EDGE such squares lie by the image's edge, where no tile lies
+TABLE_INSIDE = 0.2
+TABLE_AROUND = 0.6
+PATTERN_AT_EDGE = 3
+
+
+def _off_the_table(cands: list[Candidate], mask: np.ndarray, pattern: bool | None = None,
+                   ) -> tuple[list[Candidate], bool]:
+    """The squares that are not part of the table's own pattern, and whether the table has
+    one (``pattern``: already known, else decided from ``cands``).
+
+    Glazed tiles in grout or the checks of a cloth are squares too, often more of them than
+    the game has tiles and of their own size (so the typical tile size would be theirs, and
+    the game's tiles dropped as too small or too large). Such a square is drawn in the
+    table's colours and lies among the table's colours; a tile differs from the table inside,
+    and a cube the colour of its table stands in a tray that differs around it, so either
+    keeps it. Only a table seen to have squares of its own by the image's edge, away from
+    the tiles, is searched so: a tile close to the colour of a plain table, found by its rim
+    or letters, looks table-coloured too and must stay.
+    """
+    if not cands:
+        return cands, bool(pattern)
+    h, w = mask.shape[:2]
+    ii = cv2.integral((mask > 0).astype(np.uint8))
+    table = []
+    for c in cands:
+        inside = _unlike_table(ii, c.centre, 0.35 * c.side)[0]
+        outer, n_outer = _unlike_table(ii, c.centre, 0.85 * c.side)
+        inner, n_inner = _unlike_table(ii, c.centre, 0.6 * c.side)
+        around = (outer * n_outer - inner * n_inner) / max(1.0, n_outer - n_inner)
+        table.append(inside < TABLE_INSIDE and 1 - around > TABLE_AROUND)
+    if pattern is None:
+        centres = np.array([c.centre for c in cands])
+        sides = np.array([c.side for c in cands])
+        edge = np.minimum(centres.min(axis=1), np.min([w, h] - centres, axis=1)) < 0.7 * sides
+        pattern = int(np.sum(edge & np.array(table))) >= PATTERN_AT_EDGE
+    if not pattern:
+        return cands, False
+    return [c for c, t in zip(cands, table, strict=True) if not t], True
+
+
+def _unlike_table(ii: np.ndarray, c: np.ndarray, r: float) -> tuple[float, float]:
+    """The share of not-table pixels in the box of half-side ``r`` round ``c`` (from the
+    mask's integral image ``ii``), and the box's area in pixels (clipped to the image)."""
+    h, w = ii.shape[0] - 1, ii.shape[1] - 1
+    x0, y0 = np.clip(np.round(c - r).astype(int), 0, (w, h))
+    x1, y1 = np.clip(np.round(c + r).astype(int) + 1, 0, (w, h))
+    area = float(max(0, x1 - x0) * max(0, y1 - y0))
+    if not area:
+        return 1.0, 0.0
+    return float(ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]) / area, area
 
 
 def _mask_angle(mask: np.ndarray) -> float:

@@ -11,6 +11,7 @@ import numpy as np
 from companion.games.moerder.board import CELLS, SIZE, Board, Tile
 from vision.synth.faces import rounded_mask, tile_face
 from vision.synth.family_scene import FAMILY_TABLES, family_table, gloss, lens, room_light
+from vision.synth.patterned import PATTERNED_TABLES, patterned_table
 from vision.synth.styles import (RESOLUTIONS, Colour, Layout, Lens, Light, Material, Style,
                                   Table, Truth)
 
@@ -25,6 +26,8 @@ def table_cloth(size: tuple[int, int], kind: Table, colour: Colour,
     something on a table, so tiles and dice lie on the same kinds of surface."""
     if kind in FAMILY_TABLES:
         return family_table(size, kind, colour, rng)
+    if kind in PATTERNED_TABLES:
+        return patterned_table(size, kind, colour, rng)
     w, h = size
     base = np.array(colour, np.float32)
     sw, sh = max(8, w // 8), max(8, h // 8)

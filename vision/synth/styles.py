@@ -58,6 +58,9 @@ class Table(enum.Enum):
     FELT = "felt"  # a card table's baize: fine fibres, mottled
     CHECKED = "checked"  # a gingham cloth: straight lines of its own across the whole view
     PLANKS = "planks"  # boards with dark seams between them
+    CERAMIC = "ceramic"  # square glazed tiles in light grout (train)
+    PLAID = "plaid"  # broad and narrow stripes both ways, two colours (train)
+    STAINED = "stained"  # dark stained wood with strong grain (train)
 
 
 class Lettering(enum.Enum):
@@ -245,6 +248,34 @@ def styles(split: Split) -> list[Style]:
         )
     if not out:
         raise RuntimeError(f"no fonts found for the {split} styles")
+    if split == "train":
+        out += _patterned_styles(fonts(split), len(out))
+    return out
+
+
+# train tables with a pattern of their own (vision/synth/patterned.py), after the others so
+# that every earlier train style keeps its index: (table, its colour, the colour scheme)
+_PATTERNED: tuple[tuple[Table, Colour, int], ...] = (
+    (Table.CERAMIC, (150, 120, 60), 0), (Table.PLAID, (30, 120, 200), 1),
+    (Table.STAINED, (30, 45, 70), 2), (Table.CERAMIC, (190, 200, 200), 4),
+    (Table.PLAID, (140, 60, 60), 3), (Table.STAINED, (25, 30, 40), 4),
+)
+
+
+def _patterned_styles(found: list[Path], start: int) -> list[Style]:
+    """Train styles on the patterned tables: the locator is tuned on these, never on the
+    family's checked cloth, felt or planks."""
+    out: list[Style] = []
+    for i, (table, colour, k) in enumerate(_PATTERNED):
+        font = found[(5 * i + 3) % len(found)]
+        face, ink, back, back_ink, _ = _SCHEMES["train"][k]
+        pattern = _PATTERNS["train"][i % len(_PATTERNS["train"])]
+        out.append(Style(
+            name=f"train-{start + i}-{font.stem}-{table.value}", font=font, face=face, ink=ink,
+            back=back, back_ink=back_ink, pattern=pattern,
+            victim=_VICTIMS["train"][i % len(_VICTIMS["train"])], table=table,
+            table_colour=colour, radius=(0.05, 0.1, 0.14)[i % 3],
+            letter_scale=(0.6, 0.66, 0.56)[i % 3]))
     return out
 
 
