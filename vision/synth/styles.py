@@ -250,6 +250,7 @@ def styles(split: Split) -> list[Style]:
         raise RuntimeError(f"no fonts found for the {split} styles")
     if split == "train":
         out += _patterned_styles(fonts(split), len(out))
+        out += _room_styles(fonts(split), len(out))
     return out
 
 
@@ -278,6 +279,37 @@ def _patterned_styles(found: list[Path], start: int) -> list[Style]:
             letter_scale=(0.6, 0.66, 0.56)[i % 3]))
     return out
 
+
+# train rooms and lenses, after the patterned tables (every earlier train style keeps its
+# index): the reader is tuned on these lights and lenses, never on the family's, so none of
+# them is one of the family's values
+_ROOMS: tuple[tuple[Light, Lens], ...] = (
+    (Light(cast=(0.9, 1.0, 1.1), spot=0.25), Lens(barrel=0.03)),
+    (Light(gradient=0.25), Lens(vignette=0.25)),
+    (Light(spot=0.35, gradient=0.2), Lens()),
+    (Light(cast=(1.1, 1.0, 0.9)), Lens(defocus=0.0012)),
+    (Light(cast=(0.95, 1.0, 1.05), gradient=0.4), Lens(barrel=0.06, vignette=0.2)),
+    (Light(spot=0.4), Lens(barrel=0.04, defocus=0.001)),
+)
+
+
+def _room_styles(found: list[Path], start: int) -> list[Style]:
+    """Train styles under a room's light (a colour cast, a gradient, a lamp's spot) and seen
+    through a cheap lens, on the usual train tables and tiles."""
+    out: list[Style] = []
+    tables = (Table.WOOD, Table.PLAIN, Table.CLOTH)
+    for i, (light, lens) in enumerate(_ROOMS):
+        font = found[(7 * i + 5) % len(found)]
+        face, ink, back, back_ink, table_colour = _SCHEMES["train"][(i + 1) % len(
+            _SCHEMES["train"])]
+        out.append(Style(
+            name=f"train-{start + i}-{font.stem}-room", font=font, face=face, ink=ink,
+            back=back, back_ink=back_ink, pattern=_PATTERNS["train"][(i + 2) % len(
+                _PATTERNS["train"])],
+            victim=_VICTIMS["train"][i % len(_VICTIMS["train"])], table=tables[i % 3],
+            table_colour=table_colour, radius=(0.05, 0.1, 0.14)[i % 3],
+            letter_scale=(0.6, 0.66, 0.56)[i % 3], light=light, lens=lens))
+    return out
 
 
 # --------------------------------------------------------------------------------------------
