@@ -72,9 +72,11 @@ def start(crops: Sequence[np.ndarray], where: list[int],
 
 
 def needs_letters(f: FrameRead) -> list[int]:
-    """The cells the letter reader sees: those not plainly the back."""
+    """The cells the letter reader sees: those not plainly the back, and every cell that
+    changed since its reference however near the back's model it looks (a lamp's spot over
+    the reference makes that model broad enough to take in a light face)."""
     return [i for i, d in enumerate(f.dist)
-            if not (d < f.settings.back_sure or f.same[i] is True)]
+            if f.same[i] is False or not (d < f.settings.back_sure or f.same[i] is True)]
 
 
 def not_letters(group: list[int], readings: dict[int, LetterReading], s: TileSettings) -> bool:
@@ -153,7 +155,7 @@ def verdict(f: FrameRead, i: int) -> CellReading | None:
     if letter and f.inferred and d < s.back_not and conf < s.letter_over_back:
         # near a back we only guessed at: the pattern may be fooling the letter model
         return CellReading(CellState.UNSURE, letter, rot, min(conf, 0.5))
-    if letter and (d >= s.back_sure or back is None):
+    if letter and (d >= s.back_sure or back is None or same is False):
         return CellReading(CellState.LETTER, letter, rot, conf)
     if (back is not None and letter is None and conf < s.glare_max_letter
             and lk.glare < 0.25 and lk.lines < s.victim_ink and glared(lk, back)
