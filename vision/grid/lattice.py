@@ -112,9 +112,16 @@ def fit_lattice(cands: list[Candidate], evidence: np.ndarray, image: np.ndarray,
         return all(len({k[a] for k in keys if start[a] <= k[a] < start[a] + SIZE}) == SIZE
                    for a in (0, 1))
 
+    def window(keys: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        return [k for k in keys if all(start[a] <= k[a] < start[a] + SIZE for a in (0, 1))]
+
     seen = [k for k, v in cells.items() if not cands[v].guess]
-    if not covered(seen) and not covered(_looks_like_tiles(cands, cells, image)):
-        raise GridNotFound("tiles found, but not in a 6x6 grid")
+    if not (covered(seen) and _side_by_side(window(seen))):
+        like = _looks_like_tiles(cands, cells, image)
+        if not (covered(like) and _side_by_side(window(like))):
+            raise GridNotFound("tiles found, but not in a 6x6 grid")
+    if not _on_places(cands, centres, h, start):
+        raise GridNotFound("tiles found, but most of them off the lattice's places")
     # lattice coords of the chosen window -> 0..6, then turned so that rows run down the image
     shift = np.array([[1, 0, start[0] - 0.5], [0, 1, start[1] - 0.5], [0, 0, 1]], float)
     h, turn = _upright(h @ shift)
@@ -125,6 +132,48 @@ def fit_lattice(cands: list[Candidate], evidence: np.ndarray, image: np.ndarray,
             col, row = turn(a, b)
             out[(row, col)] = k
     return h, out, _tile_side(cands, h, out)
+
+
+# most tiles of a grid have another beside them, a pitch away: on the TUNE trays and the
+# renders every tile but a few at a gap in the seen squares did; a lattice finer than the
+# tiles' own (one running at a slant through every other cell, or at half their pitch) puts
+# the nearest tile sqrt(2) or 2 cells away
+SIDE_BY_SIDE = 0.5
+# the squares seen inside the window that lie within 0.3 of a place: 0.74-1 on the TUNE trays
+# and the renders (all but two 0.96 and more), 0.4 for a lattice running askew across a tray
+ON_PLACES = 0.6
+
+
+def _side_by_side(keys: list[tuple[int, int]]) -> bool:
+    """Do most tiles of the window have a tile in a cell beside them (not only diagonally)?
+
+    Round cube faces give the lattice no direction of their own: grown along a slant, it
+    runs through every other cell of a smaller tray, and a 4x4 tray then fills every row and
+    column of a 6x6 window in a checkerboard. The lattice of a real grid has its tiles side
+    by side.
+    """
+    have = set(keys)
+    beside = sum(any((i + di, j + dj) in have for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+                 for i, j in keys)
+    return beside >= SIDE_BY_SIDE * len(keys)
+
+
+def _on_places(cands: list[Candidate], centres: np.ndarray, h: np.ndarray,
+               start: list[int]) -> bool:
+    """Do most squares seen inside the window's outline lie on its places?
+
+    Grown along the edges of a round face (which has none), a lattice can run askew across a
+    tray: every row and column then holds a cube near a place, but most cubes lie between
+    places. In a real grid the squares inside the outline are its tiles, on their places.
+    """
+    seen = np.array([not c.guess for c in cands])
+    lat = project(np.linalg.inv(h), centres[seen])
+    lo = np.array(start, float) - 0.5
+    inside = np.all((lat >= lo) & (lat < lo + SIZE), axis=1)
+    if not inside.any():
+        return True
+    off = np.abs(lat[inside] - np.round(lat[inside])).max(axis=1)
+    return float(np.mean(off < 0.3)) >= ON_PLACES
 
 
 def _best_growth(cands: list[Candidate], centres: np.ndarray) -> np.ndarray:
