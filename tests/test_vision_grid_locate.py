@@ -218,7 +218,7 @@ PHOTOS = os.environ.get("COMPANION_BOGGLE_PHOTOS")
 
 @pytest.mark.slow
 @pytest.mark.skipif(not PHOTOS, reason="COMPANION_BOGGLE_PHOTOS not set")
-@pytest.mark.parametrize(("split", "missed", "false"), [("tune", 0, 0), ("report", 1, 1)])
+@pytest.mark.parametrize(("split", "missed", "false"), [("tune", 0, 0), ("report", 1, 0)])
 def test_real_6x6_trays_are_found_and_smaller_ones_are_not(split: str, missed: int,
                                                            false: int) -> None:
     # floors at the figures of docs/vision-grid.md (the rules were chosen on TUNE)
