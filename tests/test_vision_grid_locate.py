@@ -13,7 +13,7 @@ import pytest
 
 from companion.games.moerder.board import CELLS, SIZE
 from vision import VisionError, dice_photos, glyphs, synth
-from vision.grid import GridNotFound, crop_tile, locate, rectify
+from vision.grid import Grid, GridNotFound, crop_tile, locate, rectify
 
 
 def _pitch(truth: synth.Truth) -> float:
@@ -171,26 +171,60 @@ def test_a_6x6_tray_of_the_same_cubes_is_found(gap: int) -> None:
     assert np.abs(g.corners - want).max() < 0.3 * (side + gap)
 
 
-def test_a_tilted_tray_of_round_cube_faces_is_found() -> None:
-    # faces drawn as discs, the camera tilted and turned: no blob is square enough for the
-    # first look, the second (rounder blobs) finds the trays' cubes
-    side, gap = 50, 8
-    img = _tray(SIZE, gap, side, corner=0.5)
+def _camera(img: np.ndarray, turn: float, tilt: float = 0.0,
+            zoom: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """The drawing seen by a camera turned by ``turn`` degrees, tilted (the far edge narrower
+    by ``2 * tilt`` of the width) and zoomed; and the homography drawing -> view."""
     h, w = img.shape[:2]
     src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    tilt = cv2.getPerspectiveTransform(src, np.float32([[0.25 * w, 0], [0.75 * w, 0], [w, h], [0, h]]))
-    m = np.vstack([cv2.getRotationMatrix2D((w / 2, h / 2), 25, 1.0), [0, 0, 1]]) @ tilt
-    g = locate(cv2.warpPerspective(img, m, (w, h), borderMode=cv2.BORDER_REPLICATE))
+    dst = np.float32([[tilt * w, 0], [(1 - tilt) * w, 0], [w, h], [0, h]])
+    m = np.vstack([cv2.getRotationMatrix2D((w / 2, h / 2), turn, zoom), [0, 0, 1]]) @ (
+        cv2.getPerspectiveTransform(src, dst))
+    return cv2.warpPerspective(img, m, (w, h), borderMode=cv2.BORDER_REPLICATE), m
+
+
+def _farthest_cube(g: Grid, m: np.ndarray, side: int, gap: int) -> float:
+    """How far (px) the cube farthest from any cell's centre is: every cube has a cell on it
+    (rows run down the image whatever the turn, so compared as sets)."""
     pitch = side + gap
-    x0, y0 = (w - (SIZE * pitch - gap)) // 2, (h - (SIZE * pitch - gap)) // 2
+    x0, y0 = (640 - (SIZE * pitch - gap)) // 2, (480 - (SIZE * pitch - gap)) // 2
     centres = np.float64([[[x0 + (c + 0.5) * pitch - gap / 2, y0 + (r + 0.5) * pitch - gap / 2]
                            for r in range(SIZE) for c in range(SIZE)]])
     want = cv2.perspectiveTransform(centres, m)[0]
     got = np.array([g.cell_quad(i // SIZE, i % SIZE).mean(axis=0) for i in range(SIZE * SIZE)])
-    # every cube has a cell on it (rows run down the image whatever the turn: compared as
-    # sets); the lattice is only roughly right under so steep a tilt, within 0.4 of a pitch
-    far = np.array([np.linalg.norm(got - c, axis=1).min() for c in want])
-    assert far.max() < 0.4 * pitch, far.max()
+    return float(max(np.linalg.norm(got - c, axis=1).min() for c in want))
+
+
+def test_a_tilted_tray_of_round_cube_faces_is_found() -> None:
+    # faces drawn as discs, the camera tilted and turned: no blob is square enough for the
+    # first look, the second (rounder blobs) finds the trays' cubes; the lattice is only
+    # roughly right under so steep a tilt, within 0.4 of a pitch
+    side, gap = 50, 8
+    img, m = _camera(_tray(SIZE, gap, side, corner=0.5), 25, tilt=0.25)
+    assert _farthest_cube(locate(img), m, side, gap) < 0.4 * (side + gap)
+
+
+@pytest.mark.parametrize(("side", "gap", "turn", "zoom"), [(40, 12, 20, 1.0), (50, 6, 20, 0.5)])
+def test_a_turned_6x6_tray_of_round_faces_is_found_on_its_own_lattice(side: int, gap: int,
+                                                                      turn: float,
+                                                                      zoom: float) -> None:
+    # the lattice grown along the discs' boxes runs askew across the tray and is refused;
+    # grown again along where each disc's nearest discs lie, it is the tray's own
+    img, m = _camera(_tray(SIZE, gap, side, corner=0.5), turn, zoom=zoom)
+    assert _farthest_cube(locate(img), m, side, gap) < 0.25 * zoom * (side + gap)
+
+
+@pytest.mark.parametrize(("side", "gap", "turn", "zoom"), [
+    (62, 12, 40, 1.0), (40, 6, 40, 0.5), (62, 6, 20, 0.5)])
+def test_a_turned_4x4_tray_of_round_faces_is_not_taken_for_a_6x6(side: int, gap: int,
+                                                                   turn: float,
+                                                                   zoom: float) -> None:
+    # a disc's box lies any way (here square to the image), so the lattice grown along it
+    # runs at a slant across a turned tray: through every other cell at a finer pitch, a
+    # checkerboard that holds a cube in every row and column of a 6x6 window (reported before)
+    img, _ = _camera(_tray(4, gap, side, corner=0.5), turn, zoom=zoom)
+    with pytest.raises(GridNotFound):
+        locate(img)
 
 
 PHOTOS = os.environ.get("COMPANION_BOGGLE_PHOTOS")
@@ -198,7 +232,7 @@ PHOTOS = os.environ.get("COMPANION_BOGGLE_PHOTOS")
 
 @pytest.mark.slow
 @pytest.mark.skipif(not PHOTOS, reason="COMPANION_BOGGLE_PHOTOS not set")
-@pytest.mark.parametrize(("split", "missed", "false"), [("tune", 0, 0), ("report", 1, 1)])
+@pytest.mark.parametrize(("split", "missed", "false"), [("tune", 0, 0), ("report", 1, 0)])
 def test_real_6x6_trays_are_found_and_smaller_ones_are_not(split: str, missed: int,
                                                            false: int) -> None:
     # floors at the figures of docs/vision-grid.md (the rules were chosen on TUNE)

@@ -62,13 +62,49 @@ def _seeds(cands: list[Candidate], n: int = 4) -> list[int]:
     return out
 
 
-def _grow(cands: list[Candidate], centres: np.ndarray, sides: np.ndarray, s: int) -> np.ndarray:
-    """A lattice grown from square ``s``: its edges give the axes, its neighbours the pitch,
-    and a homography refitted ring by ring follows the perspective."""
-    q = cands[s].quad
-    e1 = (q[1] - q[0] + q[2] - q[3]) / 2
-    e2 = (q[3] - q[0] + q[2] - q[1]) / 2
-    u1, u2 = e1 / np.linalg.norm(e1), e2 / np.linalg.norm(e2)
+def _neighbour_axes(cands: list[Candidate], looks: list[np.ndarray | None],
+                    sides: np.ndarray, s: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """The directions to square ``s``'s nearest square and to the nearest one across that
+    (60 to 120 degrees off): in a grid, a tile's nearest tiles are those beside it.
+
+    Only squares seen, of about the seed's size and of its look (the middle's colour), count:
+    the tray showing between round cubes gives squares and guessed centres half a pitch off
+    the cubes, diagonally, and unlike them.
+    """
+    mine = looks[s]
+    if cands[s].guess or mine is None:
+        return None
+    centres = np.array([c.centre for c in cands])
+    d = centres - centres[s]
+    dist = np.linalg.norm(d, axis=1)
+    alike = np.array([not c.guess and look is not None
+                      and float(np.linalg.norm(look - mine)) < GUESS_LIKE_TILE
+                      for c, look in zip(cands, looks, strict=True)])
+    alike &= np.abs(np.log(sides / sides[s])) < 0.2
+    near = alike & (dist > 0.7 * sides[s]) & (dist < 2.0 * sides[s])
+    if not near.any():
+        return None
+    i = int(np.argmin(np.where(near, dist, np.inf)))
+    u1 = d[i] / dist[i]
+    across = near & (np.abs(d @ u1) < 0.5 * np.maximum(dist, 1e-9))
+    if not across.any():
+        return u1, np.array([-u1[1], u1[0]])
+    j = int(np.argmin(np.where(across, dist, np.inf)))
+    return u1, d[j] / dist[j]
+
+
+def _grow(cands: list[Candidate], centres: np.ndarray, sides: np.ndarray, s: int,
+          axes: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """A lattice grown from square ``s``: its edges (or the given ``axes``) give the axes,
+    its neighbours the pitch, and a homography refitted ring by ring follows the
+    perspective."""
+    if axes is None:
+        q = cands[s].quad
+        e1 = (q[1] - q[0] + q[2] - q[3]) / 2
+        e2 = (q[3] - q[0] + q[2] - q[1]) / 2
+        u1, u2 = e1 / np.linalg.norm(e1), e2 / np.linalg.norm(e2)
+    else:
+        u1, u2 = axes
     d = centres - centres[s]
     pitch = []
     for u, v in ((u1, u2), (u2, u1)):
@@ -102,8 +138,20 @@ def fit_lattice(cands: list[Candidate], evidence: np.ndarray, image: np.ndarray,
     """
     if len(cands) < MIN_TILES:
         raise GridNotFound(f"no grid of tiles found (only {len(cands)} tile-like squares)")
+    try:
+        return _fit_window(cands, evidence, image, by_neighbours=False)
+    except (GridNotFound, np.linalg.LinAlgError):
+        # a round face has no edges to give the lattice its direction (its box lies any way):
+        # grow the lattice again along the directions in which the nearest squares lie
+        return _fit_window(cands, evidence, image, by_neighbours=True)
+
+
+def _fit_window(cands: list[Candidate], evidence: np.ndarray, image: np.ndarray,
+                by_neighbours: bool) -> tuple[np.ndarray, dict[tuple[int, int], int], float]:
+    """:func:`fit_lattice` with the lattice grown along the seeds' edges, or along the
+    directions of their nearest squares (``by_neighbours``)."""
     centres = np.array([c.centre for c in cands])
-    h = _best_growth(cands, centres)
+    h = _best_growth(cands, centres, image if by_neighbours else None)
     h, cells = _cells_on(cands, centres, h)
     start = [_window_start(cells, h, evidence, axis) for axis in (0, 1)]
     # every row and every column of the window holds at least one tile: a 4x4 or 5x5
@@ -112,9 +160,22 @@ def fit_lattice(cands: list[Candidate], evidence: np.ndarray, image: np.ndarray,
         return all(len({k[a] for k in keys if start[a] <= k[a] < start[a] + SIZE}) == SIZE
                    for a in (0, 1))
 
+    def window(keys: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        return [k for k in keys if all(start[a] <= k[a] < start[a] + SIZE for a in (0, 1))]
+
     seen = [k for k, v in cells.items() if not cands[v].guess]
-    if not covered(seen) and not covered(_looks_like_tiles(cands, cells, image)):
-        raise GridNotFound("tiles found, but not in a 6x6 grid")
+    like: list[tuple[int, int]] | None = None
+    if not (covered(seen) and _side_by_side(window(seen))):
+        like = _looks_like_tiles(cands, cells, image)
+        if not (covered(like) and _side_by_side(window(like))):
+            raise GridNotFound("tiles found, but not in a 6x6 grid")
+    if by_neighbours:
+        # a second try is held to more: more tiles than a 5x5 tray holds
+        like = _looks_like_tiles(cands, cells, image) if like is None else like
+        if len(window(like)) < SECOND_TRY_TILES:
+            raise GridNotFound("tiles found, but too few for a 6x6 grid")
+    if not _on_places(cands, centres, h, start):
+        raise GridNotFound("tiles found, but most of them off the lattice's places")
     # lattice coords of the chosen window -> 0..6, then turned so that rows run down the image
     shift = np.array([[1, 0, start[0] - 0.5], [0, 1, start[1] - 0.5], [0, 0, 1]], float)
     h, turn = _upright(h @ shift)
@@ -127,20 +188,78 @@ def fit_lattice(cands: list[Candidate], evidence: np.ndarray, image: np.ndarray,
     return h, out, _tile_side(cands, h, out)
 
 
-def _best_growth(cands: list[Candidate], centres: np.ndarray) -> np.ndarray:
+# most tiles of a grid have another beside them, a pitch away: on the TUNE 6x6 trays and the
+# renders 0.9-1 of them did (of the tiles seen, or of those and the guesses with a tile's
+# colour); a lattice finer than the tiles' own (one running at a slant through every other
+# cell, or at half their pitch) puts the nearest tile sqrt(2) or 2 cells away
+SIDE_BY_SIDE = 0.5
+# the squares seen inside the window that lie within 0.3 of a place: 0.74-1 on the TUNE trays
+# and the renders (all but two 0.96 and more), 0.4 for a lattice running askew across a tray
+ON_PLACES = 0.6
+# a lattice grown along the squares' neighbours (the second try, for round faces) counts as a
+# 6x6 grid only with more tiles in its window than a 5x5 tray holds: on drawn trays of round
+# faces turned and tilted, that try found 35 more 6x6 grids right of 216 and, without this,
+# reported 6x6 on 3 more 5x5 trays of 144
+SECOND_TRY_TILES = 26
+
+
+def _side_by_side(keys: list[tuple[int, int]]) -> bool:
+    """Do most tiles of the window have a tile in a cell beside them (not only diagonally)?
+
+    Round cube faces give the lattice no direction of their own: grown along a slant, it
+    runs through every other cell of a smaller tray, and a 4x4 tray then fills every row and
+    column of a 6x6 window in a checkerboard. The lattice of a real grid has its tiles side
+    by side.
+    """
+    have = set(keys)
+    beside = sum(any((i + di, j + dj) in have for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+                 for i, j in keys)
+    return beside >= SIDE_BY_SIDE * len(keys)
+
+
+def _on_places(cands: list[Candidate], centres: np.ndarray, h: np.ndarray,
+               start: list[int]) -> bool:
+    """Do most squares seen inside the window's outline lie on its places?
+
+    Grown along the edges of a round face (which has none), a lattice can run askew across a
+    tray: every row and column then holds a cube near a place, but most cubes lie between
+    places. In a real grid the squares inside the outline are its tiles, on their places.
+    """
+    seen = np.array([not c.guess for c in cands])
+    lat = project(np.linalg.inv(h), centres[seen])
+    lo = np.array(start, float) - 0.5
+    inside = np.all((lat >= lo) & (lat < lo + SIZE), axis=1)
+    if not inside.any():
+        return True
+    off = np.abs(lat[inside] - np.round(lat[inside])).max(axis=1)
+    return float(np.mean(off < 0.3)) >= ON_PLACES
+
+
+def _best_growth(cands: list[Candidate], centres: np.ndarray,
+                 image: np.ndarray | None = None) -> np.ndarray:
     """The lattice grown from the seed that puts most squares on lattice places; a lattice
-    skewed against the squares' own edges is gap crossings seen diagonally, not tiles."""
+    skewed against the squares' own edges is gap crossings seen diagonally, not tiles.
+
+    Given the working ``image``, the axes come from where the seed's nearest squares of its
+    own look lie, not from its edges (round faces), and the squares' edges are not held
+    against the lattice.
+    """
     sides = np.array([c.side for c in cands])
     fit: tuple[float, np.ndarray] | None = None
     edge_angle = _edge_angle(cands)
+    by_neighbours = image is not None
+    looks = [_middle(image, c.quad) for c in cands] if image is not None else []
     for seed in _seeds(cands):
+        axes = _neighbour_axes(cands, looks, sides, seed) if by_neighbours else None
+        if by_neighbours and axes is None:
+            continue
         try:
-            h_try = _grow(cands, centres, sides, seed)
+            h_try = _grow(cands, centres, sides, seed, axes)
             lat = project(np.linalg.inv(h_try), centres)
         except np.linalg.LinAlgError:
             continue
         score = float(np.sum(np.abs(lat - np.round(lat)).max(axis=1) < 0.2))
-        if _skew(h_try, edge_angle) > 15:  # a diagonal lattice of gap crossings, not tiles
+        if not by_neighbours and _skew(h_try, edge_angle) > 15:  # gap crossings, not tiles
             score *= 0.3
         if fit is None or score > fit[0]:
             fit = (score, h_try)
