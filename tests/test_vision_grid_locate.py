@@ -13,7 +13,7 @@ import pytest
 
 from companion.games.moerder.board import CELLS, SIZE
 from vision import VisionError, dice_photos, glyphs, synth
-from vision.grid import Grid, GridNotFound, crop_tile, locate, rectify
+from vision.grid import Grid, GridNotFound, crop_tile, locate, project, rectify
 
 
 def _pitch(truth: synth.Truth) -> float:
@@ -246,3 +246,22 @@ def test_real_6x6_trays_are_found_and_smaller_ones_are_not(split: str, missed: i
         except GridNotFound:
             wrong[6] += six
     assert wrong[6] <= missed and wrong[0] <= false, wrong
+
+
+@pytest.mark.parametrize("gap", [6, 14])
+def test_a_tray_filling_the_view_is_found_though_its_cubes_are_the_tables_colour(gap: int,
+                                                                                 ) -> None:
+    """A close-up: the cubes reach the photo's edge, so the table's colour is learned from
+    them and every cube looks like a square of the table's own pattern. Leaving those out
+    leaves nothing; the grid is then looked for among them, and each cell sits on a cube."""
+    side, m, zoom = 50, 10, 1.5
+    span = SIZE * (side + gap) - gap
+    x0, y0 = (640 - span) // 2, (480 - span) // 2
+    img = _tray(SIZE, gap, side)[y0 + m:y0 + span - m, x0 + m:x0 + span - m]
+    g = locate(cv2.resize(img, None, fx=zoom, fy=zoom))
+    centres = project(g.homography, np.array([[c + 0.5, r + 0.5] for r in range(SIZE)
+                                              for c in range(SIZE)]))
+    want = np.array([[(c * (side + gap) + side / 2 - m) * zoom,
+                      (r * (side + gap) + side / 2 - m) * zoom]
+                     for r in range(SIZE) for c in range(SIZE)])
+    assert np.abs(centres - want).max() < 0.3 * (side + gap) * zoom

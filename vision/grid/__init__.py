@@ -43,21 +43,43 @@ def locate(image: np.ndarray) -> Grid:
         return _locate(image, ROUND_FILL)
 
 
+def _fit(small: np.ndarray, evidence: np.ndarray, fill: float,
+         ) -> tuple[list[Candidate], tuple[np.ndarray, dict[tuple[int, int], int], float]]:
+    """The squares found and the lattice fitted to them. On a table with squares of its own
+    those are left out first (they would win the tile size, or be taken for the grid); when
+    no grid is found then, cubes the colour of a tiled table may have gone with them, so the
+    fit is tried again with them. A window that sits (nearly) all on the table's own squares
+    while tile-like squares unlike the table lie elsewhere is the table's pattern, no grid;
+    when (nearly) every square is in the table's colours (cubes filling the view, so the
+    table's colour was learned from them), the mark says nothing and the window stands."""
+    cands = find_tiles(small, evidence, fill)
+    try:
+        return cands, fit_lattice(cands, evidence, small)
+    except (GridNotFound, np.linalg.LinAlgError):
+        every = find_tiles(small, evidence, fill, drop_pattern=False)
+        if not any(c.table for c in every):
+            raise
+    fit = fit_lattice(every, evidence, small)
+    on_table = [every[k].table for k in fit[1].values() if k >= 0]
+    tiles_elsewhere = sum(not c.table for c in every) >= SIZE * SIZE / 2
+    if tiles_elsewhere and sum(on_table) > 0.9 * len(on_table):
+        raise GridNotFound("only the table's own squares")
+    return every, fit
+
+
 def _locate(image: np.ndarray, fill: float) -> Grid:
     try:
         small, scale = work_image(image, WORK_SIDE)
         evidence = not_table_mask(small)
-        cands = find_tiles(small, evidence, fill)
-        h_small, cells, tile = fit_lattice(cands, evidence, small)
+        cands, (h_small, cells, tile) = _fit(small, evidence, fill)
     except (GridNotFound, np.linalg.LinAlgError):
         # a small grid in a wide frame: look again at a finer scale before giving up
         if max(image.shape[:2]) <= WORK_SIDE * 1.2:
             raise GridNotFound("no 6x6 grid of tiles found") from None
         small, scale = work_image(image, int(WORK_SIDE * 1.6))
         evidence = not_table_mask(small)
-        cands = find_tiles(small, evidence, fill)
         try:
-            h_small, cells, tile = fit_lattice(cands, evidence, small)
+            cands, (h_small, cells, tile) = _fit(small, evidence, fill)
         except (GridNotFound, np.linalg.LinAlgError):
             whole = whole_grid(evidence, cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
             if whole is None:

@@ -27,6 +27,7 @@ class Candidate:
     centre: np.ndarray  # (2,)
     side: float
     guess: bool = False  # placed from a merged blob, not seen: helps the lattice, not the crop
+    table: bool = False  # drawn in the table's colours among them: maybe the table's pattern
 
 
 @dataclass(frozen=True)

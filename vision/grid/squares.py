@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
@@ -114,9 +116,11 @@ def _split_blocks(blocks: list[tuple[tuple[float, float], tuple[float, float], f
 
 
 def find_tiles(small: np.ndarray, mask: np.ndarray | None = None,
-               fill: float = FILL) -> list[Candidate]:
+               fill: float = FILL, drop_pattern: bool = True) -> list[Candidate]:
     """Tile-like squares in the working image, overlapping finds merged (the largest kept);
-    ``fill``: how much of its box a blob must fill to count (lower for round cube faces)."""
+    ``fill``: how much of its box a blob must fill to count (lower for round cube faces).
+    On a table with squares of its own, those are dropped, or with ``drop_pattern`` False
+    kept and marked ``table``."""
     h, w = small.shape[:2]
     short = min(h, w)
     lo, hi = 0.03 * short, 0.25 * short
@@ -139,7 +143,7 @@ def find_tiles(small: np.ndarray, mask: np.ndarray | None = None,
         cands += _squares(cut, lo, hi, grow=1.5, fill=fill)
         cands += _squares(cv2.erode(b, k3, iterations=2), lo, hi, grow=2, fill=fill)
     cands += _squares(cv2.erode(255 - edges, k3), lo, hi, grow=2.5, fill=fill)
-    kept, pattern = _off_the_table(cands, mask)
+    kept, pattern = _off_the_table(cands, mask, drop=drop_pattern)
     merged = _merge(kept)
     if len(merged) < SIZE * SIZE * 0.6:
         # touching tiles merge into blobs: their centres still stand out as peaks of the
@@ -150,7 +154,8 @@ def find_tiles(small: np.ndarray, mask: np.ndarray | None = None,
     if merged:
         typical = float(np.median([c.side for c in merged]))
         # a rectangle of the table's pattern cut into tiles is still the table's
-        extra = _off_the_table(_split_blocks(blocks, typical), mask, pattern)[0]
+        extra = _off_the_table(_split_blocks(blocks, typical), mask, pattern,
+                               drop=drop_pattern)[0]
         merged = _merge(merged + extra, prefer_first=len(merged))
     return merged
 
@@ -164,9 +169,10 @@ PATTERN_AT_EDGE = 3
 
 
 def _off_the_table(cands: list[Candidate], mask: np.ndarray, pattern: bool | None = None,
-                   ) -> tuple[list[Candidate], bool]:
-    """The squares that are not part of the table's own pattern, and whether the table has
-    one (``pattern``: already known, else decided from ``cands``).
+                   drop: bool = True) -> tuple[list[Candidate], bool]:
+    """The squares that are not part of the table's own pattern (or, not ``drop``, all of
+    them with the table's marked), and whether the table has one (``pattern``: already
+    known, else decided from ``cands``).
 
     Glazed tiles in grout or the checks of a cloth are squares too, often more of them than
     the game has tiles and of their own size (so the typical tile size would be theirs, and
@@ -195,6 +201,9 @@ def _off_the_table(cands: list[Candidate], mask: np.ndarray, pattern: bool | Non
         pattern = int(np.sum(edge & np.array(table))) >= PATTERN_AT_EDGE
     if not pattern:
         return cands, False
+    if not drop:
+        return [replace(c, table=True) if t else c for c, t in zip(cands, table, strict=True)
+                ], True
     return [c for c, t in zip(cands, table, strict=True) if not t], True
 
 
