@@ -46,7 +46,7 @@ def normalise(img_bgr: np.ndarray) -> np.ndarray:
 
 
 class Finder:
-    """The finder network, run by cv2.dnn (calls serialised: a cv2.dnn.Net is not thread-safe)."""
+    """The finder network, run by cv2.dnn (``vision.model_file.OnnxNet``)."""
 
     def __init__(self, onnx: bytes, min_score: float = MIN_SCORE, work_side: int = WORK_SIDE) -> None:
         self.net = OnnxNet(onnx, "dice finder", FinderError)
