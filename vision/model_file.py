@@ -16,22 +16,25 @@ import numpy as np
 
 
 class OnnxNet:
-    """An ONNX network run by cv2.dnn, read afresh for every call.
+    """An ONNX network run by cv2.dnn, read afresh for every call unless ``keep``.
 
-    OpenCV keeps a net's working buffers, sized for the input it last ran, for as long as the
-    net lives: 3-4 MB for a batch of crops, some 20 MB for the dice finder's whole frame.
-    Kept between calls, the dice reader's three networks held 27 MB while the table waited
-    for the next throw, and a read's own buffers came on top. Read for each call, the
-    buffers go with the call, for a little CPU (one core: the finder 30 -> 40 ms a frame,
-    mostly faulting in fresh pages; the crop networks 1-2 ms). Calls are serialised, so one
-    call's buffers exist at a time. ``error`` is the reader's own error class, ``what`` names
-    the network in its one-line message.
+    OpenCV keeps a net's working buffers, sized for the largest input it ran, for as long as
+    the net lives: 3-4 MB for a batch of crops, some 20 MB for the dice finder's 640x480
+    frame. Kept between calls, the crop networks' buffers sat under the finder's while a
+    throw was read. Read for each
+    call, they go with the call, for 1-2 ms of CPU. ``keep`` is for a network run on one
+    whole frame at a time (the finder): the next frame reuses its buffers as they are, so
+    keeping them adds nothing while it runs, and reading it again would cost 10-20 ms of CPU
+    a frame (fresh pages). Calls are serialised, so one call's buffers exist at a time.
+    ``error`` is the reader's own error class, ``what`` names the network in its one-line
+    message.
     """
 
-    def __init__(self, onnx: bytes, what: str, error: type[Exception]) -> None:
+    def __init__(self, onnx: bytes, what: str, error: type[Exception], keep: bool = False) -> None:
         self.onnx = bytes(onnx)
         self._what, self._error = what, error
-        self._net()  # a model OpenCV cannot read fails here, when it is loaded
+        net = self._net()  # a model OpenCV cannot read fails here, when it is loaded
+        self._kept = net if keep else None
         self._lock = threading.Lock()
 
     def _net(self) -> Any:
@@ -44,7 +47,7 @@ class OnnxNet:
     def forward(self, x: np.ndarray, outputs: Sequence[str] | None = None) -> list[np.ndarray]:
         """The named outputs (or the only one) for input ``x``, as float32 arrays."""
         with self._lock:
-            net = self._net()
+            net = self._kept if self._kept is not None else self._net()
             net.setInput(np.ascontiguousarray(x, np.float32))
             out = net.forward(list(outputs)) if outputs else [net.forward()]
         return [np.asarray(o, np.float32) for o in out]
