@@ -255,7 +255,6 @@ def letters_of(number: int) -> str:
     return "".join(reversed(out))
 
 
-
 @dataclass(frozen=True, eq=False)
 class Lexicon:
     """Words and two look-ups over them; build with :meth:`from_words`.
