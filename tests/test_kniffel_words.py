@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from kniffel_support import german_lexicon
 
-from companion.games.kniffel.lexicon import Lexicon, key, spellings
+from companion.games.kniffel.lexicon import Lexicon, code, key, letters_of, spellings
 from companion.wordlist import (
     WordListError,
     clean,
@@ -69,6 +69,25 @@ def test_index_round_trips_through_its_data() -> None:
     assert list(back) == ["Haus", "Fuß", "Tür", "Café"]
     with pytest.raises(ValueError):
         Lexicon.from_data({"words": 3})
+
+
+@given(st.text("abcdefghijklmnopqrstuvwxyz", max_size=7))
+def test_a_key_and_its_number_round_trip(k: str) -> None:
+    assert letters_of(code(k)) == k
+    assert code(k + "e") == code(k) * 27 + code("e")  # what the solver builds subsets by
+
+
+def test_only_dice_letters_have_a_key_number() -> None:
+    assert code("aé") == code("aB") == -1
+    assert len({code(k) for k in ("a", "aa", "z", "az", "za", "zzzzzzz")}) == 6
+
+
+def test_an_index_with_a_key_that_is_not_dice_letters_is_refused() -> None:
+    data = Lexicon.from_words(["Haus", "Maus"]).to_data()
+    keys, slots, pool = data["exact"]  # type: ignore[misc]
+    for bad in (keys.replace("a", "A", 1), keys.replace("a", "ä", 1), keys + "x" * 8):
+        with pytest.raises(ValueError):
+            Lexicon.from_data({**data, "exact": [bad, slots, pool]})
 
 
 def test_house_rules_allow_and_block(tmp_path: Path) -> None:

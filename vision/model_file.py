@@ -16,23 +16,40 @@ import numpy as np
 
 
 class OnnxNet:
-    """An ONNX network run by cv2.dnn. A cv2.dnn.Net is not safe to share between threads, so
-    calls are serialised. ``error`` is the reader's own error class, ``what`` names the network
-    in its one-line message."""
+    """An ONNX network run by cv2.dnn, read afresh for every call unless ``keep``.
 
-    def __init__(self, onnx: bytes, what: str, error: type[Exception]) -> None:
+    OpenCV keeps a net's working buffers, sized for the largest input it ran, for as long as
+    the net lives: 3-4 MB for a batch of crops, some 20 MB for the dice finder's 640x480
+    frame. Kept between calls, the crop networks' buffers sat under the finder's while a
+    throw was read. Read for each
+    call, they go with the call, for 1-2 ms of CPU. ``keep`` is for a network run on one
+    whole frame at a time (the finder): the next frame reuses its buffers as they are, so
+    keeping them adds nothing while it runs, and reading it again would cost 10-20 ms of CPU
+    a frame (fresh pages). Calls are serialised, so one call's buffers exist at a time.
+    ``error`` is the reader's own error class, ``what`` names the network in its one-line
+    message.
+    """
+
+    def __init__(self, onnx: bytes, what: str, error: type[Exception], keep: bool = False) -> None:
         self.onnx = bytes(onnx)
-        try:
-            self._dnn = cv2.dnn.readNetFromONNX(np.frombuffer(self.onnx, np.uint8))
-        except cv2.error as exc:
-            raise error(f"OpenCV cannot load the {what}: {exc}".splitlines()[0]) from exc
+        self._what, self._error = what, error
+        net = self._net()  # a model OpenCV cannot read fails here, when it is loaded
+        self._kept = net if keep else None
         self._lock = threading.Lock()
+
+    def _net(self) -> Any:
+        try:
+            return cv2.dnn.readNetFromONNX(np.frombuffer(self.onnx, np.uint8))
+        except cv2.error as exc:
+            raise self._error(
+                f"OpenCV cannot load the {self._what}: {exc}".splitlines()[0]) from exc
 
     def forward(self, x: np.ndarray, outputs: Sequence[str] | None = None) -> list[np.ndarray]:
         """The named outputs (or the only one) for input ``x``, as float32 arrays."""
         with self._lock:
-            self._dnn.setInput(np.ascontiguousarray(x, np.float32))
-            out = self._dnn.forward(list(outputs)) if outputs else [self._dnn.forward()]
+            net = self._kept if self._kept is not None else self._net()
+            net.setInput(np.ascontiguousarray(x, np.float32))
+            out = net.forward(list(outputs)) if outputs else [net.forward()]
         return [np.asarray(o, np.float32) for o in out]
 
 

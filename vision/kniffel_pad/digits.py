@@ -213,8 +213,8 @@ def pieces(ink_box: np.ndarray) -> list[Piece]:
 
 
 class DigitReader:
-    """The box reader; ``load()`` gives the shipped model. cv2.dnn nets are not thread-safe,
-    so calls are serialised."""
+    """The box reader; ``load()`` gives the shipped model, run by cv2.dnn
+    (``vision.model_file.OnnxNet``)."""
 
     def __init__(self, onnx: bytes, temperature: float = 1.0) -> None:
         self.net = OnnxNet(onnx, "digit network", PadSheetError)

@@ -14,10 +14,10 @@ Words needing more than seven dice or fewer than two are left out: the smallest 
 two-letter words and the set has seven dice.
 
 The index lives as long as the table runs, on a Pi beside the camera's networks, so it is
-held compactly (:class:`Postings`): a dict of keys to one int each, most keys naming a single
-word and the others an offset into one array of ids. A word as typed is found through the
-same keys (:meth:`Lexicon.find`) rather than a third map of its own, and the words
-themselves are one string (:class:`Words`).
+held compactly (:class:`Postings`): the keys as numbers in one sorted array, each with one
+int beside it, most naming a single word and the others an offset into one array of ids. A
+word as typed is found through the same keys (:meth:`Lexicon.find`) rather than a third map
+of its own, and the words themselves are one string (:class:`Words`).
 """
 
 from __future__ import annotations
@@ -109,18 +109,37 @@ class Words(Sequence[str]):
 
 
 class Postings(Mapping[str, tuple[int, ...]]):
-    """Index key -> word ids, without a tuple and int objects per key.
+    """Index key -> word ids, as three arrays rather than a dict of key strings.
 
-    ``slots[key]`` is the id itself when one word has the key (most keys), else ``~offset``
-    into ``pool``, where the count and then the ids lie. The solver reads ``slots`` directly
-    and decodes only its hits (:meth:`ids`): a miss costs one dict look-up, as before.
+    A key (dice letters a-z, sorted) is a number (:func:`code`); ``codes`` holds the keys'
+    numbers in ascending order and ``slots`` beside each one int: the id itself when one
+    word has the key (most keys), else ``~offset`` into ``pool``, where the count and then
+    the ids lie. 72,000 keys held as a dict of strings to ints took 9 MB on the table beside
+    the camera's networks; as arrays they take 1 MB. The solver asks for all the subsets of
+    a roll in one :meth:`hits`, a binary search for each in one call.
     """
 
-    __slots__ = ("slots", "pool")
+    __slots__ = ("codes", "slots", "pool")
 
-    def __init__(self, slots: dict[str, int] | None = None, pool: array[int] | None = None) -> None:
-        self.slots: dict[str, int] = {} if slots is None else slots
+    def __init__(self, codes: typing.Any = None, slots: typing.Any = None,
+                 pool: array[int] | None = None) -> None:
+        import numpy as np
+
+        self.codes = np.zeros(0, np.int64) if codes is None else np.asarray(codes, np.int64)
+        self.slots = np.zeros(0, np.int32) if slots is None else np.asarray(slots, np.int32)
         self.pool: array[int] = array("i") if pool is None else pool
+
+    @classmethod
+    def of(cls, slots: Mapping[str, int], pool: array[int]) -> Postings:
+        """From key -> slot (any order)."""
+        import numpy as np
+
+        codes = np.fromiter((code(k) for k in slots), np.int64, len(slots))
+        if len(codes) and codes.min() < 0:
+            raise ValueError("an index key is not dice letters a-z")
+        order = np.argsort(codes, kind="stable")
+        values = np.fromiter(slots.values(), np.int32, len(slots))
+        return cls(codes[order], values[order], pool)
 
     def ids(self, slot: int) -> tuple[int, ...]:
         if slot >= 0:
@@ -128,24 +147,41 @@ class Postings(Mapping[str, tuple[int, ...]]):
         start = ~slot + 1
         return tuple(self.pool[start : start + self.pool[start - 1]])
 
+    def hits(self, codes: Sequence[int]) -> Iterator[tuple[int, tuple[int, ...]]]:
+        """``(i, ids)`` for each ``codes[i]`` that is a key, in order."""
+        import numpy as np
+
+        if not len(self.codes):
+            return
+        want = np.asarray(codes, np.int64)
+        at = np.minimum(np.searchsorted(self.codes, want), len(self.codes) - 1)
+        for i in np.flatnonzero(self.codes[at] == want).tolist():
+            yield i, self.ids(int(self.slots[at[i]]))
+
     def __getitem__(self, k: str) -> tuple[int, ...]:
-        return self.ids(self.slots[k])
+        for _, ids in self.hits((code(k),)):
+            return ids
+        raise KeyError(k)
 
     def get(self, k: str, default: typing.Any = None) -> typing.Any:  # no KeyError per miss
-        slot = self.slots.get(k)
-        return default if slot is None else self.ids(slot)
+        for _, ids in self.hits((code(k),)):
+            return ids
+        return default
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.slots)
+        return (letters_of(c) for c in self.codes.tolist())
 
     def __len__(self) -> int:
-        return len(self.slots)
+        return len(self.codes)
+
+    def _slots(self) -> dict[str, int]:
+        return dict(zip(self, self.slots.tolist()))
 
     def changed(self, touched: Mapping[str, Sequence[int]]) -> Postings:
         """A copy with the ids of the ``touched`` keys replaced (none: the key is gone)."""
         slots: dict[str, int] = {}
         pool: array[int] = array("i")
-        for k, slot in self.slots.items():
+        for k, slot in self._slots().items():
             if k in touched:
                 continue
             if slot < 0:
@@ -160,16 +196,18 @@ class Postings(Mapping[str, tuple[int, ...]]):
                 slots[k] = ~len(pool)
                 pool.append(len(ids))
                 pool.extend(ids)
-        return Postings(slots, pool)
+        return Postings.of(slots, pool)
 
     def to_data(self) -> list[object]:
         """[keys joined by newlines, slots, pool] (int32 in this machine's byte order)."""
-        return ["\n".join(self.slots), array("i", self.slots.values()).tobytes(),
-                self.pool.tobytes()]
+        return ["\n".join(self), array("i", self.slots.tolist()).tobytes(), self.pool.tobytes()]
 
     @classmethod
     def from_data(cls, data: object) -> Postings:
-        """Rebuild from :meth:`to_data`; raises ``ValueError`` for anything else."""
+        """Rebuild from :meth:`to_data`; raises ``ValueError`` for anything else. The keys
+        are turned into numbers from their bytes, with no string object made for each."""
+        import numpy as np
+
         if not isinstance(data, (list, tuple)) or len(data) != 3:
             raise ValueError("not a word index")
         keys, slots, pool = data
@@ -178,10 +216,43 @@ class Postings(Mapping[str, tuple[int, ...]]):
         values, ids = array("i"), array("i")
         values.frombytes(slots)
         ids.frombytes(pool)
-        names = keys.split("\n") if keys else []
-        if len(names) != len(values):
+        text = np.frombuffer(keys.encode("ascii"), np.uint8)  # else UnicodeError, a ValueError
+        breaks = np.flatnonzero(text == ord("\n"))
+        starts = np.concatenate(([0], breaks + 1)) if keys else np.zeros(0, np.int64)
+        lengths = np.concatenate((breaks, [len(text)])) - starts if keys else starts
+        if len(starts) != len(values) or (lengths > MAX_DICE).any():
             raise ValueError("not a word index")
-        return cls(dict(zip(names, values)), ids)
+        codes = np.zeros(len(starts), np.int64)
+        for j in range(MAX_DICE):
+            more = lengths > j
+            digit = text[starts[more] + j].astype(np.int64) - 96
+            if ((digit < 1) | (digit > 26)).any():
+                raise ValueError("not a word index")
+            codes[more] = codes[more] * 27 + digit
+        order = np.argsort(codes, kind="stable")
+        return cls(codes[order], np.asarray(values, np.int32)[order], ids)
+
+
+def code(letters: str) -> int:
+    """A key's number: its letters a-z as digits 1-26 in base 27, so distinct keys have
+    distinct numbers and a key plus one letter is ``code(key) * 27 + digit``. A string with
+    any other character is -1, which no key has."""
+    n = 0
+    for ch in letters:
+        d = ord(ch) - 96
+        if not 1 <= d <= 26:
+            return -1
+        n = n * 27 + d
+    return n
+
+
+def letters_of(number: int) -> str:
+    """The key whose :func:`code` is ``number``."""
+    out: list[str] = []
+    while number:
+        number, d = divmod(number, 27)
+        out.append(chr(96 + d))
+    return "".join(reversed(out))
 
 
 @dataclass(frozen=True, eq=False)

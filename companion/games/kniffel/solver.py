@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from companion.games.base import Refused
 from companion.games.kniffel.dice import N_DICE, Roll
-from companion.games.kniffel.lexicon import DICE_LETTERS, Lexicon, key, spellings
+from companion.games.kniffel.lexicon import DICE_LETTERS, Lexicon, code, key, spellings
 from companion.games.kniffel.pad import (
     BOXES,
     FULL_HOUSE,
@@ -79,41 +79,29 @@ def spell_table(roll: Roll, lexicon: Lexicon) -> dict[int, tuple[int, ...]]:
     the words it lays using exactly those dice.
 
     The letter dice are taken in sorted letter order, so a subset's key is a smaller
-    subset's key plus one letter: 2^n string joins and one look-up each (the diamond's
-    subsets look up the other dice in the ``joker`` map).
+    subset's key plus one letter (its number: the smaller one's times 27 plus the letter's,
+    :func:`~companion.games.kniffel.lexicon.code`); all of them are then looked up in one
+    call (the diamond's subsets look up the other dice in the ``joker`` index).
     """
     joker = roll.joker
     order = sorted((i for i in range(N_DICE) if i != joker), key=lambda i: roll.faces[i].letter)
-    letters = [roll.faces[i].letter.lower() for i in order]
+    digits = [code(roll.faces[i].letter.lower()) for i in order]
     n = len(order)
-    keys = [""] * (1 << n)
+    codes = [0] * (1 << n)
     posmask = [0] * (1 << n)
-    exact, wild = lexicon.exact.slots, lexicon.joker.slots
-    exact_pool, wild_pool = lexicon.exact.pool, lexicon.joker.pool
-    jbit = 0 if joker is None else 1 << joker
-    out: dict[int, tuple[int, ...]] = {}
     for m in range(1, 1 << n):
         h = m.bit_length() - 1
         rest = m ^ (1 << h)
-        k = keys[rest] + letters[h]
-        keys[m] = k
-        pm = posmask[m] = posmask[rest] | (1 << order[h])
-        if rest:  # two dice or more
-            slot = exact.get(k)
-            if slot is not None:  # decoded here, as Postings.ids does: no call per hit
-                if slot >= 0:
-                    out[pm] = (slot,)
-                else:
-                    at = ~slot + 1
-                    out[pm] = tuple(exact_pool[at : at + exact_pool[at - 1]])
-        if jbit:
-            slot = wild.get(k)
-            if slot is not None:
-                if slot >= 0:
-                    out[pm | jbit] = (slot,)
-                else:
-                    at = ~slot + 1
-                    out[pm | jbit] = tuple(wild_pool[at : at + wild_pool[at - 1]])
+        codes[m] = codes[rest] * 27 + digits[h]
+        posmask[m] = posmask[rest] | (1 << order[h])
+    out: dict[int, tuple[int, ...]] = {}
+    for m, ids in lexicon.exact.hits(codes):
+        if m & (m - 1):  # two dice or more
+            out[posmask[m]] = ids
+    if joker is not None:
+        for m, ids in lexicon.joker.hits(codes):
+            if m:
+                out[posmask[m] | 1 << joker] = ids
     return out
 
 
