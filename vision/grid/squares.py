@@ -187,16 +187,14 @@ def _off_the_table(cands: list[Candidate], mask: np.ndarray, pattern: bool | Non
         return cands, bool(pattern)
     h, w = mask.shape[:2]
     ii = cv2.integral((mask > 0).astype(np.uint8))
-    table = []
-    for c in cands:
-        inside = _unlike_table(ii, c.centre, 0.35 * c.side)[0]
-        outer, n_outer = _unlike_table(ii, c.centre, 0.85 * c.side)
-        inner, n_inner = _unlike_table(ii, c.centre, 0.6 * c.side)
-        around = (outer * n_outer - inner * n_inner) / max(1.0, n_outer - n_inner)
-        table.append(inside < TABLE_INSIDE and 1 - around > TABLE_AROUND)
+    centres = np.array([c.centre for c in cands], np.float64)
+    sides = np.array([c.side for c in cands], np.float64)
+    inside = _unlike_table(ii, centres, 0.35 * sides)[0]
+    outer, n_outer = _unlike_table(ii, centres, 0.85 * sides)
+    inner, n_inner = _unlike_table(ii, centres, 0.6 * sides)
+    around = (outer * n_outer - inner * n_inner) / np.maximum(1.0, n_outer - n_inner)
+    table = ((inside < TABLE_INSIDE) & (1 - around > TABLE_AROUND)).tolist()
     if pattern is None:
-        centres = np.array([c.centre for c in cands])
-        sides = np.array([c.side for c in cands])
         edge = np.minimum(centres.min(axis=1), np.min([w, h] - centres, axis=1)) < 0.7 * sides
         pattern = int(np.sum(edge & np.array(table))) >= PATTERN_AT_EDGE
     if not pattern:
@@ -207,16 +205,19 @@ def _off_the_table(cands: list[Candidate], mask: np.ndarray, pattern: bool | Non
     return [c for c, t in zip(cands, table, strict=True) if not t], True
 
 
-def _unlike_table(ii: np.ndarray, c: np.ndarray, r: float) -> tuple[float, float]:
-    """The share of not-table pixels in the box of half-side ``r`` round ``c`` (from the
-    mask's integral image ``ii``), and the box's area in pixels (clipped to the image)."""
+def _unlike_table(ii: np.ndarray, c: np.ndarray, r: np.ndarray,
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """The share of not-table pixels in the boxes of half-side ``r`` round the centres ``c``
+    (N x 2, from the mask's integral image ``ii``), and the boxes' areas in pixels (clipped
+    to the image); a box off the image counts as all unlike the table."""
     h, w = ii.shape[0] - 1, ii.shape[1] - 1
-    x0, y0 = np.clip(np.round(c - r).astype(int), 0, (w, h))
-    x1, y1 = np.clip(np.round(c + r).astype(int) + 1, 0, (w, h))
-    area = float(max(0, x1 - x0) * max(0, y1 - y0))
-    if not area:
-        return 1.0, 0.0
-    return float(ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]) / area, area
+    lo = np.clip(np.round(c - r[:, None]).astype(int), 0, (w, h))
+    hi = np.clip(np.round(c + r[:, None]).astype(int) + 1, 0, (w, h))
+    (x0, y0), (x1, y1) = lo.T, hi.T
+    area = (np.maximum(0, x1 - x0) * np.maximum(0, y1 - y0)).astype(np.float64)
+    ones = (ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]).astype(np.float64)
+    share = np.where(area > 0, ones / np.maximum(area, 1.0), 1.0)
+    return share, area
 
 
 def _mask_angle(mask: np.ndarray) -> float:

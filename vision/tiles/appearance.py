@@ -40,11 +40,11 @@ def look(crop: np.ndarray, s: TileSettings) -> Look:
     inner = crop[m : h - m, m : w - m]
     small = cv2.resize(inner, (32, 32), interpolation=cv2.INTER_AREA)
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).reshape(-1, 3)  # bytes: a quicker median
     ok = gray.reshape(-1) < s.glare_level
     glare = 1.0 - float(ok.mean())
     use = lab[ok] if ok.sum() >= 30 else lab
-    mid = np.median(use, axis=0)  # L, a, b at once (a descriptor is made for every cell)
+    mid = np.median(use, axis=0).astype(np.float32)  # L, a, b at once (every cell has one)
     chroma, light = mid[1:], float(mid[0])
     high = gray - cv2.GaussianBlur(gray, (0, 0), 3.0)  # smooth light and glare left out
     gx = cv2.Sobel(high, cv2.CV_32F, 1, 0)
