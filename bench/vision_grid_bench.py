@@ -43,7 +43,12 @@ from pathlib import Path  # noqa: E402
 from typing import TYPE_CHECKING  # noqa: E402
 
 if TYPE_CHECKING:
+    import numpy as np
+
+    from vision.grid import Grid
+    from vision.letters import LetterReader
     from vision.synth import Style
+    from vision.tiles import CellReading
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -72,7 +77,7 @@ def describe_styles(split: str, styles: list[Style]) -> None:
               + "; lenses: " + ", ".join(sorted({repr(s.lens) for s in styles})))
 
 
-def main() -> int:
+def arguments() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--boards", type=int, default=60, help="rendered boards per mode")
     ap.add_argument("--seed", type=int, default=20261123)
@@ -92,21 +97,20 @@ def main() -> int:
                     help="which photos to score (vision.dice_photos' split of their names): "
                          "the locator's rules were chosen on TUNE")
     args = ap.parse_args()
-    n_boards = 6 if args.quick else args.boards
+    if not {m.strip() for m in args.modes.split(",")} <= {"reference", "none"}:
+        ap.error("--modes takes reference and/or none")
+    return args
 
+
+def main() -> int:
+    args = arguments()
     base = rss_mb()
     import cv2
     import numpy as np
 
     cv2.setNumThreads(1)
-    from companion.games.moerder.board import CELLS, Board
-    from companion.progress import progress
     from vision import synth
-    from vision.dice_photos import split_of
-    from vision.grid import GridNotFound, locate
     from vision.letters import LetterReader
-    from vision.observation import TableReader, read_grid
-    from vision.tiles import TileReader
 
     letters = LetterReader.load()
     loaded = rss_mb()
@@ -116,97 +120,140 @@ def main() -> int:
     styles = synth.styles(args.styles)
     describe_styles(args.styles, styles)
 
-    # ---- accuracy on renders -----------------------------------------------------------
     rng = np.random.default_rng(args.seed)
-    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
-    if not set(modes) <= {"reference", "none"}:
-        ap.error("--modes takes reference and/or none")
     err_dir = Path(args.errors) if args.errors else None
     if err_dir is not None:
         err_dir.mkdir(parents=True, exist_ok=True)
-    for mode in ("reference" if m == "reference" else "no reference" for m in modes):
-        cells = right = unsure = wrong = boards_ok = not_found = 0
-        rot_total = rot_right = 0
-        errors: Counter[str] = Counter()
-        by_style: Counter[str] = Counter()
-        for k in progress(range(n_boards), n_boards, f"renders ({mode})"):
-            style = styles[k % len(styles)]
-            seed = args.seed + k
-            layout = synth.make_layout(style, seed)
-            board = synth.random_board(rng)
-            img, truth = synth.render_table(board, style, seed, layout=layout)
-            tiles = TileReader(letters)
-            ref = None
-            if mode == "reference":
-                ref, _ = synth.render_table(Board(), style, seed, layout=layout, frame=1)
-            try:
-                obs, g = read_grid(img, tiles, reference=ref)
-            except GridNotFound:
-                not_found += 1
-                cells += CELLS
-                continue
-            ok = True
-            crops = None
-            for i, (cell, tile) in enumerate(zip(obs.cells, board.cells, strict=True)):
-                cells += 1
-                want = "." if tile is None else tile.value
-                got = cell.char
-                bad = got != want or (tile is not None and tile.is_letter
-                                      and cell.rotation != truth.rotations[i])
-                if bad and args.errors is not None:
-                    print(f"  [{mode}] board {k} seed {seed} {style.name} ({style.pattern.value}/"
-                          f"{style.victim.value}) cell {i}: want {want}@{truth.rotations[i]} "
-                          f"got {got}@{cell.rotation} {cell.state.value} "
-                          f"conf {cell.confidence:.2f}", file=sys.stderr)
-                    if err_dir is not None:
-                        if crops is None:
-                            from vision.observation import crops_of
-
-                            crops = crops_of(img, g)
-                        tag = "ref" if mode == "reference" else "noref"
-                        cv2.imwrite(str(err_dir / f"{tag}-b{k}-c{i}-{want}-{got}.png"),
-                                    crops[i])
-                if bad or got == "?":
-                    by_style[style.name] += 1
-                if got == "?":
-                    unsure += 1
-                    ok = False
-                    errors[f"{want}->?"] += 1
-                    continue
-                good = got == want
-                if good and tile is not None and tile.is_letter:
-                    rot_total += 1
-                    if cell.rotation == truth.rotations[i]:
-                        rot_right += 1
-                    else:
-                        good = False
-                        errors[f"{want} rotation"] += 1
-                if good:
-                    right += 1
-                else:
-                    wrong += 1
-                    ok = False
-                    if got != want:
-                        errors[f"{want}->{got}"] += 1
-            boards_ok += ok
-        print(f"renders, {mode}: {n_boards} boards, {cells} cells: "
-              f"{100 * right / cells:.2f} % cells right, {100 * unsure / cells:.2f} % unsure, "
-              f"{100 * wrong / cells:.2f} % wrong; boards all right {boards_ok}/{n_boards} "
-              f"({100 * boards_ok / n_boards:.1f} %); grid not found {not_found}; "
-              f"letter rotation right {rot_right}/{rot_total}")
-        located = n_boards - not_found
-        if located:
-            print(f"  of the {located} boards whose grid was found: "
-                  f"{100 * right / (36 * located):.2f} % cells right, "
-                  f"{100 * boards_ok / located:.1f} % boards all right")
-        print("  most common errors: " + ", ".join(f"{e} {n}" for e, n in errors.most_common(8)))
-        print("  cells not right by style: "
-              + (", ".join(f"{s} {n}" for s, n in by_style.most_common(6)) or "none"))
-
+    for m in args.modes.split(","):
+        mode = "reference" if m.strip() == "reference" else "no reference"
+        one_mode(args, letters, styles, mode, rng, err_dir)
     if args.only_renders:
         return 0
+    real_trays(args)
+    speed(args, letters, styles)
+    print(f"memory after the runs: {rss_mb() - base:.0f} MB RSS above the bare interpreter")
+    print(f"load average during the run: {os.getloadavg()[0]:.1f} (on a busy machine the "
+          "figures are pessimistic)")
+    return 0
 
-    # ---- real trays ------------------------------------------------------------------------
+
+
+def one_mode(args: argparse.Namespace, letters: LetterReader, styles: list[Style], mode: str,
+             rng: np.random.Generator, err_dir: Path | None) -> None:
+    """Cells and boards right on rendered boards in one reader mode (with or without a
+    reference frame); ``--errors`` lists each cell not right."""
+    from companion.games.moerder.board import CELLS, Board
+    from companion.progress import progress
+    from vision import synth
+    from vision.grid import GridNotFound
+    from vision.observation import read_grid
+    from vision.tiles import TileReader
+
+    n_boards = 6 if args.quick else args.boards
+    t: Counter[str] = Counter()  # cells, right, unsure, wrong, boards_ok, not_found, rot_*
+    errors: Counter[str] = Counter()
+    by_style: Counter[str] = Counter()
+    for k in progress(range(n_boards), n_boards, f"renders ({mode})"):
+        style = styles[k % len(styles)]
+        seed = args.seed + k
+        layout = synth.make_layout(style, seed)
+        board = synth.random_board(rng)
+        img, truth = synth.render_table(board, style, seed, layout=layout)
+        tiles = TileReader(letters)
+        ref = None
+        if mode == "reference":
+            ref, _ = synth.render_table(Board(), style, seed, layout=layout, frame=1)
+        try:
+            obs, g = read_grid(img, tiles, reference=ref)
+        except GridNotFound:
+            t["not_found"] += 1
+            t["cells"] += CELLS
+            continue
+        ok = True
+        crops = None
+        for i, (cell, tile) in enumerate(zip(obs.cells, board.cells, strict=True)):
+            t["cells"] += 1
+            want = "." if tile is None else tile.value
+            got = cell.char
+            bad = got != want or (tile is not None and tile.is_letter
+                                  and cell.rotation != truth.rotations[i])
+            if bad and args.errors is not None:
+                crops = show_error(mode, k, seed, style, i, cell, want, truth.rotations[i],
+                                   img, g, crops, err_dir)
+            if bad or got == "?":
+                by_style[style.name] += 1
+            if got == "?":
+                t["unsure"] += 1
+                ok = False
+                errors[f"{want}->?"] += 1
+                continue
+            good = got == want
+            if good and tile is not None and tile.is_letter:
+                t["rot_total"] += 1
+                if cell.rotation == truth.rotations[i]:
+                    t["rot_right"] += 1
+                else:
+                    good = False
+                    errors[f"{want} rotation"] += 1
+            if good:
+                t["right"] += 1
+            else:
+                t["wrong"] += 1
+                ok = False
+                if got != want:
+                    errors[f"{want}->{got}"] += 1
+        t["boards_ok"] += ok
+    summary(mode, n_boards, t, errors, by_style)
+
+def show_error(mode: str, k: int, seed: int, style: Style, i: int, cell: CellReading,
+               want: str, rotation: int, img: np.ndarray, g: Grid,
+               crops: list[np.ndarray] | None, err_dir: Path | None) -> list[np.ndarray] | None:
+    """One cell not right, on stderr; its crop saved under ``err_dir``. Returns the frame's
+    crops (cut once, at the first error)."""
+    import cv2
+
+    from vision.observation import crops_of
+
+    print(f"  [{mode}] board {k} seed {seed} {style.name} ({style.pattern.value}/"
+          f"{style.victim.value}) cell {i}: want {want}@{rotation} "
+          f"got {cell.char}@{cell.rotation} {cell.state.value} "
+          f"conf {cell.confidence:.2f}", file=sys.stderr)
+    if err_dir is None:
+        return crops
+    crops = crops if crops is not None else crops_of(img, g)
+    tag = "ref" if mode == "reference" else "noref"
+    cv2.imwrite(str(err_dir / f"{tag}-b{k}-c{i}-{want}-{cell.char}.png"), crops[i])
+    return crops
+
+
+def summary(mode: str, n_boards: int, t: Counter[str], errors: Counter[str],
+            by_style: Counter[str]) -> None:
+    cells = t["cells"]
+    print(f"renders, {mode}: {n_boards} boards, {cells} cells: "
+          f"{100 * t['right'] / cells:.2f} % cells right, {100 * t['unsure'] / cells:.2f} % unsure, "
+          f"{100 * t['wrong'] / cells:.2f} % wrong; boards all right {t['boards_ok']}/{n_boards} "
+          f"({100 * t['boards_ok'] / n_boards:.1f} %); grid not found {t['not_found']}; "
+          f"letter rotation right {t['rot_right']}/{t['rot_total']}")
+    located = n_boards - t["not_found"]
+    if located:
+        print(f"  of the {located} boards whose grid was found: "
+              f"{100 * t['right'] / (36 * located):.2f} % cells right, "
+              f"{100 * t['boards_ok'] / located:.1f} % boards all right")
+    print("  most common errors: " + ", ".join(f"{e} {n}" for e, n in errors.most_common(8)))
+    print("  cells not right by style: "
+          + (", ".join(f"{s} {n}" for s, n in by_style.most_common(6)) or "none"))
+
+
+
+def real_trays(args: argparse.Namespace) -> None:
+    """Is the 6x6 found on the real 6x6 trays, and never on the 4x4 and 5x5 ones?"""
+    import cv2
+    import numpy as np
+
+    from companion.progress import progress
+    from vision.dice_photos import split_of
+    from vision.grid import GridNotFound, locate
+
     photos: Path | None = args.photos
     ann = photos / "annotations.csv" if photos is not None else None
     if photos is None:
@@ -256,13 +303,6 @@ def main() -> int:
             good = sum(o > 0.7 for o in overlap)
             print(f"  6x6 found: box IoU with the cubes' extent median {statistics.median(overlap):.2f}, "
                   f"{good}/{len(overlap)} above 0.7 (the right grid, not just any 6x6)")
-
-    speed(args, letters, styles)
-    print(f"memory after the runs: {rss_mb() - base:.0f} MB RSS above the bare interpreter")
-    print(f"load average during the run: {os.getloadavg()[0]:.1f} (on a busy machine the "
-          "figures are pessimistic)")
-    return 0
-
 
 def speed(args: argparse.Namespace, letters: object, styles: list) -> None:  # type: ignore[type-arg]
     """Time per 1640x1232 frame on one core, as the table reads a game: every frame through
