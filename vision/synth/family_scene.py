@@ -10,46 +10,43 @@ import math
 import cv2
 import numpy as np
 
-from vision.synth.styles import Colour, Lens, Light, Table
+from vision.synth.styles import Lens, Light, Table
 
-FAMILY_TABLES = frozenset({Table.FELT, Table.CHECKED, Table.PLANKS})
+def _felt(w: int, h: int, base: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    mottle = cv2.resize(rng.normal(0, 1, (12, 12)).astype(np.float32), (w, h),
+                        interpolation=cv2.INTER_CUBIC)
+    fibres = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 0.8)
+    return np.asarray(base * (1 + 0.05 * mottle + 0.12 * fibres)[:, :, None])
 
 
-def family_table(size: tuple[int, int], kind: Table, colour: Colour,
-                 rng: np.random.Generator) -> np.ndarray:
-    """A felt, checked-cloth or plank table top of ``size`` (width, height)."""
-    w, h = size
-    base = np.array(colour, np.float32)
-    if kind is Table.FELT:
-        mottle = cv2.resize(rng.normal(0, 1, (12, 12)).astype(np.float32), (w, h),
-                            interpolation=cv2.INTER_CUBIC)
-        fibres = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 0.8)
-        img = base * (1 + 0.05 * mottle + 0.12 * fibres)[:, :, None]
-    elif kind is Table.CHECKED:
-        period = w / rng.uniform(14, 24)
-        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-        band_x = (np.sin(xx / period * 2 * math.pi) > 0).astype(np.float32)
-        band_y = (np.sin(yy / period * 2 * math.pi) > 0).astype(np.float32)
-        cover = cv2.GaussianBlur((band_x + band_y) / 2, (0, 0), 1.2)
-        white = np.array((235, 240, 240), np.float32)
-        img = white * (1 - cover[:, :, None]) + base * cover[:, :, None]
-        img += rng.normal(0, 5, (h, w, 1)).astype(np.float32)
-    elif kind is Table.PLANKS:
-        plank = w / rng.uniform(5, 9)
-        x = np.arange(w, dtype=np.float32)
-        which = (x // plank).astype(int)
-        tone = rng.uniform(0.8, 1.15, which.max() + 1).astype(np.float32)[which]
-        y = np.linspace(0, 1, h, dtype=np.float32)[:, None]
-        wobble = cv2.resize(rng.normal(0, 1, (8, 8)).astype(np.float32), (w, h))
-        grain = np.sin((x[None, :] / plank + 0.05 * wobble + 0.02 * y) * 9 * math.pi)
-        field = tone[None, :] * (0.9 + 0.1 * grain)
-        seam = np.abs((x + plank / 2) % plank - plank / 2) < max(1.5, w / 600)
-        field[:, seam] *= 0.35
-        img = base * field[:, :, None]
-    else:
-        raise ValueError(f"{kind} is not a family table")
-    out: np.ndarray = np.clip(img, 0, 255).astype(np.uint8)
-    return out
+def _checked(w: int, h: int, base: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    period = w / rng.uniform(14, 24)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    band_x = (np.sin(xx / period * 2 * math.pi) > 0).astype(np.float32)
+    band_y = (np.sin(yy / period * 2 * math.pi) > 0).astype(np.float32)
+    cover = cv2.GaussianBlur((band_x + band_y) / 2, (0, 0), 1.2)
+    white = np.array((235, 240, 240), np.float32)
+    img = white * (1 - cover[:, :, None]) + base * cover[:, :, None]
+    img += rng.normal(0, 5, (h, w, 1)).astype(np.float32)
+    return np.asarray(img)
+
+
+def _planks(w: int, h: int, base: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    plank = w / rng.uniform(5, 9)
+    x = np.arange(w, dtype=np.float32)
+    which = (x // plank).astype(int)
+    tone = rng.uniform(0.8, 1.15, which.max() + 1).astype(np.float32)[which]
+    y = np.linspace(0, 1, h, dtype=np.float32)[:, None]
+    wobble = cv2.resize(rng.normal(0, 1, (8, 8)).astype(np.float32), (w, h))
+    grain = np.sin((x[None, :] / plank + 0.05 * wobble + 0.02 * y) * 9 * math.pi)
+    field = tone[None, :] * (0.9 + 0.1 * grain)
+    seam = np.abs((x + plank / 2) % plank - plank / 2) < max(1.5, w / 600)
+    field[:, seam] *= 0.35
+    return np.asarray(base * field[:, :, None])
+
+
+# the family's table tops (felt, a checked cloth, planks): (width, height, colour, rng) -> image
+FAMILY_TABLES = {Table.FELT: _felt, Table.CHECKED: _checked, Table.PLANKS: _planks}
 
 
 def gloss(canvas: np.ndarray, corners: np.ndarray, tile: int,

@@ -15,27 +15,7 @@ import math
 import cv2
 import numpy as np
 
-from vision.synth.styles import Colour, Table
-
-PATTERNED_TABLES = frozenset({Table.CERAMIC, Table.PLAID, Table.STAINED})
-
-
-def patterned_table(size: tuple[int, int], kind: Table, colour: Colour,
-                    rng: np.random.Generator) -> np.ndarray:
-    """A ceramic, plaid or stained-wood table top of ``size`` (width, height)."""
-    w, h = size
-    base = np.array(colour, np.float32)
-    if kind is Table.CERAMIC:
-        img = _ceramic(w, h, base, rng)
-    elif kind is Table.PLAID:
-        img = _plaid(w, h, base, rng)
-    elif kind is Table.STAINED:
-        img = _stained(w, h, base, rng)
-    else:
-        raise ValueError(f"{kind} is not a patterned train table")
-    out: np.ndarray = np.clip(img, 0, 255).astype(np.uint8)
-    return out
-
+from vision.synth.styles import Table
 
 def _ceramic(w: int, h: int, base: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Square glazed tiles (each a little lighter or darker) set in light grout."""
@@ -86,3 +66,7 @@ def _stained(w: int, h: int, base: np.ndarray, rng: np.random.Generator) -> np.n
     if rng.random() < 0.5:  # the grain runs across or along the view
         field = cv2.resize(field.T.copy(), (w, h))
     return np.asarray(base * field[:, :, None])
+
+
+# the train tables with a pattern of their own: (width, height, colour, rng) -> image
+PATTERNED_TABLES = {Table.CERAMIC: _ceramic, Table.PLAID: _plaid, Table.STAINED: _stained}

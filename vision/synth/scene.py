@@ -10,8 +10,8 @@ import numpy as np
 
 from companion.games.moerder.board import CELLS, SIZE, Board, Tile
 from vision.synth.faces import rounded_mask, tile_face
-from vision.synth.family_scene import FAMILY_TABLES, family_table, gloss, lens, room_light
-from vision.synth.patterned import PATTERNED_TABLES, patterned_table
+from vision.synth.family_scene import FAMILY_TABLES, gloss, lens, room_light
+from vision.synth.patterned import PATTERNED_TABLES
 from vision.synth.styles import (RESOLUTIONS, Colour, Layout, Lens, Light, Material, Style,
                                   Table, Truth)
 
@@ -24,12 +24,12 @@ def table_cloth(size: tuple[int, int], kind: Table, colour: Colour,
                 rng: np.random.Generator) -> np.ndarray:
     """A table top (wood, plain or cloth) of ``size``: shared by every renderer that puts
     something on a table, so tiles and dice lie on the same kinds of surface."""
-    if kind in FAMILY_TABLES:
-        return family_table(size, kind, colour, rng)
-    if kind in PATTERNED_TABLES:
-        return patterned_table(size, kind, colour, rng)
     w, h = size
     base = np.array(colour, np.float32)
+    paint = FAMILY_TABLES.get(kind) or PATTERNED_TABLES.get(kind)
+    if paint is not None:
+        painted: np.ndarray = np.clip(paint(w, h, base, rng), 0, 255).astype(np.uint8)
+        return painted
     sw, sh = max(8, w // 8), max(8, h // 8)
     if kind is Table.WOOD:
         y = np.linspace(0, 1, sh, dtype=np.float32)[:, None]
