@@ -25,7 +25,8 @@ class OnnxNet:
     call, they go with the call, for 1-2 ms of CPU. ``keep`` is for a network run on one
     whole frame at a time (the finder): the next frame reuses its buffers as they are, so
     keeping them adds nothing while it runs, and reading it again would cost 10-20 ms of CPU
-    a frame (fresh pages). Calls are serialised, so one call's buffers exist at a time.
+    a frame (fresh pages); the tile letter reader keeps its network too, being run several
+    times for every frame it reads. Calls are serialised, so one call's buffers exist at a time.
     ``error`` is the reader's own error class, ``what`` names the network in its one-line
     message.
     """
