@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from companion.games.moerder.board import CELLS, Board
-from vision import synth
 from vision.grid import locate, rectify
 from vision.letters import LetterReader
+from vision import observation, synth
 from vision.observation import RECT_BORDER, RECT_PX, TableReader
 from vision.stable import Stillness, compare
 from vision.tiles import CellState, TileReader
@@ -131,3 +131,25 @@ def test_a_moved_camera_forgets_the_cells_references() -> None:
     refs = reader.tiles.refs
     assert refs is not None and not any(r is a for r, a in zip(refs, old, strict=True))
     assert sum(c.state is CellState.HIDDEN for c in obs.cells) >= 30
+
+
+def test_the_first_frame_of_a_game_in_the_references_view_keeps_its_grid(
+        game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game's first frame, seen where the reference frame was, is read with the grid the
+    cells' references were cut with: not located again (face-down grids are the slowest to
+    find), and its turned tile is read against its own reference."""
+    boards, frames = game
+    style = synth.styles("bench")[2]
+    ref, _ = synth.render_table(Board(), style, seed=8,
+                                layout=synth.make_layout(style, 8, (1280, 960)), frame=99)
+    reader = TableReader(TileReader(LetterReader.load()), still_frames=1)
+    reader.learn_reference(ref)
+    grid, refs = reader.grid, reader.tiles.refs
+    located: list[object] = []
+    monkeypatch.setattr(observation, "locate", lambda img: located.append(img) or locate(img))
+    later = next(f for f in frames if f.still and f.turn == 1)
+    obs = reader.read(later.image)
+    assert obs is not None and not located
+    assert reader.grid is grid and reader.tiles.refs is refs
+    turned = [i for i in range(CELLS) if boards[1].cells[i] is not None]
+    assert [i for i, c in enumerate(obs.cells) if c.state is not CellState.HIDDEN] == turned

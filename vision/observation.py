@@ -245,6 +245,7 @@ class TableReader:
         self._covered = 0
         self._pending: np.ndarray | None = None
         self._ref_grid: Grid | None = None  # the grid the cells' references were cropped with
+        self._ref_rect: np.ndarray | None = None  # the reference frame's grid, rectified
         self.settle_frames = SETTLE_FRAMES
         self.status = "none"
 
@@ -262,6 +263,7 @@ class TableReader:
         try:
             self.grid = learn_back(frame, self.tiles, fallback=self.grid)
             self._ref_grid = self.grid
+            self._ref_rect = rectify(frame, self.grid, RECT_PX, RECT_BORDER)
             self._pending = None
         except GridNotFound:
             self._pending = frame
@@ -275,7 +277,7 @@ class TableReader:
             self.status = "moving"
             self._covered = 0
             return None
-        if self.grid is None or self.last is None:
+        if (self.grid is None or self.last is None) and not self._as_in_reference(frame):
             # the first read (of a game, or after the grid was lost): the table is located
             # in this frame, not trusted from the reference frame, whose camera may have
             # been moved since
@@ -289,6 +291,7 @@ class TableReader:
             if self.grid is None or not same_view(found, self.grid):
                 self.grid = found  # else the one the references were cropped with stays
             self._drop_stale_refs()
+        assert self.grid is not None
         if self._pending is not None:
             self.tiles.learn_reference(crops_of(self._pending, self.grid))
             self._ref_grid = self.grid
@@ -318,6 +321,19 @@ class TableReader:
         self.last = obs
         self.status = "read"
         return obs
+
+    def _as_in_reference(self, frame: np.ndarray) -> bool:
+        """Does the first frame of a game show the grid where the reference frame did (most
+        cells as they were there: the camera did not move)? Then it is read with the
+        reference's grid, without locating it again: a grid of face-down tiles is the
+        slowest to find (and the hardest)."""
+        if self.grid is None or self._ref_rect is None:
+            return False
+        rect = rectify(frame, self.grid, RECT_PX, RECT_BORDER)
+        change = compare(rect, self._ref_rect, RECT_PX, self.grid.tile, RECT_BORDER)
+        # a shifted view of alike backs differs little cell by cell, but the table round the
+        # grid (tile edges now in it) shows it
+        return not (change.moved or change.covered)
 
     def _drop_stale_refs(self) -> None:
         """After the grid was located anew: if it moved (the camera was bumped), each cell's
