@@ -145,8 +145,13 @@ def test_the_first_frame_of_a_game_in_the_references_view_keeps_its_grid(
     reader = TableReader(TileReader(LetterReader.load()), still_frames=1)
     reader.learn_reference(ref)
     grid, refs = reader.grid, reader.tiles.refs
-    located: list[object] = []
-    monkeypatch.setattr(observation, "locate", lambda img: located.append(img) or locate(img))
+    located: list[np.ndarray] = []
+
+    def counted(img: np.ndarray) -> object:
+        located.append(img)
+        return locate(img)
+
+    monkeypatch.setattr(observation, "locate", counted)
     later = next(f for f in frames if f.still and f.turn == 1)
     obs = reader.read(later.image)
     assert obs is not None and not located
