@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from companion import memory
 from companion.games.readings import (
     HIDDEN,
     UNSURE,
@@ -391,6 +392,7 @@ class Readers:
         if reader is None:
             self._made.clear()  # one reader at a time: a Pi has no memory for idle networks
             reader = self._made[kind] = self._makers[kind]()
+            memory.shed_code()  # the last game's code paths are left behind
             follow = getattr(reader, "follow", None)
             if follow is not None:
                 follow(lambda: self._record())  # a camera attached again follows on
