@@ -41,6 +41,8 @@ def _libc() -> Any:
     try:
         libc = ctypes.CDLL(name)
         libc.mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+        if hasattr(libc, "madvise"):
+            libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
         return libc
     except (OSError, AttributeError, TypeError):
         return None
@@ -86,7 +88,6 @@ def shed_code() -> int:
     except OSError:
         return 0
     madvise = libc.madvise
-    madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
     advised = 0
     for line in maps.splitlines():
         parts = line.split()

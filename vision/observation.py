@@ -206,11 +206,8 @@ def learn_back(reference: np.ndarray, tiles: TileReader, fallback: Grid | None =
 def _alike_backs(crops: list[np.ndarray], settings: TileSettings) -> FaceModel | None:
     """The back, when these crops all show one face (a face-down grid, cropped where it
     lies); None when some cells show something else (the grid does not fit this frame)."""
-    try:
-        looks = [look(c, settings) for c in crops]
-        model = model_from_looks(looks, settings)
-    except TileError:
-        return None
+    looks = [look(c, settings) for c in crops]
+    model = model_from_looks(looks, settings)
     alike = sum(model.distance(lk) < settings.back_sure for lk in looks)
     return model if alike >= len(crops) - 1 else None
 

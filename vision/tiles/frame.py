@@ -59,10 +59,12 @@ def start(crops: Sequence[np.ndarray], where: list[int],
           back: FaceModel | None, s: TileSettings, alphabet: str) -> FrameRead:
     """Compare each cell with its reference and measure the ones that need it."""
     mine = [refs[w] if refs is not None and 0 <= w < len(refs) else None for w in where]
-    same: list[bool | None] = [against_reference(r, c, s) if r is not None else None
-                               for r, c in zip(mine, crops, strict=True)]
-    recoloured = {i for i, (r, c, v) in enumerate(zip(mine, crops, same, strict=True))
-                  if r is not None and v is False and colour_change(r, c) > s.ref_recoloured}
+    colours = [colour_change(r, c) if r is not None else 0.0
+               for r, c in zip(mine, crops, strict=True)]
+    same: list[bool | None] = [against_reference(r, c, s, colour) if r is not None else None
+                               for r, c, colour in zip(mine, crops, colours, strict=True)]
+    recoloured = {i for i, (v, colour) in enumerate(zip(same, colours, strict=True))
+                  if v is False and colour > s.ref_recoloured}
     # a cell its reference settles as face down is never compared by look (saves time)
     looks = [look(c, s) if v is not True or back is None else settled(s)
              for c, v in zip(crops, same, strict=True)]
@@ -76,7 +78,7 @@ def needs_letters(f: FrameRead) -> list[int]:
     changed since its reference however near the back's model it looks (a lamp's spot over
     the reference makes that model broad enough to take in a light face)."""
     return [i for i, d in enumerate(f.dist)
-            if f.same[i] is False or not (d < f.settings.back_sure or f.same[i] is True)]
+            if f.same[i] is not True and (f.same[i] is False or d >= f.settings.back_sure)]
 
 
 def not_letters(group: list[int], readings: dict[int, LetterReading], s: TileSettings) -> bool:

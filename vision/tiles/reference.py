@@ -56,11 +56,13 @@ def colour_change(ref: CellRef, crop: np.ndarray) -> float:
 
 
 def against_reference(ref: CellRef, crop: np.ndarray,
-                      settings: TileSettings = DEFAULT_SETTINGS) -> bool | None:
+                      settings: TileSettings = DEFAULT_SETTINGS,
+                      colour: float | None = None) -> bool | None:
     """True: the cell looks as in the reference (still face down); False: surely changed;
-    None: cannot tell (the caller falls back to the model of the back)."""
+    None: cannot tell (the caller falls back to the model of the back). ``colour`` is the
+    cell's :func:`colour_change`, when the caller measured it already."""
     s = settings
-    colour = colour_change(ref, crop)
+    colour = colour_change(ref, crop) if colour is None else colour
     if colour > s.ref_colour_changed:  # most face-up tiles: no need to compare the structure
         return False
     f = _fine(crop)

@@ -44,7 +44,17 @@ def _paper(crop: np.ndarray) -> np.ndarray:
     return out
 
 
-def _face_up(f: FrameRead, i: int, up: bool, sure: list[int]) -> bool:
+def _letters_paper(f: FrameRead, sure: list[int]) -> np.ndarray | None:
+    """The paper the frame's sure letters are printed on (up to eight of them), or None with
+    fewer than two: then there is nothing to compare a cell's paper with."""
+    if len(sure) < 2:
+        return None
+    out: np.ndarray = np.median([_paper(f.crops[j]) for j in sure[:: max(1, len(sure) // 8)]],
+                                axis=0)
+    return out
+
+
+def _face_up(f: FrameRead, i: int, up: bool, paper: np.ndarray | None) -> bool:
     """Is cell ``i``, which no letter is like, face up? Changed since the reference; or else
     a drawn picture (without one, a plain face far from the back's model is a back nudged off
     its place, table showing, or in odd light), far from a known back or, when the back is
@@ -58,20 +68,20 @@ def _face_up(f: FrameRead, i: int, up: bool, sure: list[int]) -> bool:
         return False
     if f.back is not None and f.dist[i] > s.back_not:
         return True
-    if len(sure) < 2 or f.dist[i] < s.back_sure:
+    if paper is None or f.dist[i] < s.back_sure:
         return False
-    return _on_the_paper(f, i, sure)
+    return _on_the_paper(f, i, paper)
 
 
-def _on_the_paper(f: FrameRead, i: int, sure: list[int]) -> bool:
-    """Is cell ``i`` the colour of the paper the frame's sure letters are printed on?"""
+def _on_the_paper(f: FrameRead, i: int, paper: np.ndarray) -> bool:
+    """Is cell ``i`` the colour of ``paper``, the paper the frame's sure letters are on?"""
     mine = _paper(f.crops[i])
-    faces = np.median([_paper(f.crops[j]) for j in sure[:: max(1, len(sure) // 8)]], axis=0)
-    return bool(np.linalg.norm(mine[1:] - faces[1:]) < 6
-                and ratio(float(mine[0]), float(faces[0])) < 1.25)
+    return bool(np.linalg.norm(mine[1:] - paper[1:]) < 6
+                and ratio(float(mine[0]), float(paper[0])) < 1.25)
 
 
-def _nothing_drawn(f: FrameRead, i: int, r: LetterReading | None, sure: list[int]) -> bool:
+def _nothing_drawn(f: FrameRead, i: int, r: LetterReading | None,
+                   paper: np.ndarray | None) -> bool:
     """Is cell ``i`` a back because nothing is drawn on it? Every face of the set carries a
     letter or the victim's picture, in ink; a cell without glare that shows no ink and no
     line, in which the letter reader sees nothing, and that is not the letters' blank paper,
@@ -84,7 +94,7 @@ def _nothing_drawn(f: FrameRead, i: int, r: LetterReading | None, sure: list[int
         return False
     if r is not None and r.confidence >= s.glare_max_letter:
         return False
-    return len(sure) < 2 or not _on_the_paper(f, i, sure)
+    return paper is None or not _on_the_paper(f, i, paper)
 
 
 def by_likeness(f: FrameRead, up: Sequence[bool]) -> list[int]:
@@ -99,6 +109,7 @@ def by_likeness(f: FrameRead, up: Sequence[bool]) -> list[int]:
     sure = [i for i, o in enumerate(f.out)
             if o is not None and o.state is CellState.LETTER and o.confidence >= s.sure_letter]
     vec = {i: glyph_vec(f.crops[i], s) for i in open_ + sure}
+    paper = _letters_paper(f, sure)
     unlike_letters: list[int] = []
     for i in open_:
         ranked = _likeness(f, i, sure, vec)
@@ -111,12 +122,12 @@ def by_likeness(f: FrameRead, up: Sequence[bool]) -> list[int]:
                 and f.dist[i] >= s.back_sure):
             letter, (sim, rot) = ranked[0]
             f.out[i] = CellReading(CellState.LETTER, letter, rot, float(min(0.95, sim)))
-        elif (_face_up(f, i, up[i], sure)
+        elif (_face_up(f, i, up[i], paper)
               and (f.looks[i].glare < 0.25 or f.looks[i].ink > s.victim_ink)
               and (not sure or top < s.unlike_letter or up[i] or i in f.reread)
               and (r is None or r.confidence < s.victim_max_letter)):
             unlike_letters.append(i)
-        elif _nothing_drawn(f, i, r, sure):
+        elif _nothing_drawn(f, i, r, paper):
             f.out[i] = CellReading(CellState.HIDDEN, confidence=0.7)
         else:
             guess = r.letter if r is not None else None
