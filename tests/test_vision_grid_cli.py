@@ -35,7 +35,8 @@ def test_read_grid_json(photos: dict[str, Path], capsys: pytest.CaptureFixture[s
     assert main(["vision", "read-grid", str(photos["table"]), "--reference",
                  str(photos["reference"]), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data) == {"grid", "cells", "corners", "ms"}
+    assert set(data) == {"grid", "cells", "corners", "ms", "load_ms"}
+    assert data["load_ms"] > 0  # making the reader is reported, beside the read
     truth = Board.parse(photos["boards"].read_text(encoding="utf-8").split()[0])
     rows = data["grid"].split("/")
     assert len(rows) == 6 and all(len(r) == 6 for r in rows)

@@ -64,6 +64,16 @@ def look(crop: np.ndarray, s: TileSettings) -> Look:
                 lines, fine)
 
 
+@functools.cache
+def first_use() -> None:
+    """Pay once a process, when a reader is made (as it loads its network), what the libraries
+    set up on first use: OpenCV's 8-bit Lab tables on the first Lab conversion (about 115 ms
+    of one core here) and numpy.ma, which np.median imports on its first call (about 38 ms).
+    Together they are more than a whole frame's read, which should never carry them."""
+    cv2.cvtColor(np.zeros((1, 1, 3), np.uint8), cv2.COLOR_BGR2LAB)
+    np.median(np.zeros(3, np.uint8))
+
+
 def settled(s: TileSettings) -> Look:
     """Stands in for a cell its reference already settled: never compared, so not measured
     (saves the descriptor's cost on most cells of a game)."""
@@ -144,4 +154,4 @@ def glyph_vec(crop: np.ndarray, s: TileSettings) -> np.ndarray:
     return out
 
 
-__all__ = ["Look", "alike", "glyph_vec", "look", "pattern_sim", "ratio", "settled", "shift_sim"]
+__all__ = ["Look", "alike", "first_use", "glyph_vec", "look", "pattern_sim", "ratio", "settled", "shift_sim"]

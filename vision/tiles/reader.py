@@ -10,6 +10,7 @@ import numpy as np
 
 from companion.games.moerder.board import CELLS
 from vision.letters import LetterReader
+from vision.tiles.appearance import first_use
 from vision.tiles.cells import ALPHABET, CellReading, CellState, TileError
 from vision.tiles.faces import FaceModel
 from vision.tiles.frame import (
@@ -41,6 +42,7 @@ class TileReader:
         self._taught = TaughtCache()
         # per cell, from a reference frame or the game's first frames (None: not seen yet)
         self.refs: tuple[CellRef | None, ...] | None = None
+        first_use()
 
     def learn_back(self, crops: Sequence[np.ndarray], back: FaceModel | None = None,
                    ) -> FaceModel:
