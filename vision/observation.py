@@ -36,9 +36,9 @@ from vision.tiles import (
     TileError,
     TileReader,
     TileSettings,
-    look,
     settle_set,
 )
+from vision.tiles.appearance import looks
 from vision.tiles.faces import model_from_looks
 
 CROP = 64  # px of a tile crop for reading
@@ -206,9 +206,9 @@ def learn_back(reference: np.ndarray, tiles: TileReader, fallback: Grid | None =
 def _alike_backs(crops: list[np.ndarray], settings: TileSettings) -> FaceModel | None:
     """The back, when these crops all show one face (a face-down grid, cropped where it
     lies); None when some cells show something else (the grid does not fit this frame)."""
-    looks = [look(c, settings) for c in crops]
-    model = model_from_looks(looks, settings)
-    alike = sum(model.distance(lk) < settings.back_sure for lk in looks)
+    seen = looks(crops, settings)
+    model = model_from_looks(seen, settings)
+    alike = sum(model.distance(lk) < settings.back_sure for lk in seen)
     return model if alike >= len(crops) - 1 else None
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from companion.games.moerder.board import PER_LETTER
-from vision.tiles.appearance import Look, alike, look, ratio, shift_sim
+from vision.tiles.appearance import Look, alike, looks, ratio, shift_sim
 from vision.tiles.cells import TileError
 from vision.tiles.settings import DEFAULT_SETTINGS, TileSettings
 
@@ -39,7 +39,7 @@ class FaceModel:
               settings: TileSettings = DEFAULT_SETTINGS) -> FaceModel:
         if len(crops) == 0:
             raise TileError("a face is learned from at least one crop")
-        return model_from_looks([look(c, settings) for c in crops], settings)
+        return model_from_looks(looks(crops, settings), settings)
 
     def raw_distances(self, lk: Look) -> np.ndarray:
         """Unscaled differences in chroma, light, texture and pattern: their spread among the

@@ -14,7 +14,7 @@ import numpy as np
 
 from companion.games.moerder.board import PER_LETTER
 from vision.letters import LetterReading
-from vision.tiles.appearance import Look, look, settled
+from vision.tiles.appearance import Look, looks, settled
 from vision.tiles.cells import CellReading, CellState
 from vision.tiles.faces import (
     FaceModel,
@@ -25,7 +25,7 @@ from vision.tiles.faces import (
     glared,
     model_from_looks,
 )
-from vision.tiles.reference import CellRef, against_reference, colour_change
+from vision.tiles.reference import CellRef, compare
 from vision.tiles.settings import TileSettings
 
 Teacher = tuple[int, np.ndarray, str]  # (cell, crop, label like "E@90")
@@ -59,17 +59,20 @@ def start(crops: Sequence[np.ndarray], where: list[int],
           back: FaceModel | None, s: TileSettings, alphabet: str) -> FrameRead:
     """Compare each cell with its reference and measure the ones that need it."""
     mine = [refs[w] if refs is not None and 0 <= w < len(refs) else None for w in where]
-    colours = [colour_change(r, c) if r is not None else 0.0
-               for r, c in zip(mine, crops, strict=True)]
-    same: list[bool | None] = [against_reference(r, c, s, colour) if r is not None else None
-                               for r, c, colour in zip(mine, crops, colours, strict=True)]
+    known = [i for i, r in enumerate(mine) if r is not None]
+    verdicts = dict(zip(known, compare([r for r in mine if r is not None],
+                                       [crops[i] for i in known], s), strict=True))
+    same: list[bool | None] = [verdicts[i][0] if i in verdicts else None
+                               for i in range(len(crops))]
+    colours = [verdicts[i][1] if i in verdicts else 0.0 for i in range(len(crops))]
     recoloured = {i for i, (v, colour) in enumerate(zip(same, colours, strict=True))
                   if v is False and colour > s.ref_recoloured}
     # a cell its reference settles as face down is never compared by look (saves time)
-    looks = [look(c, s) if v is not True or back is None else settled(s)
-             for c, v in zip(crops, same, strict=True)]
-    dist = [back.distance(lk) if back is not None else np.inf for lk in looks]
-    return FrameRead(crops, where, s, alphabet, same, looks, back, dist,
+    measure = [i for i, v in enumerate(same) if v is not True or back is None]
+    measured = dict(zip(measure, looks([crops[i] for i in measure], s), strict=True))
+    seen = [measured[i] if i in measured else settled(s) for i in range(len(crops))]
+    dist = [back.distance(lk) if back is not None else np.inf for lk in seen]
+    return FrameRead(crops, where, s, alphabet, same, seen, back, dist,
                      out=[None] * len(crops), recoloured=recoloured)
 
 

@@ -23,7 +23,7 @@ from vision.tiles.frame import (
     start,
     verdict,
 )
-from vision.tiles.reference import CellRef, cell_ref
+from vision.tiles.reference import CellRef, cell_refs
 from vision.tiles.settings import DEFAULT_SETTINGS, TileSettings
 from vision.tiles.settle import by_likeness, victims, within_the_set
 from vision.tiles.teach import TaughtCache, self_taught, taught_again
@@ -57,7 +57,7 @@ class TileReader:
         """Learn the back (unless given), and every cell's own look, from a frame where all
         tiles lie face down (``crops`` in cell order, cropped with the grid later frames are
         read with)."""
-        self.refs = tuple(cell_ref(c, self.settings) for c in crops)
+        self.refs = tuple(cell_refs(crops, self.settings))
         return self.learn_back(crops, back)
 
     def remember_backs(self, where: Sequence[int], crops: Sequence[np.ndarray],
@@ -71,8 +71,9 @@ class TileReader:
         new = [(w, crop) for w, crop, c in zip(where, crops, cells, strict=True)
                if 0 <= w < len(refs) and refs[w] is None
                and c.state is CellState.HIDDEN and c.confidence >= sure]
-        for w, crop in new:
-            refs[w] = cell_ref(crop, self.settings)
+        for (w, _), ref in zip(new, cell_refs([crop for _, crop in new], self.settings),
+                               strict=True):
+            refs[w] = ref
         if new:
             self.refs = tuple(refs)
         return len(new)

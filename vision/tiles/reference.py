@@ -7,12 +7,16 @@ this is sharper than any model of the back in general.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
+from vision.tiles.appearance import blur_each
 from vision.tiles.settings import DEFAULT_SETTINGS, TileSettings
+
+_SIDE = 64  # px a cell is compared at
 
 
 @dataclass(frozen=True)
@@ -25,47 +29,63 @@ class CellRef:
     burnt: float = 0.0  # share of the middle burnt white by glare
 
 
-def _fine(crop: np.ndarray) -> np.ndarray:
-    g = cv2.cvtColor(cv2.resize(crop, (64, 64), interpolation=cv2.INTER_AREA),
-                     cv2.COLOR_BGR2GRAY).astype(np.float32)
-    out: np.ndarray = g - cv2.GaussianBlur(g, (0, 0), 4.0)
-    return out
+def _measure(crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(fine (n, 64, 64) float32: gray minus its blur, the pattern without smooth light;
+    gray (n, 64, 64) bytes; median Lab of the middle (n, 3)) of crops, measured as one stack
+    (a frame compares all its cells at once)."""
+    side = _SIDE
+    stack = np.stack([cv2.resize(c, (side, side), interpolation=cv2.INTER_AREA) for c in crops])
+    n = len(stack)
+    gray = cv2.cvtColor(stack.reshape(n * side, side, 3), cv2.COLOR_BGR2GRAY).reshape(n, side, side)
+    g = gray.astype(np.float32)
+    fine = g - blur_each(g, 4.0)
+    mid = np.ascontiguousarray(stack[:, 10:54, 10:54]).reshape(n * 44, 44, 3)
+    lab = cv2.cvtColor(mid, cv2.COLOR_BGR2LAB).reshape(n, -1, 3)  # bytes: a quicker median
+    return fine, gray, np.median(lab, axis=1).astype(np.float32)
 
 
-def _mid_lab(crop: np.ndarray) -> np.ndarray:
-    c = cv2.resize(crop, (64, 64), interpolation=cv2.INTER_AREA)[10:54, 10:54]
-    lab = cv2.cvtColor(c, cv2.COLOR_BGR2LAB).reshape(-1, 3)  # bytes: a quicker median
-    out: np.ndarray = np.median(lab, axis=0).astype(np.float32)
-    return out
+def cell_refs(crops: Sequence[np.ndarray],
+              settings: TileSettings = DEFAULT_SETTINGS) -> list[CellRef]:
+    """Each crop of a face-down cell as its reference."""
+    if not crops:
+        return []
+    fine, gray, lab = _measure(crops)
+    m = settings.ref_shift * 2
+    return [CellRef(fine[i], float(fine[i, m:-m, m:-m].std()), lab[i],
+                    float(np.mean(gray[i, m:-m, m:-m] >= settings.glare_level)))
+            for i in range(len(fine))]
 
 
 def cell_ref(crop: np.ndarray, settings: TileSettings = DEFAULT_SETTINGS) -> CellRef:
-    f = _fine(crop)
-    m = settings.ref_shift * 2
-    mid = cv2.cvtColor(cv2.resize(crop, (64, 64), interpolation=cv2.INTER_AREA)[m:-m, m:-m],
-                       cv2.COLOR_BGR2GRAY)
-    return CellRef(f, float(f[m:-m, m:-m].std()), _mid_lab(crop),
-                   float(np.mean(mid >= settings.glare_level)))
+    return cell_refs([crop], settings)[0]
 
 
-def colour_change(ref: CellRef, crop: np.ndarray) -> float:
-    """How far the middle of a cell's colour moved from its reference (Lab, lightness counted
-    half: light is uneven, and glare comes and goes)."""
-    d = ref.lab - _mid_lab(crop)
-    return float(np.hypot(np.hypot(d[1], d[2]), d[0] / 2))
+def compare(refs: Sequence[CellRef], crops: Sequence[np.ndarray],
+            settings: TileSettings = DEFAULT_SETTINGS) -> list[tuple[bool | None, float]]:
+    """For each cell, its crop against its own reference: (:func:`against_reference`'s
+    verdict, how far the middle's colour moved: Lab, lightness counted half, as light is
+    uneven and glare comes and goes)."""
+    if not crops:
+        return []
+    fine, _, lab = _measure(crops)
+    out: list[tuple[bool | None, float]] = []
+    for ref, f, mid in zip(refs, fine, lab, strict=True):
+        d = ref.lab - mid
+        colour = float(np.hypot(np.hypot(d[1], d[2]), d[0] / 2))
+        out.append((_verdict(ref, f, colour, settings), colour))
+    return out
 
 
 def against_reference(ref: CellRef, crop: np.ndarray,
-                      settings: TileSettings = DEFAULT_SETTINGS,
-                      colour: float | None = None) -> bool | None:
+                      settings: TileSettings = DEFAULT_SETTINGS) -> bool | None:
     """True: the cell looks as in the reference (still face down); False: surely changed;
-    None: cannot tell (the caller falls back to the model of the back). ``colour`` is the
-    cell's :func:`colour_change`, when the caller measured it already."""
-    s = settings
-    colour = colour_change(ref, crop) if colour is None else colour
+    None: cannot tell (the caller falls back to the model of the back)."""
+    return compare([ref], [crop], settings)[0][0]
+
+
+def _verdict(ref: CellRef, f: np.ndarray, colour: float, s: TileSettings) -> bool | None:
     if colour > s.ref_colour_changed:  # most face-up tiles: no need to compare the structure
         return False
-    f = _fine(crop)
     m = s.ref_shift * 2
     mid = f[m:-m, m:-m]
     contrast = float(mid.std())
@@ -86,4 +106,4 @@ def against_reference(ref: CellRef, crop: np.ndarray,
     return None
 
 
-__all__ = ["CellRef", "against_reference", "cell_ref", "colour_change"]
+__all__ = ["CellRef", "against_reference", "cell_ref", "cell_refs", "compare"]
