@@ -18,6 +18,8 @@ from vision.observation import Profile, crops_of, read_grid
 from vision.grid import locate
 from vision.tiles import (CellReading, CellState, FaceModel, TileReader, TileSettings,
                           against_reference, cell_ref, look, settle_set)
+from vision.tiles.appearance import looks
+from vision.tiles.reference import cell_refs, compare
 
 BACK_SURE = TileSettings().back_sure
 BACK_NOT = TileSettings().back_not
@@ -474,3 +476,26 @@ def test_without_reference_a_face_with_nothing_drawn_is_a_back() -> None:
     answers = {i: LetterReading(k, 0, 0.97, ((k, 0.97),)) for i, k in enumerate(kinds[:4])}
     got = TileReader(_Scripted(answers, crops)).read(crops)  # type: ignore[arg-type]
     assert [c.char for c in got] == ["M", "E", "R", "D", "X", ".", "."]
+
+
+def test_a_frame_measured_as_one_stack_is_each_cell_measured_alone(scene: Scene) -> None:
+    """The cells are measured together for speed; no cell's measure may depend on its
+    neighbours in the stack (a blur reaching into the next crop would)."""
+    _, _, _, img, ref = scene
+    crops = crops_of(img, locate(img))[:12] + [np.full((70, 66, 3), 255, np.uint8)]
+    s = TileSettings()
+    together = looks(crops, s)
+    for crop, both in zip(crops, together, strict=True):
+        alone = look(crop, s)
+        for f in ("chroma", "pattern", "detail", "fine"):
+            np.testing.assert_allclose(getattr(both, f), getattr(alone, f), atol=1e-4)
+        for f in ("light", "texture", "spread", "glare", "coarse", "ink", "lines"):
+            assert getattr(both, f) == pytest.approx(getattr(alone, f), abs=1e-4)
+    # the reference's cells: the verdicts of all at once are those of each alone
+    backs = crops_of(ref, locate(img))[:12]
+    refs = cell_refs(backs, s)
+    for r, b in zip(refs, backs, strict=True):
+        np.testing.assert_allclose(r.fine, cell_ref(b, s).fine, atol=1e-4)
+    crossed = compare(refs, crops[:12], s)
+    assert [v for v, _ in crossed] == [against_reference(r, c, s)
+                                       for r, c in zip(refs, crops[:12], strict=True)]
