@@ -32,6 +32,7 @@ class Look:
     ink: float = 0.0  # share of pixels far darker than the face: drawn lines, letters
     lines: float = 0.0  # share of pixels far darker than their own surroundings (glare is smooth)
     fine: np.ndarray | None = None  # (40, 40) gray minus its blur, for shift-tolerant matching
+    turned: np.ndarray | None = None  # (4, 40-2m, 40-2m) its middle in four turns, to match
 
 
 def look(crop: np.ndarray, s: TileSettings) -> Look:
@@ -69,10 +70,12 @@ def looks(crops: Sequence[np.ndarray], s: TileSettings) -> list[Look]:
     g40 = gray_each(np.stack([cv2.resize(c, (40, 40), interpolation=cv2.INTER_AREA)
                                 for c in inner]))
     fine = g40 - blur_each(g40, 2.5)
+    m = s.shift
+    turned = np.stack([np.rot90(fine, k, axes=(1, 2))[:, m:-m, m:-m] for k in range(4)], axis=1)
     pattern, detail = _four(thumb), _four(band)
     return [Look(mid[i, 1:], float(mid[i, 0]), float(texture[i]), float(spread[i]),
                  pattern[i], float(glare[i]), float(coarse[i]), detail[i], float(ink[i]),
-                 float(lines[i]), fine[i]) for i in range(n)]
+                 float(lines[i]), fine[i], turned[i]) for i in range(n)]
 
 
 def _inner(crop: np.ndarray) -> np.ndarray:
@@ -156,11 +159,9 @@ def shift_sim(a: Look, b: Look, s: TileSettings) -> float:
     if a.fine is None or b.fine is None:
         return 0.0
     m = s.shift
-    best = -1.0
-    for k in range(4):
-        t = np.ascontiguousarray(np.rot90(b.fine, k)[m:-m, m:-m])
-        best = max(best, float(cv2.matchTemplate(a.fine, t, cv2.TM_CCOEFF_NORMED).max()))
-    return best
+    four = (b.turned if b.turned is not None and b.turned.shape[-1] == b.fine.shape[-1] - 2 * m
+            else [np.ascontiguousarray(np.rot90(b.fine, k)[m:-m, m:-m]) for k in range(4)])
+    return max(float(cv2.matchTemplate(a.fine, t, cv2.TM_CCOEFF_NORMED).max()) for t in four)
 
 
 @functools.cache
@@ -209,6 +210,40 @@ def alike(a: Look, b: Look, sim_min: float, s: TileSettings) -> bool:
                  or max(a.coarse, b.coarse) < s.fine or shift_sim(a, b, s) >= s.shift_same))
 
 
+def alike_matrix(seen: Sequence[Look], sim_min: float, s: TileSettings) -> np.ndarray:
+    """(n, n) :func:`alike` of every pair (``alike(seen[i], seen[j])`` for i < j, mirrored),
+    each test run over all pairs at once; the costly shift-tolerant match only for the
+    pairs that the others leave open."""
+    n = len(seen)
+    chroma = np.array([lk.chroma for lk in seen], np.float64).reshape(n, 2)
+    light, texture, spread, coarse = (np.array([getattr(lk, f) for lk in seen], np.float64)
+                                      for f in ("light", "texture", "spread", "coarse"))
+
+    def ratios(v: np.ndarray) -> np.ndarray:
+        out: np.ndarray = (np.maximum(v[:, None], v[None]) /
+                           np.maximum(np.minimum(v[:, None], v[None]), 1e-3))
+        return out
+
+    def either(v: np.ndarray) -> np.ndarray:
+        out: np.ndarray = np.maximum(v[:, None], v[None])
+        return out
+
+    colour = ((np.linalg.norm(chroma[:, None] - chroma[None], axis=2) < 8)
+              & (ratios(light) < 1.6))
+    flat = either(texture) < s.flat_texture
+    lit = np.maximum(light, 20.0)
+    kin = (ratios(texture / lit) < 1.35) & (ratios(spread / lit) < 1.35)
+    pattern = np.array([lk.pattern for lk in seen], np.float32)  # (n, 4, P*P)
+    psim = np.einsum("ikp,jp->ijk", pattern, pattern[:, 0]).max(axis=2)
+    plain = (either(spread) < 6) | (psim > sim_min) | (either(coarse) < s.fine)
+    out = colour & (flat | (kin & plain))
+    for i, j in zip(*np.nonzero(np.triu(colour & ~flat & kin & ~plain, 1)), strict=True):
+        out[i, j] = shift_sim(seen[i], seen[j], s) >= s.shift_same
+    upper = np.triu(out, 1)
+    result: np.ndarray = upper | upper.T
+    return result
+
+
 def glyph_vec(crop: np.ndarray, s: TileSettings) -> np.ndarray:
     """(4, GLYPH*GLYPH) zero-mean unit thumbnails of the crop's inner part in four clockwise
     turns: all tiles of a set share one print, so a cell is compared with the sure letters of
@@ -223,4 +258,4 @@ def glyph_vec(crop: np.ndarray, s: TileSettings) -> np.ndarray:
     return out
 
 
-__all__ = ["Look", "alike", "blur_each", "first_use", "gray_each", "glyph_vec", "look", "looks", "pattern_sim", "ratio", "settled", "shift_sim"]
+__all__ = ["Look", "alike", "alike_matrix", "blur_each", "first_use", "gray_each", "glyph_vec", "look", "looks", "pattern_sim", "ratio", "settled", "shift_sim"]

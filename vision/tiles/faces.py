@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from companion.games.moerder.board import PER_LETTER
-from vision.tiles.appearance import Look, alike, looks, ratio, shift_sim
+from vision.tiles.appearance import Look, alike, alike_matrix, looks, ratio, shift_sim
 from vision.tiles.cells import TileError
 from vision.tiles.settings import DEFAULT_SETTINGS, TileSettings
 
@@ -124,16 +124,6 @@ def model_from_looks(looks: Sequence[Look], s: TileSettings) -> FaceModel:
                      model.flat, scale, model.detail, fine)
 
 
-def _alike_matrix(looks: Sequence[Look], idx: list[int], sim_min: float,
-                  s: TileSettings) -> np.ndarray:
-    n = len(idx)
-    out = np.zeros((n, n), bool)
-    for i in range(n):
-        for j in range(i + 1, n):
-            out[i, j] = out[j, i] = alike(looks[idx[i]], looks[idx[j]], sim_min, s)
-    return out
-
-
 def back_group(looks: Sequence[Look], candidates: Sequence[int], s: TileSettings,
                least: int = 3, sim_min: float = 0.6,
                accept: Callable[[list[int]], bool] | None = None,
@@ -147,7 +137,7 @@ def back_group(looks: Sequence[Look], candidates: Sequence[int], s: TileSettings
         return None
     idx = list(candidates)
     n = len(idx)
-    close = _alike_matrix(looks, idx, sim_min, s)
+    close = alike_matrix([looks[i] for i in idx], sim_min, s)
     counts = close.sum(axis=1)
     tried: set[int] = set()
     for best in np.argsort(-counts, kind="stable"):
