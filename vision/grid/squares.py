@@ -52,7 +52,8 @@ def not_table_mask(small: np.ndarray) -> np.ndarray:
     white = np.linalg.cholesky(np.linalg.inv(cov)).T.astype(np.float32)
     shift = -(white @ mean.astype(np.float32))
     x = cv2.transform(lab.astype(np.float32), np.hstack([white, shift[:, None]]))
-    m = cv2.multiply(x, x).sum(axis=2)
+    m = cv2.transform(cv2.multiply(x, x), np.ones((1, 3), np.float32))  # numpy's sum over
+    # the channel axis took 6 ms of a 640x480 image, this 0.6
     mask: np.ndarray = (m > 12.0).astype(np.uint8) * 255
     return mask
 
