@@ -499,3 +499,22 @@ def test_a_frame_measured_as_one_stack_is_each_cell_measured_alone(scene: Scene)
     crossed = compare(refs, crops[:12], s)
     assert [v for v, _ in crossed] == [against_reference(r, c, s)
                                        for r, c in zip(refs, crops[:12], strict=True)]
+
+
+@pytest.mark.parametrize("material", [synth.Material.LINEN, synth.Material.SATIN,
+                                      synth.Material.FRAMED])
+def test_tiles_with_a_face_of_their_own_are_read(material: synth.Material,
+                                                 letters: LetterReader) -> None:
+    """Train tiles bound in a woven cloth, lacquered with a sheen, or printed with frames:
+    the texture, the sheen and the frame lie on the back and the faces alike, and none of them
+    is taken for a letter, a picture or a changed cell."""
+    style = next(s for s in synth.styles("train") if s.material is material)
+    plain = dataclasses.replace(style, material=synth.Material.CARD)
+    assert not np.array_equal(synth.tile_face("back", 96, style),
+                              synth.tile_face("back", 96, plain))
+    layout = synth.make_layout(style, 29, (1640, 1232))
+    board = synth.random_board(np.random.default_rng(29), face_up=16)
+    img, _ = synth.render_table(board, style, 29, layout=layout)
+    ref, _ = synth.render_table(Board(), style, 29, layout=layout, frame=2)
+    obs, _ = read_grid(img, TileReader(letters), reference=ref)
+    assert obs.grid == str(board)

@@ -11,7 +11,8 @@ import cv2
 import numpy as np
 
 from vision.synth.family_faces import FAMILY_BACKS, FAMILY_VICTIMS, family_back, family_victim
-from vision.synth.family_faces import material as _material
+from vision.synth.family_faces import material as family_material
+from vision.synth.materials import TRAIN_MATERIALS, train_material
 from vision.synth.letterings import draw_letter
 from vision.synth.styles import BackPattern, Lettering, Material, Style, Victim
 
@@ -155,8 +156,10 @@ def _face_cached(kind: str, side: int, style: Style) -> np.ndarray:
     else:
         img = _glyph(kind, style.font, side, style)
     img = img.copy()
-    if style.material is not Material.CARD:
-        img = _material(img, kind, style)
+    if style.material in TRAIN_MATERIALS:
+        img = train_material(img, kind, style)
+    elif style.material is not Material.CARD:
+        img = family_material(img, kind, style)
     # a thin darker rim: tiles are cut from card, their edge catches less light
     cv2.rectangle(img, (0, 0), (side - 1, side - 1), tuple(int(c * 0.8) for c in img[1, 1]),
                   max(1, side // 50))

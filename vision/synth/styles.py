@@ -83,6 +83,10 @@ class Material(enum.Enum):
     WOOD = "wood"  # grain under the print
     GLOSSY = "glossy"  # plastic that throws the lamp back as a bright sheen
     BORDERED = "bordered"  # card with a printed border line inside its edge
+    # train-side (vision/synth/materials.py), unlike the family's on purpose
+    LINEN = "linen"  # card bound in a fine woven cloth
+    SATIN = "satin"  # a lacquer whose sheen lies in a band across the face
+    FRAMED = "framed"  # card with two thin printed frames in a colour of their own
 
 
 @dataclass(frozen=True)
@@ -251,6 +255,7 @@ def styles(split: Split) -> list[Style]:
     if split == "train":
         out += _patterned_styles(fonts(split), len(out))
         out += _room_styles(fonts(split), len(out))
+        out += _material_styles(fonts(split), len(out))
     return out
 
 
@@ -309,6 +314,34 @@ def _room_styles(found: list[Path], start: int) -> list[Style]:
             victim=_VICTIMS["train"][i % len(_VICTIMS["train"])], table=tables[i % 3],
             table_colour=table_colour, radius=(0.05, 0.1, 0.14)[i % 3],
             letter_scale=(0.6, 0.66, 0.56)[i % 3], light=light, lens=lens))
+    return out
+
+
+# train tile materials, after the rooms (every earlier train style keeps its index): the
+# reader is tuned on a cloth-bound, a satin and a framed card, never on the family's wood,
+# glossy plastic or single border; (material, colour scheme, room or None)
+_MATERIALS: tuple[tuple[Material, int, int | None], ...] = (
+    (Material.LINEN, 0, None), (Material.SATIN, 1, None), (Material.FRAMED, 2, None),
+    (Material.LINEN, 3, 0), (Material.SATIN, 4, 2), (Material.FRAMED, 1, 5),
+)
+
+
+def _material_styles(found: list[Path], start: int) -> list[Style]:
+    """Train styles on tiles with a face of their own (texture, sheen, frame), some under a
+    train room's light."""
+    out: list[Style] = []
+    tables = (Table.PLAIN, Table.CLOTH, Table.WOOD)
+    for i, (material, k, room) in enumerate(_MATERIALS):
+        font = found[(11 * i + 2) % len(found)]
+        face, ink, back, back_ink, table_colour = _SCHEMES["train"][k % len(_SCHEMES["train"])]
+        light, lens = _ROOMS[room] if room is not None else (Light(), Lens())
+        out.append(Style(
+            name=f"train-{start + i}-{font.stem}-{material.value}", font=font, face=face,
+            ink=ink, back=back, back_ink=back_ink,
+            pattern=_PATTERNS["train"][(i + 1) % len(_PATTERNS["train"])],
+            victim=_VICTIMS["train"][(i + 2) % len(_VICTIMS["train"])], table=tables[i % 3],
+            table_colour=table_colour, radius=(0.08, 0.12, 0.05)[i % 3],
+            letter_scale=(0.62, 0.58, 0.64)[i % 3], material=material, light=light, lens=lens))
     return out
 
 
