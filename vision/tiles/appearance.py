@@ -109,13 +109,12 @@ def _blur_matrix(side: int, sigma: float) -> np.ndarray:
     ``side`` pixels for output pixel i, the border mirrored (BORDER_REFLECT_101)."""
     k = int(round(8 * sigma + 1)) | 1  # OpenCV's own kernel size for float images
     kernel = cv2.getGaussianKernel(k, sigma, cv2.CV_32F).ravel().astype(np.float64)
+    rows = np.repeat(np.arange(side), k)
+    p = rows + np.tile(np.arange(k), side) - k // 2
+    while (p < 0).any() or (p >= side).any():  # mirror until inside (once, unless k > side)
+        p = np.where(p < 0, -p, np.where(p >= side, 2 * (side - 1) - p, p))
     m = np.zeros((side, side))
-    for i in range(side):
-        for j, weight in enumerate(kernel):
-            p = i + j - k // 2
-            while not 0 <= p < side:
-                p = -p if p < 0 else 2 * (side - 1) - p
-            m[i, p] += weight
+    np.add.at(m, (rows, p), np.tile(kernel, side))
     return m.astype(np.float32)
 
 
@@ -156,7 +155,7 @@ def first_use() -> None:
     of one core here) and numpy.ma, which np.median imports on its first call (about 38 ms).
     Together they are more than a whole frame's read, which should never carry them."""
     cv2.cvtColor(np.zeros((1, 1, 3), np.uint8), cv2.COLOR_BGR2LAB)
-    np.median(np.zeros(3, np.uint8))
+    np.median(np.zeros(3, np.float32))  # a float median: its NaN check imports numpy.ma
 
 
 def settled(s: TileSettings) -> Look:
