@@ -4,6 +4,9 @@ unsure cells reported as unsure, and profiles that round-trip."""
 from __future__ import annotations
 
 import dataclasses
+import subprocess
+import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -518,3 +521,26 @@ def test_tiles_with_a_face_of_their_own_are_read(material: synth.Material,
     ref, _ = synth.render_table(Board(), style, 29, layout=layout, frame=2)
     obs, _ = read_grid(img, TileReader(letters), reference=ref)
     assert obs.grid == str(board)
+
+
+def test_a_read_imports_nothing_once_its_reader_is_made(scene: Scene,
+                                                        letters: LetterReader) -> None:
+    """What a process pays once (imports the libraries make on first use, such as numpy.ma
+    behind a float median) is paid when the reader is made, never inside a frame's read."""
+    _, _, _, img, ref = scene
+    code = (
+        "import sys, cv2, numpy as np\n"
+        "from vision.observation import read_grid\n"
+        "from vision.tiles import TileReader\n"
+        "from vision.letters import LetterReader\n"
+        "tiles = TileReader(LetterReader.load())\n"
+        "img, ref = (np.load(sys.argv[1])[k] for k in ('img', 'ref'))\n"
+        "before = set(sys.modules)\n"
+        "read_grid(img, tiles, reference=ref)\n"
+        "print(sorted(set(sys.modules) - before))\n")
+    with tempfile.TemporaryDirectory() as d:
+        path = f"{d}/frames.npz"
+        np.savez(path, img=img, ref=ref)
+        out = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True,
+                             check=True, cwd=Path(__file__).resolve().parents[1])
+    assert out.stdout.strip() == "[]"
