@@ -23,6 +23,7 @@ blended with the network.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,6 +73,9 @@ class LetterReading:
     rotation: int
     confidence: float
     candidates: tuple[tuple[str, float], ...] = ()
+    # a first look less sure than the model's second-look level, not yet read again in four
+    # turns (only when the caller asked to decide that later: ``read_many(second_look=False)``)
+    look_again: bool = False
 
 
 def class_index(letter: str, rotation: int) -> int:
@@ -215,19 +219,27 @@ class LetterReader:
     # reading ---------------------------------------------------------------------------
     def class_probs(self, crops: Sequence[np.ndarray]) -> FloatArray:
         """Probabilities over the (letter, rotation) classes and reject, one row per crop."""
+        return self._first_look(crops, True)[0]
+
+    def _first_look(self, crops: Sequence[np.ndarray],
+                    second_look: bool) -> tuple[FloatArray, list[int]]:
+        """The probabilities, and the crops a first look was not sure of: read again in four
+        turns here (``second_look``), or left for the caller to decide."""
         if len(crops) == 0:
-            return np.zeros((0, N_CLASSES), np.float32)
+            return np.zeros((0, N_CLASSES), np.float32), []
         if self.turn_views:
-            return self._four_turns(crops)
+            return self._four_turns(crops), []
         p = self._probs(crops)
+        again: list[int] = []
         if self.second_look < 1.0:
             # a crop surely no letter (a tile's back) is not looked at again either
             letter_p = p[:, :REJECT].reshape(len(p), len(LETTERS), 4).sum(axis=2).max(axis=1)
             sure = np.maximum(letter_p, p[:, REJECT])
             again = [i for i in range(len(crops)) if float(sure[i]) < self.second_look]
-            if again:
+            if again and second_look:
                 p[again] = self._four_turns([crops[i] for i in again])
-        return p
+                again = []
+        return p, again
 
     def _four_turns(self, crops: Sequence[np.ndarray]) -> FloatArray:
         """Each crop read in all four quarter turns, each turn undone, then combined."""
@@ -253,11 +265,26 @@ class LetterReader:
         return self.read_many([crop], alphabet)[0]
 
     def read_many(
-        self, crops: Sequence[np.ndarray], alphabet: str | None = None
+        self, crops: Sequence[np.ndarray], alphabet: str | None = None,
+        second_look: bool = True,
     ) -> list[LetterReading]:
+        """Read crops; a crop the first look is unsure of is read again in four turns, or,
+        without ``second_look``, marked ``look_again`` for :meth:`read_again` (a caller that
+        learns more first, such as which cells are the back, may then spare it)."""
         allowed = _allowed(alphabet)
-        probs = self.class_probs(crops)
-        return [self._decide(p, allowed) for p in probs]
+        probs, again = self._first_look(crops, second_look)
+        out = [self._decide(p, allowed) for p in probs]
+        for i in again:
+            out[i] = dataclasses.replace(out[i], look_again=True)
+        return out
+
+    def read_again(self, crops: Sequence[np.ndarray],
+                   alphabet: str | None = None) -> list[LetterReading]:
+        """The second look: each crop read in its four quarter turns."""
+        allowed = _allowed(alphabet)
+        if len(crops) == 0:
+            return []
+        return [self._decide(p, allowed) for p in self._four_turns(crops)]
 
     def _decide(self, p: FloatArray, allowed: np.ndarray | None) -> LetterReading:
         by_letter = p[:REJECT].reshape(len(LETTERS), 4)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from companion.games.moerder.board import PER_LETTER
-from vision.letters import LetterReading
+from vision.letters import LetterReader, LetterReading
 from vision.tiles.appearance import Look, looks, settled
 from vision.tiles.cells import CellReading, CellState
 from vision.tiles.faces import (
@@ -128,6 +128,23 @@ def infer_the_back(f: FrameRead) -> None:
     f.back, f.dist = back, dist
 
 
+def look_again(f: FrameRead, letters: LetterReader) -> None:
+    """The cells the letter reader was unsure of at first sight, read again in four turns;
+    but not the cells the back inferred from this frame already explains (its own group, or
+    plainly near it and unchanged): there a second look could only turn a back into a letter,
+    and it cost four passes a cell on every frame read without a reference."""
+    s = f.settings
+
+    def explained(i: int) -> bool:
+        return f.inferred and ((f.dist[i] < s.back_sure and f.same[i] is not False)
+                               or (f.letterlike and i in f.group))
+
+    doubt = [i for i, r in f.readings.items() if r.look_again and not explained(i)]
+    if doubt:
+        again = letters.read_again([f.crops[i] for i in doubt], f.alphabet)
+        f.readings.update(zip(doubt, again, strict=True))
+
+
 def find_faces(f: FrameRead) -> None:
     """The cells surely face up: changed since the reference, or far from the back."""
     f.faces = [i for i in f.readings if f.same[i] is False
@@ -190,4 +207,4 @@ def like_the_group(f: FrameRead) -> None:
 
 
 __all__ = ["FrameRead", "Teacher", "find_faces", "infer_the_back",
-           "like_the_group", "needs_letters", "not_letters", "start", "verdict"]
+           "like_the_group", "look_again", "needs_letters", "not_letters", "start", "verdict"]

@@ -19,6 +19,7 @@ from vision.tiles.frame import (
     find_faces,
     infer_the_back,
     like_the_group,
+    look_again,
     needs_letters,
     start,
     verdict,
@@ -92,10 +93,12 @@ class TileReader:
         f.teachers = list(teachers)
         need = needs_letters(f)
         if need:
-            got = self.letters.read_many([crops[i] for i in need], self.alphabet)
+            got = self.letters.read_many([crops[i] for i in need], self.alphabet,
+                                         second_look=False)
             f.readings = dict(zip(need, got, strict=True))
         if f.back is None:
             infer_the_back(f)
+        look_again(f, self.letters)
         find_faces(f)
         self_taught(f, self.letters, self._taught)
         f.out = [verdict(f, i) for i in range(len(crops))]
