@@ -171,10 +171,38 @@ def shift_sim(a: Look, b: Look, s: TileSettings) -> float:
     comparison does not."""
     if a.fine is None or b.fine is None:
         return 0.0
-    m = s.shift
-    four = (b.turned if b.turned is not None and b.turned.shape[-1] == b.fine.shape[-1] - 2 * m
-            else [np.ascontiguousarray(np.rot90(b.fine, k)[m:-m, m:-m]) for k in range(4)])
-    return max(float(cv2.matchTemplate(a.fine, t, cv2.TM_CCOEFF_NORMED).max()) for t in four)
+    return _best(_windows(a.fine, s.shift), _middles(b, s.shift))
+
+
+def _best(windows: np.ndarray, middles: np.ndarray) -> float:
+    return float((windows @ middles.T).max())
+
+
+def _unit_rows(rows: np.ndarray) -> np.ndarray:
+    """Rows made zero-mean and of unit length: their dot products are then the normalised
+    correlation (cv2.TM_CCOEFF_NORMED)."""
+    out = rows - rows.mean(axis=1, keepdims=True)
+    unit: np.ndarray = out / np.maximum(np.sqrt((out * out).sum(axis=1, keepdims=True)), 1e-6)
+    return unit
+
+
+def _windows(fine: np.ndarray, m: int) -> np.ndarray:
+    """((2m+1)^2, side^2): every window of ``fine`` as large as its middle, as unit rows. With
+    a face's four turned middles as unit rows too, one matrix product gives the normalised
+    correlation at every shift and turn: what four cv2.matchTemplate calls gave, about four
+    times quicker, and a face's windows serve every face it is compared with."""
+    side = fine.shape[0] - 2 * m
+    return _unit_rows(np.lib.stride_tricks.sliding_window_view(fine, (side, side))
+                      .reshape(-1, side * side))
+
+
+def _middles(b: Look, m: int) -> np.ndarray:
+    """(4, side^2): the face's middle in its four turns, as unit rows."""
+    assert b.fine is not None
+    side = b.fine.shape[0] - 2 * m
+    four = (b.turned if b.turned is not None and b.turned.shape[-1] == side
+            else np.stack([np.rot90(b.fine, k)[m:-m, m:-m] for k in range(4)]))
+    return _unit_rows(four.reshape(4, side * side))
 
 
 @functools.cache
@@ -250,8 +278,18 @@ def alike_matrix(seen: Sequence[Look], sim_min: float, s: TileSettings) -> np.nd
     psim = np.einsum("ikp,jp->ijk", pattern, pattern[:, 0]).max(axis=2)
     plain = (either(spread) < 6) | (psim > sim_min) | (either(coarse) < s.fine)
     out = colour & (flat | (kin & plain))
+    windows: dict[int, np.ndarray] = {}  # each face's, made once for all its pairs
+    middles: dict[int, np.ndarray] = {}
     for i, j in zip(*np.nonzero(np.triu(colour & ~flat & kin & ~plain, 1)), strict=True):
-        out[i, j] = shift_sim(seen[i], seen[j], s) >= s.shift_same
+        a, b = seen[i], seen[j]
+        if a.fine is None or b.fine is None:
+            out[i, j] = False
+            continue
+        if i not in windows:
+            windows[i] = _windows(a.fine, s.shift)
+        if j not in middles:
+            middles[j] = _middles(b, s.shift)
+        out[i, j] = _best(windows[i], middles[j]) >= s.shift_same
     upper = np.triu(out, 1)
     result: np.ndarray = upper | upper.T
     return result
