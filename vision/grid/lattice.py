@@ -5,6 +5,7 @@ evidence supports, and order it so that row 0 is at the top of the image."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -62,7 +63,7 @@ def _seeds(cands: list[Candidate], n: int = 4) -> list[int]:
     return out
 
 
-def _neighbour_axes(cands: list[Candidate], looks: list[np.ndarray | None],
+def _neighbour_axes(cands: list[Candidate], look: Callable[[int], np.ndarray | None],
                     sides: np.ndarray, s: int) -> tuple[np.ndarray, np.ndarray] | None:
     """The directions to square ``s``'s nearest square and to the nearest one across that
     (60 to 120 degrees off): in a grid, a tile's nearest tiles are those beside it.
@@ -71,17 +72,17 @@ def _neighbour_axes(cands: list[Candidate], looks: list[np.ndarray | None],
     the tray showing between round cubes gives squares and guessed centres half a pitch off
     the cubes, diagonally, and unlike them.
     """
-    mine = looks[s]
-    if cands[s].guess or mine is None:
+    mine = None if cands[s].guess else look(s)
+    if mine is None:
         return None
     centres = np.array([c.centre for c in cands])
     d = centres - centres[s]
     dist = np.linalg.norm(d, axis=1)
-    alike = np.array([not c.guess and look is not None
-                      and float(np.linalg.norm(look - mine)) < GUESS_LIKE_TILE
-                      for c, look in zip(cands, looks, strict=True)])
-    alike &= np.abs(np.log(sides / sides[s])) < 0.2
-    near = alike & (dist > 0.7 * sides[s]) & (dist < 2.0 * sides[s])
+    near = ((np.abs(np.log(sides / sides[s])) < 0.2) & (dist > 0.7 * sides[s])
+            & (dist < 2.0 * sides[s]) & ~np.array([c.guess for c in cands]))
+    for k in np.flatnonzero(near):  # the look only of squares near enough to matter
+        other = look(int(k))
+        near[k] = other is not None and float(np.linalg.norm(other - mine)) < GUESS_LIKE_TILE
     if not near.any():
         return None
     i = int(np.argmin(np.where(near, dist, np.inf)))
@@ -96,8 +97,7 @@ def _neighbour_axes(cands: list[Candidate], looks: list[np.ndarray | None],
 def _grow(cands: list[Candidate], centres: np.ndarray, sides: np.ndarray, s: int,
           axes: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """A lattice grown from square ``s``: its edges (or the given ``axes``) give the axes,
-    its neighbours the pitch, and a homography refitted ring by ring follows the
-    perspective."""
+    its neighbours the pitch, and a homography refitted ring by ring follows perspective."""
     if axes is None:
         q = cands[s].quad
         e1 = (q[1] - q[0] + q[2] - q[3]) / 2
@@ -248,9 +248,15 @@ def _best_growth(cands: list[Candidate], centres: np.ndarray,
     fit: tuple[float, np.ndarray] | None = None
     edge_angle = _edge_angle(cands)
     by_neighbours = image is not None
-    looks = [_middle(image, c.quad) for c in cands] if image is not None else []
+    looks: dict[int, np.ndarray | None] = {}  # a square's look when a seed needs it
+
+    def look(k: int) -> np.ndarray | None:
+        if k not in looks:
+            looks[k] = _middle(image, cands[k].quad) if image is not None else None
+        return looks[k]
+
     for seed in _seeds(cands):
-        axes = _neighbour_axes(cands, looks, sides, seed) if by_neighbours else None
+        axes = _neighbour_axes(cands, look, sides, seed) if by_neighbours else None
         if by_neighbours and axes is None:
             continue
         try:
