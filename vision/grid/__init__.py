@@ -26,7 +26,15 @@ import numpy as np
 from companion.games.moerder.board import SIZE
 from vision.grid.lattice import fit_lattice, order_quad, whole_grid
 from vision.grid.model import WORK_SIDE, Candidate, Grid, GridNotFound, project
-from vision.grid.squares import FILL, ROUND_FILL, find_tiles, not_table_mask, work_image
+from vision.grid.squares import (
+    FILL,
+    ROUND_FILL,
+    Segments,
+    find_tiles,
+    not_table_mask,
+    segments,
+    work_image,
+)
 
 _log = logging.getLogger(__name__)
 
@@ -35,15 +43,33 @@ def locate(image: np.ndarray) -> Grid:
     """The grid in a BGR frame; raises :class:`GridNotFound` if there is none."""
     if image is None or image.ndim != 3 or min(image.shape[:2]) < 32:
         raise GridNotFound("not a colour image")
+    views = _Views(image)
     try:
-        return _locate(image, FILL)
+        return _locate(views, FILL)
     except GridNotFound:
         # round-cornered cube faces are not square enough for the first look: a second one
         # takes rounder blobs too (only here, so square tiles are located as before)
-        return _locate(image, ROUND_FILL)
+        return _locate(views, ROUND_FILL)
 
 
-def _fit(small: np.ndarray, evidence: np.ndarray, fill: float,
+class _Views:
+    """The frame at each working scale, with its not-the-table mask and its cuts, made the
+    first time a look at that scale needs them: a frame without a grid is looked at up to
+    four times (two scales, then rounder blobs at both), and cutting the image was most of
+    each look."""
+
+    def __init__(self, image: np.ndarray) -> None:
+        self.image = image
+        self._at: dict[int, tuple[np.ndarray, float, Segments]] = {}
+
+    def at(self, side: int) -> tuple[np.ndarray, float, Segments]:
+        if side not in self._at:
+            small, scale = work_image(self.image, side)
+            self._at[side] = small, scale, segments(small, not_table_mask(small))
+        return self._at[side]
+
+
+def _fit(small: np.ndarray, seen: Segments, fill: float,
          ) -> tuple[list[Candidate], tuple[np.ndarray, dict[tuple[int, int], int], float]]:
     """The squares found and the lattice fitted to them. On a table with squares of its own
     those are left out first (they would win the tile size, or be taken for the grid); when
@@ -52,11 +78,12 @@ def _fit(small: np.ndarray, evidence: np.ndarray, fill: float,
     while tile-like squares unlike the table lie elsewhere is the table's pattern, no grid;
     when (nearly) every square is in the table's colours (cubes filling the view, so the
     table's colour was learned from them), the mark says nothing and the window stands."""
-    cands = find_tiles(small, evidence, fill)
+    evidence = seen.mask
+    cands = find_tiles(small, evidence, fill, seen=seen)
     try:
         return cands, fit_lattice(cands, evidence, small)
     except (GridNotFound, np.linalg.LinAlgError):
-        every = find_tiles(small, evidence, fill, drop_pattern=False)
+        every = find_tiles(small, evidence, fill, drop_pattern=False, seen=seen)
         if not any(c.table for c in every):
             raise
     fit = fit_lattice(every, evidence, small)
@@ -67,21 +94,20 @@ def _fit(small: np.ndarray, evidence: np.ndarray, fill: float,
     return every, fit
 
 
-def _locate(image: np.ndarray, fill: float) -> Grid:
+def _locate(views: _Views, fill: float) -> Grid:
+    image = views.image
     try:
-        small, scale = work_image(image, WORK_SIDE)
-        evidence = not_table_mask(small)
-        cands, (h_small, cells, tile) = _fit(small, evidence, fill)
+        small, scale, seen = views.at(WORK_SIDE)
+        cands, (h_small, cells, tile) = _fit(small, seen, fill)
     except (GridNotFound, np.linalg.LinAlgError):
         # a small grid in a wide frame: look again at a finer scale before giving up
         if max(image.shape[:2]) <= WORK_SIDE * 1.2:
             raise GridNotFound("no 6x6 grid of tiles found") from None
-        small, scale = work_image(image, int(WORK_SIDE * 1.6))
-        evidence = not_table_mask(small)
+        small, scale, seen = views.at(int(WORK_SIDE * 1.6))
         try:
-            cands, (h_small, cells, tile) = _fit(small, evidence, fill)
+            cands, (h_small, cells, tile) = _fit(small, seen, fill)
         except (GridNotFound, np.linalg.LinAlgError):
-            whole = whole_grid(evidence, cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
+            whole = whole_grid(seen.mask, cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
             if whole is None:
                 raise GridNotFound("no 6x6 grid of tiles found") from None
             up = np.diag([1 / scale, 1 / scale, 1.0])

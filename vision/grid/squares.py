@@ -5,8 +5,8 @@ every tile colour, back pattern and table."""
 from __future__ import annotations
 
 import math
-
-from dataclasses import replace
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -58,12 +58,14 @@ def not_table_mask(small: np.ndarray) -> np.ndarray:
     return mask
 
 
-def _squares(binary: np.ndarray, min_side: float, max_side: float, grow: float = 0.0,
-             blocks: list[tuple[tuple[float, float], tuple[float, float], float]] | None = None,
+Block = tuple[tuple[float, float], tuple[float, float], float]
+
+
+def _squares(contours: Sequence[np.ndarray], min_side: float, max_side: float,
+             grow: float = 0.0, blocks: list[Block] | None = None,
              fill: float = FILL) -> list[Candidate]:
-    """Square-ish blobs of ``binary``; filled rectangles too long for one tile go to
+    """Square-ish blobs among ``contours``; filled rectangles too long for one tile go to
     ``blocks`` (several touching tiles, split later once the tile size is known)."""
-    contours, _ = cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     out: list[Candidate] = []
     for c in contours:
         if len(c) < 8:
@@ -92,8 +94,7 @@ def _squares(binary: np.ndarray, min_side: float, max_side: float, grow: float =
     return out
 
 
-def _split_blocks(blocks: list[tuple[tuple[float, float], tuple[float, float], float]],
-                  typical: float) -> list[Candidate]:
+def _split_blocks(blocks: list[Block], typical: float) -> list[Candidate]:
     """Touching tiles seen as one filled rectangle: cut it into n x m tiles of the typical size."""
     out: list[Candidate] = []
     pitch = typical * 1.08
@@ -116,20 +117,28 @@ def _split_blocks(blocks: list[tuple[tuple[float, float], tuple[float, float], f
     return out
 
 
-def find_tiles(small: np.ndarray, mask: np.ndarray | None = None,
-               fill: float = FILL, drop_pattern: bool = True) -> list[Candidate]:
-    """Tile-like squares in the working image, overlapping finds merged (the largest kept);
-    ``fill``: how much of its box a blob must fill to count (lower for round cube faces).
-    On a table with squares of its own, those are dropped, or with ``drop_pattern`` False
-    kept and marked ``table``."""
+@dataclass(frozen=True)
+class Segments:
+    """The working image cut several ways (not the table's colour, closed, brightness both
+    ways, each also cut along edges and eroded; the regions between edges), each cut's blobs
+    as contours. This is the costly part of finding squares and the same whatever is asked
+    of the blobs after, so a locate that looks again (for rounder faces, or keeping the
+    table's own squares) looks at these instead of cutting the image again."""
+
+    cuts: tuple[tuple[tuple[np.ndarray, ...], float, bool], ...]  # contours, grow, blocks?
+    mask: np.ndarray
+    closed: np.ndarray
+    lo: float
+    hi: float
+
+
+def segments(small: np.ndarray, mask: np.ndarray | None = None) -> Segments:
+    """The cuts of the working image ``small`` (``mask``: its not-the-table pixels)."""
     h, w = small.shape[:2]
     short = min(h, w)
-    lo, hi = 0.03 * short, 0.25 * short
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     blur = cv2.GaussianBlur(gray, (5, 5), 0)
     edges = cv2.dilate(cv2.Canny(blur, 30, 90), np.ones((2, 2), np.uint8))
-    cands: list[Candidate] = []
-    blocks: list[tuple[tuple[float, float], tuple[float, float], float]] = []
     if mask is None:
         mask = not_table_mask(small)
     k3 = np.ones((3, 3), np.uint8)
@@ -137,20 +146,39 @@ def find_tiles(small: np.ndarray, mask: np.ndarray | None = None,
     k = max(3, int(0.012 * short)) | 1
     closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(
         cv2.MORPH_ELLIPSE, (k, k)))  # fills a patterned back whose pattern is table-coloured
+    cuts: list[tuple[np.ndarray, float, bool]] = []
     for b in (mask, closed, otsu, 255 - otsu):
         b = cv2.morphologyEx(b, cv2.MORPH_OPEN, k3)
-        cands += _squares(b, lo, hi, blocks=blocks, fill=fill)
+        cuts.append((b, 0.0, True))
         cut = cv2.morphologyEx(cv2.bitwise_and(b, cv2.bitwise_not(edges)), cv2.MORPH_OPEN, k3)
-        cands += _squares(cut, lo, hi, grow=1.5, fill=fill)
-        cands += _squares(cv2.erode(b, k3, iterations=2), lo, hi, grow=2, fill=fill)
-    cands += _squares(cv2.erode(255 - edges, k3), lo, hi, grow=2.5, fill=fill)
+        cuts.append((cut, 1.5, False))
+        cuts.append((cv2.erode(b, k3, iterations=2), 2.0, False))
+    cuts.append((cv2.erode(255 - edges, k3), 2.5, False))
+    return Segments(tuple((tuple(cv2.findContours(b, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0]),
+                           grow, blocks) for b, grow, blocks in cuts),
+                    mask, closed, 0.03 * short, 0.25 * short)
+
+
+def find_tiles(small: np.ndarray, mask: np.ndarray | None = None,
+               fill: float = FILL, drop_pattern: bool = True,
+               seen: Segments | None = None) -> list[Candidate]:
+    """Tile-like squares in the working image, overlapping finds merged (the largest kept);
+    ``fill``: how much of its box a blob must fill to count (lower for round cube faces).
+    On a table with squares of its own, those are dropped, or with ``drop_pattern`` False
+    kept and marked ``table``. ``seen``: the image's :func:`segments`, if already cut."""
+    seen = seen if seen is not None else segments(small, mask)
+    mask, lo, hi = seen.mask, seen.lo, seen.hi
+    cands: list[Candidate] = []
+    blocks: list[Block] = []
+    for contours, grow, collect in seen.cuts:
+        cands += _squares(contours, lo, hi, grow, blocks if collect else None, fill)
     kept, pattern = _off_the_table(cands, mask, drop=drop_pattern)
     merged = _merge(kept)
     if len(merged) < SIZE * SIZE * 0.6:
         # touching tiles merge into blobs: their centres still stand out as peaks of the
         # distance to the blob's edge
         typical = float(np.median([c.side for c in merged])) if len(merged) >= 3 else None
-        peaks = _dt_peaks(closed, lo, hi, _mask_angle(mask), typical)
+        peaks = _dt_peaks(seen.closed, lo, hi, _mask_angle(mask), typical)
         merged = _merge(merged + peaks, prefer_first=len(merged))
     if merged:
         typical = float(np.median([c.side for c in merged]))
