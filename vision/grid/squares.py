@@ -4,6 +4,7 @@ every tile colour, back pattern and table."""
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -131,6 +132,17 @@ class Segments:
     lo: float
     hi: float
 
+    @functools.cached_property
+    def depth(self) -> np.ndarray:
+        """How deep each pixel lies in the closed mask's blobs (for touching tiles)."""
+        out: np.ndarray = cv2.distanceTransform(self.closed, cv2.DIST_L2, 5)
+        return out
+
+    @functools.cached_property
+    def angle(self) -> float:
+        """The mask's dominant edge direction, modulo 90 degrees (radians)."""
+        return _mask_angle(self.mask)
+
 
 def segments(small: np.ndarray, mask: np.ndarray | None = None) -> Segments:
     """The cuts of the working image ``small`` (``mask``: its not-the-table pixels)."""
@@ -178,7 +190,7 @@ def find_tiles(small: np.ndarray, mask: np.ndarray | None = None,
         # touching tiles merge into blobs: their centres still stand out as peaks of the
         # distance to the blob's edge
         typical = float(np.median([c.side for c in merged])) if len(merged) >= 3 else None
-        peaks = _dt_peaks(seen.closed, lo, hi, _mask_angle(mask), typical)
+        peaks = _dt_peaks(seen.depth, lo, hi, seen.angle, typical)
         merged = _merge(merged + peaks, prefer_first=len(merged))
     if merged:
         typical = float(np.median([c.side for c in merged]))
@@ -259,9 +271,8 @@ def _mask_angle(mask: np.ndarray) -> float:
     return float(math.atan2(float((np.sin(a) * mag).sum()), float((np.cos(a) * mag).sum())) / 4)
 
 
-def _dt_peaks(mask: np.ndarray, lo: float, hi: float, angle: float,
+def _dt_peaks(dt: np.ndarray, lo: float, hi: float, angle: float,
               typical: float | None) -> list[Candidate]:
-    dt = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
     if typical is None:  # no tile seen alone: the deepest points of the blobs give the size
         typical = 2 * float(np.percentile(dt[dt > 0], 99)) / 1.3 if (dt > 0).any() else 0.0
     if typical < lo:
