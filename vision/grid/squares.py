@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -132,6 +132,21 @@ class Segments:
     lo: float
     hi: float
 
+    _squares_at: dict[float, tuple[tuple[Candidate, ...], tuple[Block, ...]]] = field(
+        default_factory=dict, compare=False, repr=False)
+
+    def squares(self, fill: float) -> tuple[tuple[Candidate, ...], tuple[Block, ...]]:
+        """The square-ish blobs of every cut filling ``fill`` of their box, and the filled
+        rectangles too long for one tile (of the uncut masks)."""
+        if fill not in self._squares_at:
+            cands: list[Candidate] = []
+            blocks: list[Block] = []
+            for contours, grow, collect in self.cuts:
+                cands += _squares(contours, self.lo, self.hi, grow,
+                                  blocks if collect else None, fill)
+            self._squares_at[fill] = tuple(cands), tuple(blocks)
+        return self._squares_at[fill]
+
     @functools.cached_property
     def depth(self) -> np.ndarray:
         """How deep each pixel lies in the closed mask's blobs (for touching tiles)."""
@@ -180,10 +195,8 @@ def find_tiles(small: np.ndarray, mask: np.ndarray | None = None,
     kept and marked ``table``. ``seen``: the image's :func:`segments`, if already cut."""
     seen = seen if seen is not None else segments(small, mask)
     mask, lo, hi = seen.mask, seen.lo, seen.hi
-    cands: list[Candidate] = []
-    blocks: list[Block] = []
-    for contours, grow, collect in seen.cuts:
-        cands += _squares(contours, lo, hi, grow, blocks if collect else None, fill)
+    found, blocks = seen.squares(fill)
+    cands = list(found)
     kept, pattern = _off_the_table(cands, mask, drop=drop_pattern)
     merged = _merge(kept)
     if len(merged) < SIZE * SIZE * 0.6:
@@ -195,7 +208,7 @@ def find_tiles(small: np.ndarray, mask: np.ndarray | None = None,
     if merged:
         typical = float(np.median([c.side for c in merged]))
         # a rectangle of the table's pattern cut into tiles is still the table's
-        extra = _off_the_table(_split_blocks(blocks, typical), mask, pattern,
+        extra = _off_the_table(_split_blocks(list(blocks), typical), mask, pattern,
                                drop=drop_pattern)[0]
         merged = _merge(merged + extra, prefer_first=len(merged))
     return merged
