@@ -315,9 +315,11 @@ def _looks_like_tiles(cands: list[Candidate], cells: dict[tuple[int, int], int],
     cubes: counted as tiles, they filled a 6x6 window on a 4x4 tray. The tiles of one set
     share a few looks (faces, backs), so a guess on a tile looks like a seen one.
     """
-    seen = {k: _middle(image, cands[v].quad) for k, v in cells.items() if not cands[v].guess}
-    looks = np.array([c for c in seen.values() if c is not None])
-    out = list(seen)
+    out = [k for k, v in cells.items() if not cands[v].guess]
+    if all(not cands[v].guess for v in cells.values()):
+        return out  # no guess to judge: the seen tiles' looks are not needed
+    seen = [_middle(image, cands[v].quad) for v in cells.values() if not cands[v].guess]
+    looks = np.array([c for c in seen if c is not None])
     if not len(looks):
         return out
     for k, v in cells.items():
@@ -380,19 +382,15 @@ def _tile_side(cands: list[Candidate], h: np.ndarray, out: dict[tuple[int, int],
 def _window_evidence(h: np.ndarray, evidence: np.ndarray, axis: int, start: int) -> float:
     """How much the not-table mask supports a 6-wide window starting at ``start`` (0..1 per
     line, summed over the window's lines): decides between windows equally full of tiles."""
-    total = 0.0
     hh, ww = evidence.shape[:2]
-    for line in range(start, start + SIZE):
-        vals = []
-        for other in np.linspace(-1.5, 6.5, 9):
-            p = (line, other) if axis == 0 else (other, line)
-            x, y = project(h, np.array([p], float))[0]
-            if 0 <= x < ww and 0 <= y < hh:
-                vals.append(evidence[int(y), int(x)] > 0)
-            else:
-                vals.append(False)
-        total += float(np.mean(vals))
-    return total * 0.1
+    line, other = np.meshgrid(np.arange(start, start + SIZE, dtype=float),
+                              np.linspace(-1.5, 6.5, 9), indexing="ij")
+    pts = np.stack([line, other] if axis == 0 else [other, line], axis=-1).reshape(-1, 2)
+    x, y = project(h, pts).T
+    inside = (x >= 0) & (x < ww) & (y >= 0) & (y < hh)
+    hit = np.zeros(len(pts), bool)
+    hit[inside] = evidence[y[inside].astype(int), x[inside].astype(int)] > 0
+    return float(hit.reshape(SIZE, 9).mean(axis=1).sum()) * 0.1
 
 
 def _upright(h: np.ndarray) -> tuple[np.ndarray, "_Turn"]:

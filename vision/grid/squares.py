@@ -315,20 +315,28 @@ def _merge(cands: list[Candidate], prefer_first: int = 0) -> list[Candidate]:
         return []
     sides = np.array([c.side for c in cands])
     # the typical tile size: the side most other squares agree with
-    support = (np.abs(sides[None, :] / sides[:, None] - 1) < 0.2).sum(axis=1)
+    ranked = np.sort(sides)  # how many sides lie within 20 % of each (by bisection: n log n)
+    support = (np.searchsorted(ranked, 1.2 * sides, "left")
+               - np.searchsorted(ranked, 0.8 * sides, "right"))
     typical = float(np.median(sides[support >= support.max() * 0.8]))
     order = sorted(range(len(cands)), key=lambda i: (i >= prefer_first, -cands[i].side))
     out: list[Candidate] = []
-    kept = np.zeros((len(cands), 2))
-    reach = np.zeros(len(cands))
+    # the kept centres by a grid of buckets as wide as the longest reach (0.4 of the largest
+    # side kept), so a candidate is held against the few kept near it, not all of them: a
+    # textured table gives thousands of squares
+    bucket = max(0.4 * 1.35 * typical, 1e-6)
+    kept: dict[tuple[int, int], list[tuple[float, float, float]]] = {}
     for i in order:
         c = cands[i]
         if not 0.7 * typical < c.side < 1.35 * typical:
             continue
-        n = len(out)
-        if n and np.any(np.hypot(*(kept[:n] - c.centre).T) <= reach[:n]):
+        x, y = float(c.centre[0]), float(c.centre[1])
+        bx, by = int(math.floor(x / bucket)), int(math.floor(y / bucket))
+        if any(math.hypot(kx - x, ky - y) <= reach
+               for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+               for kx, ky, reach in kept.get((bx + dx, by + dy), ())):
             continue
-        kept[n], reach[n] = c.centre, 0.4 * c.side
+        kept.setdefault((bx, by), []).append((x, y, 0.4 * c.side))
         out.append(c)
     return out
 
