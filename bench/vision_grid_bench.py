@@ -34,6 +34,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import argparse  # noqa: E402
 import csv  # noqa: E402
+import math  # noqa: E402
 import resource  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
@@ -358,21 +359,49 @@ def speed(args: argparse.Namespace, letters: object, styles: list) -> None:  # t
               f"worst {max(read_wall):.0f} ms; first read of each game (all 36 cells): "
               + ", ".join(f"{t:.0f}" for t in first) + " ms")
     print(f"  boards right at the end of each turn: {right}/{judged}")
-    # one photo read whole (read-grid): locate, crop, read all 36; with --reference the
-    # reference is located and learned too
-    style = styles[0]
-    seed = args.seed + 999
-    layout = synth.make_layout(style, seed, size)
-    board = synth.random_board(np.random.default_rng(seed), face_up=20)
-    frame, _ = synth.render_table(board, style, seed, layout=layout)
-    ref, _ = synth.render_table(Board(), style, seed, layout=layout, frame=1)
-    runs = 3 if args.quick else 10
-    alone, with_ref = [], []
-    for _ in range(runs):
-        alone.append(read_grid(frame, TileReader(letters))[0].ms)  # type: ignore[arg-type]
-        with_ref.append(read_grid(frame, TileReader(letters), reference=ref)[0].ms)  # type: ignore[arg-type]
-    print(f"speed, one photo read whole (read-grid's ms, median of {runs}): "
-          f"{statistics.median(alone):.0f} ms; with --reference {statistics.median(with_ref):.0f} ms")
+    photo_speed(args, letters, styles)
+
+
+def photo_speed(args: argparse.Namespace, letters: object, styles: list) -> None:  # type: ignore[type-arg]
+    """One photo read whole, as ``read-grid`` does (locate, crop, read all 36; with a
+    reference, the reference learned too): one board on every style of the split, each read
+    twice and the quicker kept (the first read of a process pays nothing more: the reader
+    pays the libraries' first use when it is made), so the median and the worst are over
+    styles, not over the machine's hiccups."""
+    import numpy as np
+
+    from companion.games.moerder.board import Board
+    from vision import synth
+    from vision.grid import GridNotFound
+    from vision.observation import read_grid
+    from vision.tiles import TileReader
+
+    size = (1640, 1232)
+    times: dict[str, list[tuple[float, str]]] = {"without a reference": [], "with --reference": []}
+    for k, style in enumerate(styles[:4] if args.quick else styles):
+        seed = args.seed + 999 + k
+        layout = synth.make_layout(style, seed, size)
+        board = synth.random_board(np.random.default_rng(seed), face_up=20)
+        frame, _ = synth.render_table(board, style, seed, layout=layout)
+        ref, _ = synth.render_table(Board(), style, seed, layout=layout, frame=1)
+        for mode, reference in (("without a reference", None), ("with --reference", ref)):
+            best = math.inf
+            for _ in range(2):
+                try:
+                    obs, _ = read_grid(frame, TileReader(letters), reference=reference)  # type: ignore[arg-type]
+                    best = min(best, obs.ms)
+                except GridNotFound:
+                    break
+            if best < math.inf:
+                times[mode].append((best, style.name))
+    for mode, got in times.items():
+        if not got:
+            continue
+        ms = sorted(t for t, _ in got)
+        worst = max(got)
+        print(f"speed, one photo read whole ({mode}; read-grid's ms, {len(got)} styles, the "
+              f"quicker of two reads): median {statistics.median(ms):.0f} ms, 90th "
+              f"{ms[int(0.9 * (len(ms) - 1))]:.0f} ms, worst {worst[0]:.0f} ms ({worst[1]})")
 
 
 if __name__ == "__main__":
