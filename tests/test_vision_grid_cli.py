@@ -36,6 +36,7 @@ def test_read_grid_json(photos: dict[str, Path], capsys: pytest.CaptureFixture[s
                  str(photos["reference"]), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert set(data) == {"grid", "cells", "corners", "ms", "load_ms"}
+    assert cv2.getNumThreads() == 1  # a read runs on one core, OpenCV's pool left idle
     assert data["load_ms"] > 0  # making the reader is reported, beside the read
     truth = Board.parse(photos["boards"].read_text(encoding="utf-8").split()[0])
     rows = data["grid"].split("/")

@@ -20,7 +20,7 @@ import time
 from typing import Any
 
 from companion.inputs import check_file, check_image, check_image_out
-from vision import VisionError
+from vision import VisionError, on_one_core
 
 DEFAULT_PROFILE = "vision-profile.npz"
 
@@ -82,6 +82,7 @@ def _read_grid(args: argparse.Namespace) -> int:
         check_image_out(args.debug_out)  # before the slow part, so a typo costs nothing
     image = _load_image(args.image)
     reference = _load_image(args.reference) if args.reference else None
+    on_one_core()
     t0 = time.perf_counter()
     if args.profile:
         check_file(args.profile)

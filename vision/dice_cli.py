@@ -24,7 +24,7 @@ from typing import Any
 
 from companion.errors import InputError
 from companion.inputs import check_image, check_image_out, load_json, read_text
-from vision import VisionError
+from vision import VisionError, on_one_core
 
 
 class ReadDiceError(VisionError):
@@ -104,6 +104,7 @@ def run_read_dice(args: argparse.Namespace) -> int:
     if args.debug_out:
         check_image_out(args.debug_out)  # before the slow part, so a typo costs nothing
     dice_set = load_dice_set(args.dice_set) if args.dice_set else None
+    on_one_core()
     image = _load_photo(args.photo)
     models = None
     if args.profile:

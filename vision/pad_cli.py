@@ -18,6 +18,7 @@ from typing import Any
 
 from companion.errors import InputError
 from companion.inputs import check_file, check_image, check_image_out
+from vision import on_one_core
 
 
 def add_commands(vision_subparsers: Any) -> None:
@@ -48,6 +49,7 @@ def run_read_pad(args: argparse.Namespace) -> int:
         check_file(args.model)
     check_image(args.photo)
     image = load_image(args.photo)
+    on_one_core()
     found = read_pad(image, DigitReader.load(args.model), text=args.text)
     if args.debug_out and not cv2.imwrite(args.debug_out, draw(image, found)):
         raise InputError(f"{args.debug_out}: cannot write the debug image")

@@ -390,7 +390,10 @@ class Readers:
             return None
         reader = self._made.get(kind)
         if reader is None:
+            from vision import on_one_core
+
             self._made.clear()  # one reader at a time: a Pi has no memory for idle networks
+            on_one_core()
             reader = self._made[kind] = self._makers[kind]()
             memory.shed_code()  # the last game's code paths are left behind
             follow = getattr(reader, "follow", None)
