@@ -125,6 +125,30 @@ def test_no_grid_is_a_named_error() -> None:
         locate(np.zeros((10, 10, 3), np.uint8))
 
 
+def test_a_frame_without_a_grid_is_cut_once_a_scale(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Looking for a grid that is not there tries two scales, then rounder blobs at both,
+    and keeps the table's own squares on a patterned table: every try at one scale looks at
+    the same cuts of the frame, made once (cutting it was most of a try's cost)."""
+    import vision.grid as grid
+
+    cuts: list[tuple[int, ...]] = []
+    real = grid.segments
+
+    def counted(small: np.ndarray, mask: np.ndarray | None = None) -> grid.Segments:
+        cuts.append(small.shape)
+        return real(small, mask)
+
+    monkeypatch.setattr(grid, "segments", counted)
+    style = next(s for s in synth.styles("train") if s.table is synth.Table.CERAMIC)
+    layout = synth.make_layout(style, 3, (1640, 1232))
+    table, _ = synth.render_table(synth.random_board(np.random.default_rng(3), face_up=0),
+                                  style, 3, layout=layout)
+    bare = cv2.resize(table[:300, :400], (1640, 1232))  # the tiled table alone, no tiles
+    with pytest.raises(GridNotFound):
+        locate(bare)
+    assert len(cuts) == len(set(cuts)) == 2  # the working scale and the finer one, once each
+
+
 def _tray(n: int, gap: int, side: int = 62, corner: float = 0.0) -> np.ndarray:
     """An n x n tray of light letter cubes: an orange tray on a light grey table whose colour
     the cubes' faces nearly share, so the not-table mask is the tray with holes where the
