@@ -278,18 +278,21 @@ def alike_matrix(seen: Sequence[Look], sim_min: float, s: TileSettings) -> np.nd
     psim = np.einsum("ikp,jp->ijk", pattern, pattern[:, 0]).max(axis=2)
     plain = (either(spread) < 6) | (psim > sim_min) | (either(coarse) < s.fine)
     out = colour & (flat | (kin & plain))
-    windows: dict[int, np.ndarray] = {}  # each face's, made once for all its pairs
     middles: dict[int, np.ndarray] = {}
-    for i, j in zip(*np.nonzero(np.triu(colour & ~flat & kin & ~plain, 1)), strict=True):
-        a, b = seen[i], seen[j]
-        if a.fine is None or b.fine is None:
-            out[i, j] = False
-            continue
-        if i not in windows:
-            windows[i] = _windows(a.fine, s.shift)
-        if j not in middles:
-            middles[j] = _middles(b, s.shift)
-        out[i, j] = _best(windows[i], middles[j]) >= s.shift_same
+    open_pairs = np.triu(colour & ~flat & kin & ~plain, 1)
+    for i in np.flatnonzero(open_pairs.any(axis=1)).tolist():
+        # one face's windows (435 KB) for all its pairs at once, then let go: kept for
+        # every face they were 16 MB more at the read's peak
+        fine = seen[i].fine
+        windows = _windows(fine, s.shift) if fine is not None else None
+        for j in np.flatnonzero(open_pairs[i]).tolist():
+            b = seen[j]
+            if windows is None or b.fine is None:
+                out[i, j] = False
+                continue
+            if j not in middles:
+                middles[j] = _middles(b, s.shift)
+            out[i, j] = _best(windows, middles[j]) >= s.shift_same
     upper = np.triu(out, 1)
     result: np.ndarray = upper | upper.T
     return result
