@@ -157,7 +157,30 @@ def find_tiles(small: np.ndarray, mask: np.ndarray | None = None,
         extra = _off_the_table(_split_blocks(blocks, typical), mask, pattern,
                                drop=drop_pattern)[0]
         merged = _merge(merged + extra, prefer_first=len(merged))
+        outlined = _outlined_tiles(edges, lo, hi, fill, typical)
+        outlined = _off_the_table(outlined, mask, pattern, drop=drop_pattern)[0]
+        merged = _merge(merged + outlined, prefer_first=len(merged))
     return merged
+
+
+def _outlined_tiles(edges: np.ndarray, lo: float, hi: float, fill: float,
+                    typical: float) -> list[Candidate]:
+    """Squares that the edges close, each filled whole (its inner edges too), as guesses.
+
+    A back whose pattern is close to the table's colour is seen by its outline only; its
+    stripes, dots or checks cut the inside into slivers that are no square, so the regions
+    between edges miss it. Its outline with the pattern's edges inside still makes one
+    figure, and filled, that figure is the tile (or, touching another, a block of tiles).
+    Any closed figure of a tile's size passes, though (a tray's compartment, a shadow), so
+    these only help the lattice along, and fill a place of the grid only with the look of
+    a tile seen otherwise (as guessed centres do)."""
+    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(edges)
+    cv2.drawContours(filled, contours, -1, 255, -1)
+    filled = cv2.morphologyEx(filled, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    blocks: list[tuple[tuple[float, float], tuple[float, float], float]] = []
+    found = _squares(filled, lo, hi, blocks=blocks, fill=fill)
+    return [replace(c, guess=True) for c in found + _split_blocks(blocks, typical)]
 
 
 # a square is the table's when less than TABLE_INSIDE of its middle is unlike the table and
