@@ -26,7 +26,8 @@ import numpy as np
 from companion.games.moerder.board import SIZE
 from vision.grid.lattice import fit_lattice, order_quad, whole_grid
 from vision.grid.model import WORK_SIDE, Candidate, Grid, GridNotFound, project
-from vision.grid.squares import FILL, ROUND_FILL, find_tiles, not_table_mask, work_image
+from vision.grid.squares import (FILL, ROUND_FILL, find_tiles, not_table_mask, with_outlines,
+                                 work_image)
 
 _log = logging.getLogger(__name__)
 
@@ -51,14 +52,22 @@ def _fit(small: np.ndarray, evidence: np.ndarray, fill: float,
     fit is tried again with them. A window that sits (nearly) all on the table's own squares
     while tile-like squares unlike the table lie elsewhere is the table's pattern, no grid;
     when (nearly) every square is in the table's colours (cubes filling the view, so the
-    table's colour was learned from them), the mark says nothing and the window stands."""
+    table's colour was learned from them), the mark says nothing and the window stands.
+    Between the two, backs seen by their outline only help (:func:`with_outlines`)."""
     cands = find_tiles(small, evidence, fill)
     try:
         return cands, fit_lattice(cands, evidence, small)
-    except (GridNotFound, np.linalg.LinAlgError):
-        every = find_tiles(small, evidence, fill, drop_pattern=False)
-        if not any(c.table for c in every):
-            raise
+    except (GridNotFound, np.linalg.LinAlgError) as e:
+        failed: Exception = e
+    more = with_outlines(small, cands, evidence, fill)
+    if len(more) > len(cands):
+        try:
+            return more, fit_lattice(more, evidence, small)
+        except (GridNotFound, np.linalg.LinAlgError):
+            pass
+    every = find_tiles(small, evidence, fill, drop_pattern=False)
+    if not any(c.table for c in every):
+        raise failed
     fit = fit_lattice(every, evidence, small)
     on_table = [every[k].table for k in fit[1].values() if k >= 0]
     tiles_elsewhere = sum(not c.table for c in every) >= SIZE * SIZE / 2

@@ -157,10 +157,23 @@ def find_tiles(small: np.ndarray, mask: np.ndarray | None = None,
         extra = _off_the_table(_split_blocks(blocks, typical), mask, pattern,
                                drop=drop_pattern)[0]
         merged = _merge(merged + extra, prefer_first=len(merged))
-        outlined = _outlined_tiles(edges, lo, hi, fill, typical)
-        outlined = _off_the_table(outlined, mask, pattern, drop=drop_pattern)[0]
-        merged = _merge(merged + outlined, prefer_first=len(merged))
     return merged
+
+
+def with_outlines(small: np.ndarray, cands: list[Candidate], mask: np.ndarray,
+                  fill: float = FILL) -> list[Candidate]:
+    """``cands`` (from :func:`find_tiles`) and, where none of them lies, squares that the
+    edges close, as guesses (:func:`_outlined_tiles`). Looked for only when no grid was
+    fitted to ``cands`` alone, so where colour and brightness find the tiles nothing
+    changes; on a table with squares of its own by the image's edge, those are left out."""
+    if not cands:
+        return cands
+    short = min(small.shape[:2])
+    blur = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    edges = cv2.dilate(cv2.Canny(blur, 30, 90), np.ones((2, 2), np.uint8))
+    typical = float(np.median([c.side for c in cands]))
+    outlined = _outlined_tiles(edges, 0.03 * short, 0.25 * short, fill, typical)
+    return _merge(cands + _off_the_table(outlined, mask)[0], prefer_first=len(cands))
 
 
 def _outlined_tiles(edges: np.ndarray, lo: float, hi: float, fill: float,
