@@ -126,7 +126,7 @@ def find_tiles(small: np.ndarray, mask: np.ndarray | None = None,
     lo, hi = 0.03 * short, 0.25 * short
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     blur = cv2.GaussianBlur(gray, (5, 5), 0)
-    edges = cv2.dilate(cv2.Canny(blur, 30, 90), np.ones((2, 2), np.uint8))
+    edges = _edges(blur)
     cands: list[Candidate] = []
     blocks: list[tuple[tuple[float, float], tuple[float, float], float]] = []
     if mask is None:
@@ -169,11 +169,15 @@ def with_outlines(small: np.ndarray, cands: list[Candidate], mask: np.ndarray,
     if not cands:
         return cands
     short = min(small.shape[:2])
-    blur = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
-    edges = cv2.dilate(cv2.Canny(blur, 30, 90), np.ones((2, 2), np.uint8))
+    edges = _edges(cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0))
     typical = float(np.median([c.side for c in cands]))
     outlined = _outlined_tiles(edges, 0.03 * short, 0.25 * short, fill, typical)
     return _merge(cands + _off_the_table(outlined, mask)[0], prefer_first=len(cands))
+
+
+def _edges(blur: np.ndarray) -> np.ndarray:
+    out: np.ndarray = cv2.dilate(cv2.Canny(blur, 30, 90), np.ones((2, 2), np.uint8))
+    return out
 
 
 def _outlined_tiles(edges: np.ndarray, lo: float, hi: float, fill: float,
