@@ -60,6 +60,20 @@ def test_a_table_with_squares_of_its_own_is_not_taken_for_the_grid(table: synth.
     assert corners < 0.3
 
 
+@pytest.mark.parametrize(("which", "seed"), [(0, 8051), (1, 8120)])
+def test_backs_near_a_fleeces_colour_are_found_by_their_outline(which: int, seed: int) -> None:
+    # striped or checked backs close to a fleece's colour, under a lamp or a gradient: colour
+    # sees the faces only, and the backs' own pattern cuts every region between edges into
+    # slivers; filled whole, the figures the edges close are the backs
+    style = [s for s in synth.styles("train") if s.table is synth.Table.FLEECE][which]
+    layout = synth.make_layout(style, seed)
+    board = synth.random_board(np.random.default_rng(seed))
+    img, truth = synth.render_table(board, style, seed, layout=layout)
+    cells, corners = _cell_errors(img, truth)
+    assert cells < 0.2
+    assert corners < 0.3
+
+
 def test_rows_run_down_the_image_even_when_the_camera_is_turned() -> None:
     style = synth.styles("train")[1]
     board = synth.random_board(np.random.default_rng(4), face_up=36)

@@ -33,6 +33,7 @@ from vision.grid.squares import (
     find_tiles,
     not_table_mask,
     segments,
+    with_outlines,
     work_image,
 )
 
@@ -77,15 +78,23 @@ def _fit(small: np.ndarray, seen: Segments, fill: float,
     fit is tried again with them. A window that sits (nearly) all on the table's own squares
     while tile-like squares unlike the table lie elsewhere is the table's pattern, no grid;
     when (nearly) every square is in the table's colours (cubes filling the view, so the
-    table's colour was learned from them), the mark says nothing and the window stands."""
+    table's colour was learned from them), the mark says nothing and the window stands.
+    Between the two, backs seen by their outline only help (:func:`with_outlines`)."""
     evidence = seen.mask
     cands = find_tiles(small, evidence, fill, seen=seen)
     try:
         return cands, fit_lattice(cands, evidence, small)
-    except (GridNotFound, np.linalg.LinAlgError):
-        every = find_tiles(small, evidence, fill, drop_pattern=False, seen=seen)
-        if not any(c.table for c in every):
-            raise
+    except (GridNotFound, np.linalg.LinAlgError) as e:
+        failed: Exception = e
+    more = with_outlines(seen, cands, fill)
+    if len(more) > len(cands):
+        try:
+            return more, fit_lattice(more, evidence, small)
+        except (GridNotFound, np.linalg.LinAlgError):
+            pass
+    every = find_tiles(small, evidence, fill, drop_pattern=False, seen=seen)
+    if not any(c.table for c in every):
+        raise failed
     fit = fit_lattice(every, evidence, small)
     on_table = [every[k].table for k in fit[1].values() if k >= 0]
     tiles_elsewhere = sum(not c.table for c in every) >= SIZE * SIZE / 2

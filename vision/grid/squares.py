@@ -129,6 +129,7 @@ class Segments:
     cuts: tuple[tuple[tuple[np.ndarray, ...], float, bool], ...]  # contours, grow, blocks?
     mask: np.ndarray
     closed: np.ndarray
+    edges: np.ndarray  # where the gray image has edges (for backs seen by their outline)
     lo: float
     hi: float
 
@@ -165,7 +166,7 @@ def segments(small: np.ndarray, mask: np.ndarray | None = None) -> Segments:
     short = min(h, w)
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     blur = cv2.GaussianBlur(gray, (5, 5), 0)
-    edges = cv2.dilate(cv2.Canny(blur, 30, 90), np.ones((2, 2), np.uint8))
+    edges = _edges(blur)
     if mask is None:
         mask = not_table_mask(small)
     k3 = np.ones((3, 3), np.uint8)
@@ -183,7 +184,7 @@ def segments(small: np.ndarray, mask: np.ndarray | None = None) -> Segments:
     cuts.append((cv2.erode(255 - edges, k3), 2.5, False))
     return Segments(tuple((tuple(cv2.findContours(b, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0]),
                            grow, blocks) for b, grow, blocks in cuts),
-                    mask, closed, 0.03 * short, 0.25 * short)
+                    mask, closed, edges, 0.03 * short, 0.25 * short)
 
 
 def find_tiles(small: np.ndarray, mask: np.ndarray | None = None,
@@ -212,6 +213,45 @@ def find_tiles(small: np.ndarray, mask: np.ndarray | None = None,
                                drop=drop_pattern)[0]
         merged = _merge(merged + extra, prefer_first=len(merged))
     return merged
+
+
+def with_outlines(seen: Segments, cands: list[Candidate], fill: float = FILL,
+                  ) -> list[Candidate]:
+    """``cands`` (from :func:`find_tiles` on ``seen``) and, where none of them lies, squares
+    that the edges close, as guesses (:func:`_outlined_tiles`). Looked for only when no grid
+    was fitted to ``cands`` alone, so where colour and brightness find the tiles nothing
+    changes; on a table with squares of its own by the image's edge, those are left out."""
+    if not cands:
+        return cands
+    typical = float(np.median([c.side for c in cands]))
+    outlined = _outlined_tiles(seen.edges, seen.lo, seen.hi, fill, typical)
+    return _merge(cands + _off_the_table(outlined, seen.mask)[0], prefer_first=len(cands))
+
+
+def _edges(blur: np.ndarray) -> np.ndarray:
+    out: np.ndarray = cv2.dilate(cv2.Canny(blur, 30, 90), np.ones((2, 2), np.uint8))
+    return out
+
+
+def _outlined_tiles(edges: np.ndarray, lo: float, hi: float, fill: float,
+                    typical: float) -> list[Candidate]:
+    """Squares that the edges close, each filled whole (its inner edges too), as guesses.
+
+    A back whose pattern is close to the table's colour is seen by its outline only; its
+    stripes, dots or checks cut the inside into slivers that are no square, so the regions
+    between edges miss it. Its outline with the pattern's edges inside still makes one
+    figure, and filled, that figure is the tile (or, touching another, a block of tiles).
+    Any closed figure of a tile's size passes, though (a tray's compartment, a shadow), so
+    these only help the lattice along, and fill a place of the grid only with the look of
+    a tile seen otherwise (as guessed centres do)."""
+    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(edges)
+    cv2.drawContours(filled, contours, -1, 255, -1)
+    filled = cv2.morphologyEx(filled, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    blocks: list[Block] = []
+    found = _squares(cv2.findContours(filled, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0],
+                     lo, hi, blocks=blocks, fill=fill)
+    return [replace(c, guess=True) for c in found + _split_blocks(blocks, typical)]
 
 
 # a square is the table's when less than TABLE_INSIDE of its middle is unlike the table and

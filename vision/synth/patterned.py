@@ -1,11 +1,14 @@
 """Train-side table tops with a pattern of their own: a ceramic-tiled top with grout lines,
-a plaid cloth and a dark stained wood.
+a plaid cloth, a dark stained wood, a soft fleece and narrow laths.
 
 A table with straight lines or squares of its own is what the locator must not take for the
 game's tiles. These are the tables to tune that on; the held-out family's gingham, felt and
 planks stay unseen, so these differ from them on purpose: square ceramic tiles of one colour
 larger than a game tile, a plaid of broad and narrow stripes in two colours (no white), and
-wood dark enough that a dark back stands out from it little.
+wood dark enough that a dark back stands out from it little. The fleece (tufts and blotches,
+no lines) and the laths (narrow, of their own tones, with thin joints) are tables whose
+texture and colour make tiles stand out little, to tune on in place of the family's felt and
+planks.
 """
 
 from __future__ import annotations
@@ -68,5 +71,39 @@ def _stained(w: int, h: int, base: np.ndarray, rng: np.random.Generator) -> np.n
     return np.asarray(base * field[:, :, None])
 
 
+def _fleece(w: int, h: int, base: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A soft fleece: tufts a few pixels wide over broad, faint blotches, each channel a little
+    on its own (the pile catches the light unevenly), no line or edge anywhere."""
+    blotch = cv2.resize(rng.normal(0, 1, (7, 9)).astype(np.float32), (w, h),
+                        interpolation=cv2.INTER_CUBIC)
+    tuft = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0),
+                            rng.uniform(1.5, 3.0))
+    field = 1 + 0.07 * blotch + 0.35 * tuft
+    hue = cv2.GaussianBlur(rng.normal(0, 1, (h, w, 3)).astype(np.float32), (0, 0), 2.0)
+    return np.asarray(base * field[:, :, None] * (1 + 0.12 * hue))
+
+
+def _laths(w: int, h: int, base: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Narrow laths side by side, each of its own tone and length-wise streaks, with thin
+    joints between them a little darker (and, where two ends meet, across the lath)."""
+    width = w / rng.uniform(16, 24)  # about 0.6-0.9 of a game tile
+    y = np.arange(h, dtype=np.float32)
+    x = np.arange(w, dtype=np.float32)
+    row = (y // width).astype(int)
+    tone = rng.uniform(0.88, 1.12, row.max() + 1).astype(np.float32)
+    streak = cv2.resize(rng.normal(0, 1, (h // 2, 6)).astype(np.float32), (w, h),
+                        interpolation=cv2.INTER_LINEAR)
+    field = tone[row][:, None] * (1 + 0.05 * streak)
+    joint = (np.abs((y + width / 2) % width - width / 2) < 1.2)[:, None] & np.ones((1, w), bool)
+    ends = rng.uniform(0, w, row.max() + 1)
+    joint |= np.abs(x[None, :] - ends[row][:, None]) < 1.2
+    seam = cv2.GaussianBlur(joint.astype(np.float32), (0, 0), 0.9)
+    field = field * (1 - 0.3 * seam)
+    if rng.random() < 0.5:  # laths run across or along the view
+        field = cv2.resize(field.T.copy(), (w, h))
+    return np.asarray(base * field[:, :, None])
+
+
 # the train tables with a pattern of their own: (width, height, colour, rng) -> image
-PATTERNED_TABLES = {Table.CERAMIC: _ceramic, Table.PLAID: _plaid, Table.STAINED: _stained}
+PATTERNED_TABLES = {Table.CERAMIC: _ceramic, Table.PLAID: _plaid, Table.STAINED: _stained,
+                    Table.FLEECE: _fleece, Table.LATHS: _laths}

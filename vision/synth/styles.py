@@ -61,6 +61,8 @@ class Table(enum.Enum):
     CERAMIC = "ceramic"  # square glazed tiles in light grout (train)
     PLAID = "plaid"  # broad and narrow stripes both ways, two colours (train)
     STAINED = "stained"  # dark stained wood with strong grain (train)
+    FLEECE = "fleece"  # a soft cloth of tufts and faint blotches (train)
+    LATHS = "laths"  # narrow laths of their own tones with thin joints (train)
 
 
 class Lettering(enum.Enum):
@@ -255,6 +257,7 @@ def styles(split: Split) -> list[Style]:
     if split == "train":
         out += _patterned_styles(fonts(split), len(out))
         out += _room_styles(fonts(split), len(out))
+        out += _dim_styles(fonts(split), len(out))
         out += _material_styles(fonts(split), len(out))
     return out
 
@@ -317,7 +320,41 @@ def _room_styles(found: list[Path], start: int) -> list[Style]:
     return out
 
 
-# train tile materials, after the rooms (every earlier train style keeps its index): the
+# train tables close to the tiles' colours under a room's light, after the rooms (every
+# earlier train style keeps its index): where tiles stand out little from a soft or jointed
+# table, and the light is uneven over the view. (table, its colour, colour scheme, light,
+# lens); none of these values is the family's
+_DIM: tuple[tuple[Table, Colour, int, Light, Lens], ...] = (
+    (Table.FLEECE, (50, 45, 135), 0, Light(cast=(0.88, 1.0, 1.08), spot=0.3),
+     Lens(vignette=0.35)),
+    (Table.LATHS, (150, 195, 220), 3, Light(gradient=0.3, cast=(1.05, 1.0, 0.92)),
+     Lens(barrel=0.07)),
+    (Table.FLEECE, (100, 65, 35), 1, Light(gradient=0.45), Lens(vignette=0.25, barrel=0.03)),
+    (Table.LATHS, (40, 42, 48), 2, Light(spot=0.38, gradient=0.15), Lens(vignette=0.2)),
+    (Table.FLEECE, (55, 120, 60), 3, Light(cast=(1.1, 1.0, 0.88), gradient=0.2),
+     Lens(barrel=0.06, defocus=0.0012)),
+    (Table.LATHS, (205, 215, 215), 4, Light(spot=0.3), Lens(barrel=0.04, vignette=0.3)),
+)
+
+
+def _dim_styles(found: list[Path], start: int) -> list[Style]:
+    """Train styles whose tiles stand out little from a soft or jointed table under uneven
+    light: the locator is tuned on these, never on the family's felt or planks."""
+    out: list[Style] = []
+    for i, (table, colour, k, light, lens) in enumerate(_DIM):
+        font = found[(11 * i + 2) % len(found)]
+        face, ink, back, back_ink, _ = _SCHEMES["train"][k]
+        out.append(Style(
+            name=f"train-{start + i}-{font.stem}-{table.value}-dim", font=font, face=face,
+            ink=ink, back=back, back_ink=back_ink,
+            pattern=_PATTERNS["train"][(i + 1) % len(_PATTERNS["train"])],
+            victim=_VICTIMS["train"][i % len(_VICTIMS["train"])], table=table,
+            table_colour=colour, radius=(0.05, 0.1, 0.14)[i % 3],
+            letter_scale=(0.6, 0.66, 0.56)[i % 3], light=light, lens=lens))
+    return out
+
+
+# train tile materials, after the dim tables (every earlier train style keeps its index): the
 # reader is tuned on a cloth-bound, a satin and a framed card, never on the family's wood,
 # glossy plastic or single border; (material, colour scheme, room or None)
 _MATERIALS: tuple[tuple[Material, int, int | None], ...] = (
