@@ -4,9 +4,6 @@ unsure cells reported as unsure, and profiles that round-trip."""
 from __future__ import annotations
 
 import dataclasses
-import subprocess
-import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -21,8 +18,6 @@ from vision.observation import Profile, crops_of, read_grid
 from vision.grid import locate
 from vision.tiles import (CellReading, CellState, FaceModel, TileReader, TileSettings,
                           against_reference, cell_ref, look, settle_set)
-from vision.tiles.appearance import looks
-from vision.tiles.reference import cell_refs, compare
 
 BACK_SURE = TileSettings().back_sure
 BACK_NOT = TileSettings().back_not
@@ -481,29 +476,6 @@ def test_without_reference_a_face_with_nothing_drawn_is_a_back() -> None:
     assert [c.char for c in got] == ["M", "E", "R", "D", "X", ".", "."]
 
 
-def test_a_frame_measured_as_one_stack_is_each_cell_measured_alone(scene: Scene) -> None:
-    """The cells are measured together for speed; no cell's measure may depend on its
-    neighbours in the stack (a blur reaching into the next crop would)."""
-    _, _, _, img, ref = scene
-    crops = crops_of(img, locate(img))[:12] + [np.full((70, 66, 3), 255, np.uint8)]
-    s = TileSettings()
-    together = looks(crops, s)
-    for crop, both in zip(crops, together, strict=True):
-        alone = look(crop, s)
-        for f in ("chroma", "pattern", "detail", "fine"):
-            np.testing.assert_allclose(getattr(both, f), getattr(alone, f), atol=1e-4)
-        for f in ("light", "texture", "spread", "glare", "coarse", "ink", "lines"):
-            assert getattr(both, f) == pytest.approx(getattr(alone, f), abs=1e-4)
-    # the reference's cells: the verdicts of all at once are those of each alone
-    backs = crops_of(ref, locate(img))[:12]
-    refs = cell_refs(backs, s)
-    for r, b in zip(refs, backs, strict=True):
-        np.testing.assert_allclose(r.fine, cell_ref(b, s).fine, atol=1e-4)
-    crossed = compare(refs, crops[:12], s)
-    assert [v for v, _ in crossed] == [against_reference(r, c, s)
-                                       for r, c in zip(refs, crops[:12], strict=True)]
-
-
 @pytest.mark.parametrize("material", [synth.Material.LINEN, synth.Material.SATIN,
                                       synth.Material.FRAMED])
 def test_tiles_with_a_face_of_their_own_are_read(material: synth.Material,
@@ -521,53 +493,3 @@ def test_tiles_with_a_face_of_their_own_are_read(material: synth.Material,
     ref, _ = synth.render_table(Board(), style, 29, layout=layout, frame=2)
     obs, _ = read_grid(img, TileReader(letters), reference=ref)
     assert obs.grid == str(board)
-
-
-def test_a_read_imports_nothing_once_its_reader_is_made(scene: Scene,
-                                                        letters: LetterReader) -> None:
-    """What a process pays once (imports the libraries make on first use, such as numpy.ma
-    behind a float median) is paid when the reader is made, never inside a frame's read."""
-    _, _, _, img, ref = scene
-    code = (
-        "import sys, cv2, numpy as np\n"
-        "from vision.observation import read_grid\n"
-        "from vision.tiles import TileReader\n"
-        "from vision.letters import LetterReader\n"
-        "tiles = TileReader(LetterReader.load())\n"
-        "img, ref = (np.load(sys.argv[1])[k] for k in ('img', 'ref'))\n"
-        "before = set(sys.modules)\n"
-        "read_grid(img, tiles, reference=ref)\n"
-        "print(sorted(set(sys.modules) - before))\n")
-    with tempfile.TemporaryDirectory() as d:
-        path = f"{d}/frames.npz"
-        np.savez(path, img=img, ref=ref)
-        out = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True,
-                             check=True, cwd=Path(__file__).resolve().parents[1])
-    assert out.stdout.strip() == "[]"
-
-
-def test_without_a_reference_the_backs_found_are_not_read_in_four_turns(
-        letters: LetterReader) -> None:
-    """A second look (four passes of the network) is for cells in doubt; a face-down cell
-    the back inferred from the frame explains is not one, whatever its first look said (on
-    this patterned back the first look is unsure of most backs: 15 of them were read in four
-    turns, 60 passes)."""
-    style = synth.styles("bench")[3]
-    layout = synth.make_layout(style, 61, (1640, 1232), glare=False)
-    board = synth.random_board(np.random.default_rng(61), face_up=18)
-    img, _ = synth.render_table(board, style, 61, layout=layout)
-    crops = crops_of(img, locate(img))
-    cell_of = {id(c): i for i, c in enumerate(crops)}
-    looked: list[int] = []
-
-    class Counting(LetterReader):
-        def read_again(self, many: Sequence[np.ndarray],
-                       alphabet: str | None = None) -> list[LetterReading]:
-            looked.extend(cell_of[id(c)] for c in many)
-            return super().read_again(many, alphabet)
-
-    counting = Counting(letters.net, letters.prototypes, letters.proto_labels,
-                        letters.min_confidence, second_look=letters.second_look)
-    got = TileReader(counting).read(crops)
-    assert "".join(c.char for c in got) == str(board).replace("/", "")
-    assert all(board.cells[i] is not None for i in looked), looked
