@@ -101,10 +101,11 @@ def photo_crops(rng: np.random.Generator, photos: list[Photo], per_cube: int) ->
     return prepare_u8(crops), np.stack(rows)
 
 
-def rendered(fonts: list[Path], seed: int, per_letter: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
+def rendered(fonts: list[Path], seed: int, per_letter: int, workers: int,
+             styled: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Tiles and faces of these fonts as ``train_letters.py`` renders them, as allowed rows."""
     n_reject = max(4, per_letter * len(LETTERS) // 6)
-    jobs = [(seed * 100003 + i, str(f), per_letter, n_reject) for i, f in enumerate(fonts)]
+    jobs = [(seed * 100003 + i, str(f), per_letter, n_reject, styled) for i, f in enumerate(fonts)]
     with Pool(workers) as pool:
         parts = pool.map(_render_font, jobs)
     x = np.concatenate([p[0] for p in parts])
@@ -175,7 +176,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--second-look", type=float, default=0.9,
                     help="crops read less surely than this are read again in four turns "
                          "(chosen on the TUNE calibration photos)")
-    ap.add_argument("--init", type=Path, default=FONT_MODEL_PATH, help="the font model to start from")
+    ap.add_argument("--styled", type=float, default=0.2,
+                    help="share of renders drawn hollow, as dots, stencilled or dashed")
+    ap.add_argument("--init", type=Path, default=FONT_MODEL_PATH,
+                    help="the model to start from: the font model, or a reader made by this script "
+                         "(any model file of the same layers)")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args(argv)
 
@@ -190,14 +195,14 @@ def main(argv: list[str] | None = None) -> int:
     fit_fonts = [f for f in fonts if f not in calib_fonts]
     rng = np.random.default_rng(args.seed)
     xp, rp = photo_crops(rng, fit, args.per_cube)
-    xr, rr = rendered(fit_fonts, args.seed, args.per_letter, args.workers)
+    xr, rr = rendered(fit_fonts, args.seed, args.per_letter, args.workers, args.styled)
     print(f"TUNE: {len(fit)} photos fit, {len(calib)} calibrate; {len(xp)} photo crops, "
           f"{len(xr)} renders", file=sys.stderr)
     model = train_turns.fit(lambda: _font_model(args.init), np.concatenate([xp, xr]),
                             np.concatenate([rp, rr]), len(LETTERS), args.epochs, args.seed, args.lr)
     net = Net(export(model), 1.0)
     xc, rc = photo_crops(np.random.default_rng(args.seed + 1), calib, 2)
-    xf, rf = rendered(calib_fonts, args.seed + 1, 4, args.workers)
+    xf, rf = rendered(calib_fonts, args.seed + 1, 4, args.workers, args.styled)
     cubes = np.concatenate([np.ones(len(xc), bool), np.zeros(len(xf), bool)])
     calibrate(net, np.concatenate([xc, xf]), np.concatenate([rc, rf]), cubes)
     LetterReader(net, second_look=args.second_look).save(args.out)
