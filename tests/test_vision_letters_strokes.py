@@ -10,7 +10,7 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 
 from vision import glyphs  # noqa: E402
-from vision.glyphs.strokes import KINDS, Style  # noqa: E402
+from vision.glyphs.strokes import KINDS, Style, restyle_picture  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -100,3 +100,15 @@ def test_styled_crops_are_seeded_and_draw_a_letter(bold: Path, kind: str) -> Non
     assert np.array_equal(one, two)
     cam = glyphs.camera_crop(np.random.default_rng(1), "R", bold, style=style)
     assert cam.ndim == 3 and cam.dtype == np.uint8
+
+
+def test_pictures_take_the_style_too() -> None:
+    """A set with hollow letters has hollow pictures: they are drawn so for "not a letter"."""
+    disc = np.zeros((64, 64), np.float32)
+    cv2.circle(disc, (32, 32), 20, 1.0, -1)
+    assert restyle_picture(disc, None) is disc
+    rim = restyle_picture(disc, Style("hollow", width=0.08))
+    assert float(rim[32, 32]) < 0.05 and float(rim.max()) > 0.9
+    dots = restyle_picture(disc, Style("dots", rows=6, dot=0.6, bold=True))
+    assert len(_pieces(dots)) >= 12
+    assert np.array_equal(restyle_picture(np.zeros((8, 8), np.float32), Style("dots")), np.zeros((8, 8)))

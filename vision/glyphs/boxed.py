@@ -15,7 +15,7 @@ from vision.glyphs.draw import (
     shape_mask,
 )
 from vision.glyphs.fonts import BGR, LETTERS, NON_LETTERS, GlyphError
-from vision.glyphs.strokes import Style
+from vision.glyphs.strokes import Style, restyle_picture
 
 
 def _face_colours(rng: np.random.Generator) -> tuple[BGR, BGR]:
@@ -60,7 +60,7 @@ def _face_mask(rng: np.random.Generator, letter: str | None, font: Path | None, 
         except GlyphError:
             pass
     if r < 0.9:
-        return shape_mask(rng, side)
+        return restyle_picture(shape_mask(rng, side), style)
     m = np.clip(rng.normal(0.3, 0.3, (side, side)), 0, 1).astype(np.float32)
     return cv2.GaussianBlur(m, (0, 0), float(rng.uniform(0.5, 3)))
 

@@ -16,7 +16,7 @@ from vision.glyphs.draw import (
     shape_mask,
 )
 from vision.glyphs.fonts import NON_LETTERS, GlyphError
-from vision.glyphs.strokes import Style
+from vision.glyphs.strokes import Style, restyle_picture
 
 
 def camera_crop(
@@ -67,9 +67,9 @@ def _ink(rng: np.random.Generator, letter: str | None, font: Path | None, size: 
             return glyph_mask(sym, font, size, rotation=int(rng.integers(0, 4)) * 90,
                               scale=float(rng.uniform(0.4, 0.7)), tilt=tilt, style=style)
         except GlyphError:
-            return shape_mask(rng, size)
+            return restyle_picture(shape_mask(rng, size), style)
     if r < 0.9:
-        return shape_mask(rng, size)
+        return restyle_picture(shape_mask(rng, size), style)
     mask = np.clip(rng.normal(0.3, 0.3, (size, size)), 0, 1).astype(np.float32)
     out: np.ndarray = cv2.GaussianBlur(mask, (0, 0), float(rng.uniform(0.5, 3)))
     return out

@@ -92,6 +92,22 @@ def restyle(mask: np.ndarray, box: tuple[int, int, int, int], cap: int, style: S
     raise ValueError(f"unknown style {style.kind!r}")
 
 
+def restyle_picture(mask: np.ndarray, style: Style | None) -> np.ndarray:
+    """A picture's coverage (0..1 float) redrawn in ``style`` like a letter, its height taken
+    for a cap height: a set whose letters are hollow or dotted draws its pictures and backs so
+    too, and those must stay "not a letter"."""
+    if style is None:
+        return mask
+    u8 = np.round(np.clip(mask, 0, 1) * 255).astype(np.uint8)
+    ys, xs = np.nonzero(u8 > 127)
+    if len(xs) == 0:
+        return mask
+    box = (int(xs.min()), int(xs.max()), int(ys.min()), int(ys.max()))
+    cap = max(8, box[3] - box[2] + 1)
+    out: np.ndarray = restyle(u8, box, cap, style).astype(np.float32) / 255.0
+    return out
+
+
 def _hollow(mask: np.ndarray, width: float, where: int) -> np.ndarray:
     """Only the rim: the glyph less its eroded self (inside), its dilation less itself
     (outside), or the dilation less the erosion by half the width each (across the edge)."""
