@@ -30,7 +30,8 @@ class Style:
     ``where`` is the rim's place on the glyph's edge: -1 inside it, 0 across it, +1 outside.
     Dots: ``rows`` dots over the cap height, each ``dot`` of a cell across, round or square,
     for the cells the glyph's middle line runs through for at least ``reach`` of a cell (a
-    stroke one dot wide, as 5x7 lettering has it), or, when ``bold``, cells at least half inked.
+    stroke one dot wide, as 5x7 lettering has it; a grid of the inked cells instead would fill
+    a bold O into a blob, which with its umlaut looks like a splash of blood, a victim).
     Stencil: ``cuts`` lines (position 0..1 across the ink box, True for vertical).
     Dashed: a rim of dashes ``dash`` of a ``period`` (cap heights) long, round dots when
     ``round``."""
@@ -43,7 +44,6 @@ class Style:
     dot: float = 0.8
     round: bool = True
     reach: float = 0.3
-    bold: bool = False
     cuts: tuple[tuple[float, bool], ...] = ()
     dash: float = 0.08
     period: float = 0.16
@@ -59,8 +59,7 @@ def random_style(rng: np.random.Generator, kinds: tuple[str, ...] = KINDS) -> St
                      where=int(rng.integers(-1, 2)))
     if kind == "dots":
         return Style("dots", rows=int(rng.integers(6, 11)), dot=float(rng.uniform(0.55, 0.95)),
-                     round=bool(rng.random() < 0.65), reach=float(rng.uniform(0.15, 0.5)),
-                     bold=bool(rng.random() < 0.25))
+                     round=bool(rng.random() < 0.65), reach=float(rng.uniform(0.15, 0.5)))
     if kind == "stencil":
         n = int(rng.integers(1, 3))
         cuts = tuple((float(rng.uniform(0.3, 0.7)), bool(rng.random() < 0.5)) for _ in range(n))
@@ -161,8 +160,7 @@ def _ends_restored(skel: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 def _dots(mask: np.ndarray, box: tuple[int, int, int, int], cap: int, style: Style) -> np.ndarray:
     """The glyph on a square grid aligned with its ink box, a dot for each cell its middle line
-    runs through (for at least ``reach`` of a cell), or, when ``bold``, each cell at least
-    half inked."""
+    runs through (for at least ``reach`` of a cell)."""
     x0, x1, y0, y1 = box
     pitch = cap / style.rows
     cols = max(1, int(np.ceil((x1 - x0 + 1) / pitch)))
@@ -172,14 +170,14 @@ def _dots(mask: np.ndarray, box: tuple[int, int, int, int], cap: int, style: Sty
     gy = y0 + (y1 - y0 + 1 - rows * pitch) / 2.0
     f = 48.0 / cap  # thinned and counted at about 48 px a cap height: quick, fine enough
     small = cv2.resize(mask, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
-    ink = (small > 127) if style.bold else _ends_restored(_skeleton(small), small) > 0
+    ink = _ends_restored(_skeleton(small), small) > 0
     ys, xs = np.nonzero(ink)
     r = np.floor(((ys + 0.5) / f - gy) / pitch).astype(int)
     c = np.floor(((xs + 0.5) / f - gx) / pitch).astype(int)
     keep = (r >= 0) & (r < rows) & (c >= 0) & (c < cols)
     count = np.zeros((rows, cols), np.int32)
     np.add.at(count, (r[keep], c[keep]), 1)
-    need = 0.5 * (pitch * f) ** 2 if style.bold else style.reach * pitch * f
+    need = style.reach * pitch * f
     on = count >= max(1.0, need)
     # a small blob (an umlaut's dot) has almost no middle line: it gets the dot at its centre
     n, _, stats, centres = cv2.connectedComponentsWithStats((small > 127).astype(np.uint8))
