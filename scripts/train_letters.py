@@ -12,10 +12,11 @@ Crops come from two renderers: ``glyphs.face_crop`` (a tile or cube face at any 
 as in a photo, with neighbours, a cube's sides, squeezed aspect) and ``glyphs.camera_crop``
 (a tile face at a quarter turn, as the grid reader rectifies it). Letters that look the same
 turned (H I N S Z at 180°, O X at any quarter) are scored on the set of turns they cannot be
-told from, so the network is never asked for a rotation that does not exist. A share of the
-renders (``--styled``, 20 %) draws the letters hollow, as dot-matrix, stencilled or dashed
-(``vision.glyphs.strokes``), as some sets print them; the shipped font model predates this and
-was made with ``--styled 0``, which renders the same crops as before the option existed.
+told from, so the network is never asked for a rotation that does not exist. ``--styled 0.2``
+draws a fifth of the renders hollow, as dot-matrix, stencilled or dashed
+(``vision.glyphs.strokes``), as some sets print them; the default 0 renders the same crops as
+before the option existed, so the shipped models stay reproducible (runs with styled renders
+read the grid bench's blood victim as a doubtful Ö: docs/vision-letters.md).
 
 Needs PyTorch and onnx only to train (not to read): ``pip install torch==2.13.0 onnx``.
 
@@ -283,9 +284,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=2, help="render the fit fonts this many times (new draws)")
     ap.add_argument("--width", type=int, default=16, help="channels of the first convolution")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--styled", type=float, default=0.2,
-                    help="share of renders drawn hollow, as dots, stencilled or dashed (0: none, "
-                         "as the shipped font model was made)")
+    ap.add_argument("--styled", type=float, default=0.0,
+                    help="share of renders drawn hollow, as dots, stencilled or dashed, e.g. 0.2 "
+                         "(0: none, as the shipped font model was made)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", type=Path, default=FONT_MODEL_PATH)
     ap.add_argument("--cache", type=Path, help="keep rendered crops here (retrain without re-rendering)")

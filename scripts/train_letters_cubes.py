@@ -20,7 +20,9 @@ cubes; the unsure threshold stays the reader's default. A crop whose first look 
 ``--second-look`` sure is read again in its four quarter turns (stored in the model file).
 Seeded: the same seed, photos, fonts and torch version give the same model. Needs PyTorch
 and onnx only to train. The shipped model: the defaults below (8 epochs, seed 0), about 40
-minutes on a busy 2-core machine.
+minutes on a busy 2-core machine. ``--styled`` mixes in renders drawn hollow or as dots (none
+by default; docs/vision-letters.md says why no such run is shipped yet), and ``--init`` may be
+an earlier reader, to tune it further in a few minutes instead of starting again.
 
     .venv/bin/python scripts/train_letters_cubes.py --photos DIR [--epochs 8] [--seed 0]
 """
@@ -176,8 +178,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--second-look", type=float, default=0.9,
                     help="crops read less surely than this are read again in four turns "
                          "(chosen on the TUNE calibration photos)")
-    ap.add_argument("--styled", type=float, default=0.2,
-                    help="share of renders drawn hollow, as dots, stencilled or dashed")
+    ap.add_argument("--styled", type=float, default=0.0,
+                    help="share of renders drawn hollow, as dots, stencilled or dashed, e.g. 0.2 "
+                         "(0: none, as the shipped reader was made)")
     ap.add_argument("--init", type=Path, default=FONT_MODEL_PATH,
                     help="the model to start from: the font model, or a reader made by this script "
                          "(any model file of the same layers)")
