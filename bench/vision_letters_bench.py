@@ -2,7 +2,9 @@
 """Letter readers measured: the shipped model vs Tesseract (psm 10, deu), and both together.
 
 (a) Renders in the TEST font families (never used in training), every letter A–Z ÄÖÜ at each
-    of the 4 rotations: clean tile faces (tilt up to ±5°) and camera-damaged crops.
+    of the 4 rotations: clean tile faces (tilt up to ±5°) and camera-damaged crops; and clean
+    tiles of the same fonts with the letters drawn hollow or as dots (``vision.glyphs.strokes``,
+    as some sets print them; training draws a share of its train-font renders that way).
 (b) Real photos (``--photos DIR``): a set of real photos of letter cubes in trays, with
     annotated boxes (``DIR/annotations.csv``: filename, class, xmin, ymin, xmax, ymax). The
     shipped model was fine-tuned on the TUNE half of them (``vision.dice_photos``), so its
@@ -63,6 +65,26 @@ def rendered(split: str, damaged: bool, seed: int) -> list[Item]:
                         weight_jitter=float(rng.uniform(-0.3, 0.5)), scale=float(rng.uniform(0.5, 0.7)),
                         tilt=float(rng.uniform(-5, 5)),
                     )
+                items.append((crop, letter, rot))
+    return items
+
+
+def styled(split: str, kind: str, seed: int) -> list[Item]:
+    """Clean tiles of the split's fonts with the letters drawn another way (``kind``: hollow,
+    dots, ...; ``vision.glyphs.strokes``), as some sets print them and no font draws them."""
+    rng = np.random.default_rng(seed)
+    items: list[Item] = []
+    for font in glyphs.font_paths(split):  # type: ignore[arg-type]
+        for letter in LETTERS:
+            for rot in (0, 90, 180, 270):
+                style = glyphs.random_style(rng, (kind,))
+                light, dark = int(rng.integers(170, 256)), int(rng.integers(0, 90))
+                fg, bg = ((dark,) * 3, (light,) * 3) if rng.random() < 0.7 else ((light,) * 3, (dark,) * 3)
+                mask = glyphs.glyph_mask(letter, font, int(rng.integers(40, 97)), rotation=rot,
+                                         scale=float(rng.uniform(0.5, 0.7)), tilt=float(rng.uniform(-5, 5)),
+                                         style=style)
+                m = mask[..., None]
+                crop = np.clip(np.float32(bg) * (1 - m) + np.float32(fg) * m, 0, 255).astype(np.uint8)
                 items.append((crop, letter, rot))
     return items
 
@@ -183,6 +205,8 @@ def main(argv: list[str] | None = None) -> int:
     sets: list[tuple[str, list[Item]]] = [
         ("renders, TEST fonts, clean tiles", rendered("test", False, 11)),
         ("renders, TEST fonts, camera-damaged", rendered("test", True, 12)),
+        ("renders, TEST fonts, hollow letters (clean tiles)", styled("test", "hollow", 13)),
+        ("renders, TEST fonts, dot-matrix letters (clean tiles)", styled("test", "dots", 14)),
     ]
     if args.photos is None:
         print("real photos: skipped (no --photos DIR given)")

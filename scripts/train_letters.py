@@ -12,7 +12,11 @@ Crops come from two renderers: ``glyphs.face_crop`` (a tile or cube face at any 
 as in a photo, with neighbours, a cube's sides, squeezed aspect) and ``glyphs.camera_crop``
 (a tile face at a quarter turn, as the grid reader rectifies it). Letters that look the same
 turned (H I N S Z at 180°, O X at any quarter) are scored on the set of turns they cannot be
-told from, so the network is never asked for a rotation that does not exist.
+told from, so the network is never asked for a rotation that does not exist. ``--styled 0.2``
+draws a fifth of the renders hollow, as dot-matrix, stencilled or dashed
+(``vision.glyphs.strokes``), as some sets print them; the default 0 renders the same crops as
+before the option existed, so the shipped models stay reproducible (runs with styled renders
+read the grid bench's blood victim as a doubtful Ö: docs/vision-letters.md).
 
 Needs PyTorch and onnx only to train (not to read): ``pip install torch==2.13.0 onnx``.
 
@@ -53,28 +57,43 @@ def equivalents() -> np.ndarray:
     return eq
 
 
-def _render_font(job: tuple[int, str, int, int]) -> tuple[np.ndarray, np.ndarray]:
+def _style(rng: np.random.Generator, styled: float) -> glyphs.Style | None:
+    """Hollow, dotted, stencilled or dashed letters for a share of the renders: sets print
+    letters those ways and no font draws them. No draw at all when the share is 0, so runs
+    made before this option render the very same crops. A styled face is rendered only as the
+    grid reader sees a tile, never through the harsh camera: dots blurred past their spacing
+    are a blob, and a blob with an umlaut's dots taught the model that a splash of blood (a
+    victim picture) might be an Ö."""
+    if styled > 0 and rng.random() < styled:
+        return glyphs.random_style(rng)
+    return None
+
+
+def _render_font(job: tuple[int, str, int, int, float]) -> tuple[np.ndarray, np.ndarray]:
     """Prepared crops (uint8, NORM x NORM gray, before standardising) and classes for one font."""
-    seed, font, per_letter, n_reject = job
+    seed, font, per_letter, n_reject, styled = job
     rng = np.random.default_rng(seed)
     path = Path(font)
     crops: list[np.ndarray] = []
     ys: list[int] = []
     for letter in LETTERS:
         for _ in range(per_letter):
-            if rng.random() < 0.7:
+            style = _style(rng, styled)
+            if style is None and rng.random() < 0.7:
                 crop, rot = glyphs.face_crop(rng, letter, path)
             else:
                 rot = int(rng.integers(0, 4)) * 90
                 crop = glyphs.camera_crop(rng, letter, path, rotation=rot, max_tilt=8.0,
-                                          harsh=bool(rng.random() < 0.7))
+                                          harsh=bool(style is None and rng.random() < 0.7), style=style)
             crops.append(crop)
             ys.append(class_index(letter, rot))
     for _ in range(n_reject):
-        if rng.random() < 0.7:
+        style = _style(rng, styled)
+        if style is None and rng.random() < 0.7:
             crop, _ = glyphs.face_crop(rng, None, path)
         else:
-            crop = glyphs.camera_crop(rng, None, path, harsh=bool(rng.random() < 0.7))
+            crop = glyphs.camera_crop(rng, None, path, harsh=bool(style is None and rng.random() < 0.7),
+                                      style=style)
         crops.append(crop)
         ys.append(REJECT)
     return prepare_u8(crops), np.asarray(ys, np.int64)
@@ -89,14 +108,15 @@ def prepare_u8(crops: list[np.ndarray]) -> np.ndarray:
 
 
 def build(fonts: list[Path], per_letter: int, seed: int, workers: int, label: str,
-          cache: Path | None) -> tuple[np.ndarray, np.ndarray]:
-    key = hashlib.sha1(repr(([str(f) for f in fonts], per_letter, seed, NORM, "v3")).encode()).hexdigest()[:12]
+          cache: Path | None, styled: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    what: tuple[object, ...] = ([str(f) for f in fonts], per_letter, seed, NORM, "v3")
+    key = hashlib.sha1(repr(what + ((styled,) if styled else ())).encode()).hexdigest()[:12]
     path = cache / f"{label}-{key}.npz" if cache else None
     if path is not None and path.exists():
         with np.load(path) as z:
             return z["x"], z["y"]
     n_reject = max(4, per_letter * len(LETTERS) // 6)  # pictures, symbols, blank faces, backs
-    jobs = [(seed * 100003 + i, str(f), per_letter, n_reject) for i, f in enumerate(fonts)]
+    jobs = [(seed * 100003 + i, str(f), per_letter, n_reject, styled) for i, f in enumerate(fonts)]
     xs, ys = [], []
     t0 = time.time()
     with Pool(workers) as pool:
@@ -264,6 +284,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=2, help="render the fit fonts this many times (new draws)")
     ap.add_argument("--width", type=int, default=16, help="channels of the first convolution")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--styled", type=float, default=0.0,
+                    help="share of renders drawn hollow, as dots, stencilled or dashed, e.g. 0.2 "
+                         "(0: none, as the shipped font model was made)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", type=Path, default=FONT_MODEL_PATH)
     ap.add_argument("--cache", type=Path, help="keep rendered crops here (retrain without re-rendering)")
@@ -277,11 +300,12 @@ def main(argv: list[str] | None = None) -> int:
     fit = [f for f in fonts if f not in calib]
     test = glyphs.font_paths("test")
     print(f"fonts: {len(fit)} fit, {len(calib)} calibration, {len(test)} test (never trained on)", file=sys.stderr)
-    parts = [build(fit, args.per_letter, args.seed + 1000 * k, args.workers, "fit", args.cache)
+    parts = [build(fit, args.per_letter, args.seed + 1000 * k, args.workers, "fit", args.cache, args.styled)
              for k in range(args.rounds)]
     x = np.concatenate([p[0] for p in parts])
     y = np.concatenate([p[1] for p in parts])
-    xc, yc = build(calib, max(4, args.per_letter // 4), args.seed + 1, args.workers, "calib", args.cache)
+    xc, yc = build(calib, max(4, args.per_letter // 4), args.seed + 1, args.workers, "calib", args.cache,
+                   args.styled)
     xt, yt = build(test, 4, args.seed + 2, args.workers, "test", args.cache)
     model = train(x, y, args.epochs, args.seed, args.width, args.lr, args.init)
     net = Net(export(model), 1.0)

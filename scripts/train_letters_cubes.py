@@ -20,7 +20,9 @@ cubes; the unsure threshold stays the reader's default. A crop whose first look 
 ``--second-look`` sure is read again in its four quarter turns (stored in the model file).
 Seeded: the same seed, photos, fonts and torch version give the same model. Needs PyTorch
 and onnx only to train. The shipped model: the defaults below (8 epochs, seed 0), about 40
-minutes on a busy 2-core machine.
+minutes on a busy 2-core machine. ``--styled`` mixes in renders drawn hollow or as dots (none
+by default; docs/vision-letters.md says why no such run is shipped yet), and ``--init`` may be
+an earlier reader, to tune it further in a few minutes instead of starting again.
 
     .venv/bin/python scripts/train_letters_cubes.py --photos DIR [--epochs 8] [--seed 0]
 """
@@ -101,10 +103,11 @@ def photo_crops(rng: np.random.Generator, photos: list[Photo], per_cube: int) ->
     return prepare_u8(crops), np.stack(rows)
 
 
-def rendered(fonts: list[Path], seed: int, per_letter: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
+def rendered(fonts: list[Path], seed: int, per_letter: int, workers: int,
+             styled: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Tiles and faces of these fonts as ``train_letters.py`` renders them, as allowed rows."""
     n_reject = max(4, per_letter * len(LETTERS) // 6)
-    jobs = [(seed * 100003 + i, str(f), per_letter, n_reject) for i, f in enumerate(fonts)]
+    jobs = [(seed * 100003 + i, str(f), per_letter, n_reject, styled) for i, f in enumerate(fonts)]
     with Pool(workers) as pool:
         parts = pool.map(_render_font, jobs)
     x = np.concatenate([p[0] for p in parts])
@@ -175,7 +178,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--second-look", type=float, default=0.9,
                     help="crops read less surely than this are read again in four turns "
                          "(chosen on the TUNE calibration photos)")
-    ap.add_argument("--init", type=Path, default=FONT_MODEL_PATH, help="the font model to start from")
+    ap.add_argument("--styled", type=float, default=0.0,
+                    help="share of renders drawn hollow, as dots, stencilled or dashed, e.g. 0.2 "
+                         "(0: none, as the shipped reader was made)")
+    ap.add_argument("--init", type=Path, default=FONT_MODEL_PATH,
+                    help="the model to start from: the font model, or a reader made by this script "
+                         "(any model file of the same layers)")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args(argv)
 
@@ -190,13 +198,15 @@ def main(argv: list[str] | None = None) -> int:
     fit_fonts = [f for f in fonts if f not in calib_fonts]
     rng = np.random.default_rng(args.seed)
     xp, rp = photo_crops(rng, fit, args.per_cube)
-    xr, rr = rendered(fit_fonts, args.seed, args.per_letter, args.workers)
+    xr, rr = rendered(fit_fonts, args.seed, args.per_letter, args.workers, args.styled)
     print(f"TUNE: {len(fit)} photos fit, {len(calib)} calibrate; {len(xp)} photo crops, "
           f"{len(xr)} renders", file=sys.stderr)
     model = train_turns.fit(lambda: _font_model(args.init), np.concatenate([xp, xr]),
                             np.concatenate([rp, rr]), len(LETTERS), args.epochs, args.seed, args.lr)
     net = Net(export(model), 1.0)
     xc, rc = photo_crops(np.random.default_rng(args.seed + 1), calib, 2)
+    # plain renders, as before --styled: a dotted face blurred to 16 px is often beyond reading
+    # and would make every answer less sure, tiles and cubes alike
     xf, rf = rendered(calib_fonts, args.seed + 1, 4, args.workers)
     cubes = np.concatenate([np.ones(len(xc), bool), np.zeros(len(xf), bool)])
     calibrate(net, np.concatenate([xc, xf]), np.concatenate([rc, rf]), cubes)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from vision.glyphs.boxed import face_crop
 from vision.glyphs.camera import camera_crop
 from vision.glyphs.draw import glyph_mask, render_glyph
+from vision.glyphs.strokes import Style, random_style
 from vision.glyphs.fonts import (
                                  BGR,
                                  FONT_DIRS,
@@ -30,5 +31,5 @@ from vision.glyphs.fonts import (
 )
 
 __all__ = ["BGR", "FONT_DIRS", "LETTERS", "NON_LETTERS", "SKIP_FAMILIES", "TEST_FAMILIES",
-           "GlyphError", "Split", "camera_crop", "face_crop", "font_family", "font_label",
-           "font_paths", "glyph_mask", "render_glyph", "split_families"]
+           "GlyphError", "Split", "Style", "camera_crop", "face_crop", "font_family", "font_label",
+           "font_paths", "glyph_mask", "random_style", "render_glyph", "split_families"]

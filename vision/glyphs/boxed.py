@@ -15,6 +15,7 @@ from vision.glyphs.draw import (
     shape_mask,
 )
 from vision.glyphs.fonts import BGR, LETTERS, NON_LETTERS, GlyphError
+from vision.glyphs.strokes import Style, restyle_picture
 
 
 def _face_colours(rng: np.random.Generator) -> tuple[BGR, BGR]:
@@ -39,7 +40,8 @@ def _face_colours(rng: np.random.Generator) -> tuple[BGR, BGR]:
     return (int(f[0]), int(f[1]), int(f[2])), (int(k[0]), int(k[1]), int(k[2]))
 
 
-def _face_mask(rng: np.random.Generator, letter: str | None, font: Path | None, side: int) -> np.ndarray:
+def _face_mask(rng: np.random.Generator, letter: str | None, font: Path | None, side: int,
+               style: Style | None = None) -> np.ndarray:
     """Ink coverage of an upright face: a letter (sometimes underlined) or a non-letter."""
     if letter is not None:
         if font is None:
@@ -48,17 +50,17 @@ def _face_mask(rng: np.random.Generator, letter: str | None, font: Path | None, 
             letter, font, side, scale=float(rng.uniform(0.4, 0.72)),
             tilt=0.0, offset=(float(rng.normal(0, 0.035)), float(rng.normal(0, 0.035))),
             weight=float(rng.uniform(-0.5, 1.25)), underline=bool(rng.random() < 0.12),
-            stretch=float(np.exp(rng.normal(0, 0.1))), shear=float(rng.normal(0, 0.06)),
+            stretch=float(np.exp(rng.normal(0, 0.1))), shear=float(rng.normal(0, 0.06)), style=style,
         )
     r = rng.random()
     if r < 0.3 and font is not None:
         sym = NON_LETTERS[int(rng.integers(0, len(NON_LETTERS)))]
         try:
-            return glyph_mask(sym, font, side, scale=float(rng.uniform(0.4, 0.7)))
+            return glyph_mask(sym, font, side, scale=float(rng.uniform(0.4, 0.7)), style=style)
         except GlyphError:
             pass
     if r < 0.9:
-        return shape_mask(rng, side)
+        return restyle_picture(shape_mask(rng, side), style)
     m = np.clip(rng.normal(0.3, 0.3, (side, side)), 0, 1).astype(np.float32)
     return cv2.GaussianBlur(m, (0, 0), float(rng.uniform(0.5, 3)))
 
@@ -82,6 +84,7 @@ def face_crop(
     font: Path | None,
     *,
     turn: float | None = None,
+    style: Style | None = None,
 ) -> tuple[np.ndarray, int]:
     """A BGR crop of one tile or cube face boxed as in a photo, and the letter's quarter turn.
 
@@ -90,7 +93,9 @@ def face_crop(
     nearest quarter turn. The box is the face's axis-aligned extent with an annotator's slop,
     so a face turned 45° fills it as a diamond with table and neighbours in the corners. Then
     a cube's sides, neighbouring faces, uneven light, glare, blur, lost resolution, a box that
-    is not square (photos resized to another aspect) and JPEG.
+    is not square (photos resized to another aspect) and JPEG. ``style`` draws the letters
+    (the face's and its neighbours', and a symbol on a face with no letter) hollow, as dots,
+    stencilled or dashed, as one set of tiles prints them all.
     """
     w = 40  # face side while drawing
     if turn is None:
@@ -101,8 +106,8 @@ def face_crop(
     rotation = int(round(turn / 90.0)) % 4 * 90
     # every step draws from ``rng`` in a fixed order, so a seed gives the same crop
     tray = _Tray.lay(rng, w, turn)
-    tray.neighbours(rng, font)
-    tray.face(rng, letter, font, turn)
+    tray.neighbours(rng, font, style)
+    tray.face(rng, letter, font, turn, style)
     _light(rng, tray.img)
     return _boxed(rng, tray.img, w, turn), rotation
 
@@ -151,7 +156,7 @@ class _Tray:
         fc = cv2.warpAffine(face, m, (n, n), flags=cv2.INTER_LINEAR)
         img[:] = img * (1 - al) + fc * al
 
-    def neighbours(self, rng: np.random.Generator, font: Path | None) -> None:
+    def neighbours(self, rng: np.random.Generator, font: Path | None, style: Style | None = None) -> None:
         """Most of the eight neighbouring faces, drawn before the face itself (it lies on top)."""
         if rng.random() >= 0.75:
             return
@@ -163,18 +168,18 @@ class _Tray:
                 continue
             fcol, icol = _face_colours(rng)
             other = LETTERS[int(rng.integers(0, len(LETTERS)))] if rng.random() < 0.8 else None
-            mask = _face_mask(rng, other, font, w) if font is not None else np.zeros((w, w), np.float32)
+            mask = _face_mask(rng, other, font, w, style) if font is not None else np.zeros((w, w), np.float32)
             face = composite(mask, icol, fcol).astype(np.float32)
             cx = c0 + di * ux - dj * uy + rng.normal(0, 0.05 * w)
             cy = c0 + di * uy + dj * ux + rng.normal(0, 0.05 * w)
             self.place(face, cx, cy, self.base_angle + float(rng.normal(0, 6)) + 90 * int(rng.integers(0, 4)))
 
     def face(self, rng: np.random.Generator, letter: str | None, font: Path | None,
-             turn: float) -> None:
+             turn: float, style: Style | None = None) -> None:
         """The face itself in the middle, a cube's bevel darkening it towards its edges."""
         w, c0 = self.w, self.n / 2.0
         fcol, icol = _face_colours(rng)
-        mask = _face_mask(rng, letter, font, w)
+        mask = _face_mask(rng, letter, font, w, style)
         face = composite(mask, icol, fcol).astype(np.float32)
         yy, xx = np.mgrid[0:w, 0:w].astype(np.float32) / w
         if rng.random() < 0.5:  # a cube's bevel darkens the face towards its edges

@@ -16,6 +16,7 @@ from vision.glyphs.draw import (
     shape_mask,
 )
 from vision.glyphs.fonts import NON_LETTERS, GlyphError
+from vision.glyphs.strokes import Style, restyle_picture
 
 
 def camera_crop(
@@ -26,23 +27,25 @@ def camera_crop(
     rotation: int = 0,
     max_tilt: float = 12.0,
     harsh: bool = True,
+    style: Style | None = None,
 ) -> np.ndarray:
     """A BGR crop of one tile/cube face as a camera might see it, with a known letter.
 
     ``letter=None`` draws a face that carries no letter (a picture, a symbol, a blank face or
     plain noise). ``harsh`` adds the worst of real photos: heavy blur, low resolution, glare,
-    JPEG, a skewed view and the table showing around a rounded face.
+    JPEG, a skewed view and the table showing around a rounded face. ``style`` draws the
+    letter (or symbol) hollow, as dots, stencilled or dashed.
     """
     size = 64
     # every step draws from ``rng`` in a fixed order, so a seed gives the same crop
-    mask = _ink(rng, letter, font, size, rotation, max_tilt)
+    mask = _ink(rng, letter, font, size, rotation, max_tilt, style)
     face = _lit_face(rng, mask, size, harsh)
     img = _on_table(rng, face, size, harsh)
     return _through_camera(rng, img, harsh)
 
 
 def _ink(rng: np.random.Generator, letter: str | None, font: Path | None, size: int,
-         rotation: int, max_tilt: float) -> np.ndarray:
+         rotation: int, max_tilt: float, style: Style | None = None) -> np.ndarray:
     """The face's ink: the letter, or for the reject class a symbol, a picture or noise."""
     tilt = float(rng.uniform(-max_tilt, max_tilt)) if rng.random() < 0.85 else float(rng.normal(0, max_tilt / 3))
     if letter is not None:
@@ -55,18 +58,18 @@ def _ink(rng: np.random.Generator, letter: str | None, font: Path | None, size: 
             weight=float(rng.uniform(-0.5, 1.25)),
             underline=bool(rng.random() < 0.08),
             stretch=float(np.exp(rng.normal(0, 0.1))),
-            shear=float(rng.normal(0, 0.08)),
+            shear=float(rng.normal(0, 0.08)), style=style,
         )
     r = rng.random()
     if r < 0.35 and font is not None:
         sym = NON_LETTERS[int(rng.integers(0, len(NON_LETTERS)))]
         try:
             return glyph_mask(sym, font, size, rotation=int(rng.integers(0, 4)) * 90,
-                              scale=float(rng.uniform(0.4, 0.7)), tilt=tilt)
+                              scale=float(rng.uniform(0.4, 0.7)), tilt=tilt, style=style)
         except GlyphError:
-            return shape_mask(rng, size)
+            return restyle_picture(shape_mask(rng, size), style)
     if r < 0.9:
-        return shape_mask(rng, size)
+        return restyle_picture(shape_mask(rng, size), style)
     mask = np.clip(rng.normal(0.3, 0.3, (size, size)), 0, 1).astype(np.float32)
     out: np.ndarray = cv2.GaussianBlur(mask, (0, 0), float(rng.uniform(0.5, 3)))
     return out

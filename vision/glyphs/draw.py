@@ -10,6 +10,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from vision.glyphs.fonts import BGR, GlyphError, cap_height, load_font
+from vision.glyphs.strokes import Style, restyle
 
 _BASE_CAP = 128  # cap height in pixels of the cached master drawings
 
@@ -57,13 +58,15 @@ def glyph_mask(
     underline: bool = False,
     stretch: float = 1.0,
     shear: float = 0.0,
+    style: Style | None = None,
 ) -> np.ndarray:
     """Coverage (0..1 float32, size x size) of one letter centred on a square face.
 
     ``scale`` is the cap height as a fraction of the face; ``offset`` shifts the letter by a
     fraction of the face; ``weight`` thickens (>0) or thins (<0) strokes (steps of 0.25);
     ``underline`` adds the bar that letter dice put under M, W, N, Z to show which way is up;
-    ``stretch`` widens (>1) or narrows the letter and ``shear`` slants it (tan of the slant).
+    ``stretch`` widens (>1) or narrows the letter and ``shear`` slants it (tan of the slant);
+    ``style`` redraws it hollow, as dots, stencilled or dashed (:mod:`vision.glyphs.strokes`).
     """
     if not letter:
         raise GlyphError("empty letter")
@@ -76,6 +79,8 @@ def glyph_mask(
         top = y1 + max(2, int(round(_BASE_CAP * 0.1)))
         mask[top : top + bar_h, x0 : x1 + 1] = 255
         y1 = top + bar_h - 1
+    if style is not None:
+        mask = restyle(mask, (x0, x1, y0, y1), _BASE_CAP, style)
     big = size * 2  # warp at twice the size, then area-downsample: smooth, honest edges
     f = big * scale / _BASE_CAP
     cx, cy = (x0 + x1) / 2.0, (y0 + y1) / 2.0
