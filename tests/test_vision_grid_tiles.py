@@ -13,6 +13,7 @@ import pytest
 
 from companion.games.moerder.board import CELLS, Board, Tile
 from vision import synth
+from tiles_support import Scene, letters, scene  # noqa: F401 (fixtures)
 from vision.letters import LetterReader, LetterReading
 from vision.observation import Profile, crops_of, read_grid
 from vision.grid import locate
@@ -22,24 +23,6 @@ from vision.tiles import (CellReading, CellState, FaceModel, TileReader, TileSet
 BACK_SURE = TileSettings().back_sure
 BACK_NOT = TileSettings().back_not
 REF_BURNT = TileSettings().ref_burnt
-
-
-@pytest.fixture(scope="module")
-def letters() -> LetterReader:
-    return LetterReader.load()
-
-Scene = tuple[synth.Style, synth.Layout, Board, np.ndarray, np.ndarray]
-
-
-@pytest.fixture(scope="module")
-def scene() -> Scene:
-    """A bench-style table (never tuned on) and its all-face-down reference frame."""
-    style = synth.styles("bench")[1]
-    layout = synth.make_layout(style, 61, (1640, 1232), glare=False)
-    board = synth.random_board(np.random.default_rng(61), face_up=18)
-    img, _ = synth.render_table(board, style, 61, layout=layout)
-    ref, _ = synth.render_table(Board(), style, 61, layout=layout, frame=3)
-    return style, layout, board, img, ref
 
 
 def _check_hidden(cells: Sequence[object], board: Board) -> None:

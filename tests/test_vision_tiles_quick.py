@@ -16,35 +16,19 @@ import pytest
 from companion.games.moerder.board import Board
 from vision import synth
 from vision.grid import locate
+from tiles_support import Scene, letters, scene  # noqa: F401 (fixtures)
 from vision.letters import LetterReader, LetterReading
 from vision.observation import crops_of
 from vision.tiles import TileReader, TileSettings, against_reference, cell_ref, look
 from vision.tiles.appearance import looks
 from vision.tiles.reference import cell_refs, compare
 
-Scene = tuple[np.ndarray, np.ndarray]
-
-
-@pytest.fixture(scope="module")
-def letters() -> LetterReader:
-    return LetterReader.load()
-
-
-@pytest.fixture(scope="module")
-def scene() -> Scene:
-    """A bench-style table (never tuned on) and its all-face-down reference frame."""
-    style = synth.styles("bench")[1]
-    layout = synth.make_layout(style, 61, (1640, 1232), glare=False)
-    board = synth.random_board(np.random.default_rng(61), face_up=18)
-    img, _ = synth.render_table(board, style, 61, layout=layout)
-    ref, _ = synth.render_table(Board(), style, 61, layout=layout, frame=3)
-    return img, ref
 
 
 def test_a_frame_measured_as_one_stack_is_each_cell_measured_alone(scene: Scene) -> None:
     """The cells are measured together for speed; no cell's measure may depend on its
     neighbours in the stack (a blur reaching into the next crop would)."""
-    img, ref = scene
+    _, _, _, img, ref = scene
     crops = crops_of(img, locate(img))[:12] + [np.full((70, 66, 3), 255, np.uint8)]
     s = TileSettings()
     together = looks(crops, s)
@@ -68,7 +52,7 @@ def test_a_read_imports_nothing_once_its_reader_is_made(scene: Scene,
                                                         letters: LetterReader) -> None:
     """What a process pays once (imports the libraries make on first use, such as numpy.ma
     behind a float median) is paid when the reader is made, never inside a frame's read."""
-    img, ref = scene
+    _, _, _, img, ref = scene
     code = (
         "import sys, cv2, numpy as np\n"
         "from vision.observation import read_grid\n"
