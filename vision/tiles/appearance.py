@@ -32,7 +32,6 @@ class Look:
     ink: float = 0.0  # share of pixels far darker than the face: drawn lines, letters
     lines: float = 0.0  # share of pixels far darker than their own surroundings (glare is smooth)
     fine: np.ndarray | None = None  # (40, 40) gray minus its blur, for shift-tolerant matching
-    turned: np.ndarray | None = None  # (4, 40-2m, 40-2m) its middle in four turns, to match
 
 
 def look(crop: np.ndarray, s: TileSettings) -> Look:
@@ -53,9 +52,10 @@ def looks(crops: Sequence[np.ndarray], s: TileSettings) -> list[Look]:
     gray = gray_each(small)
     lab = cv2.cvtColor(small.reshape(n * 32, 32, 3), cv2.COLOR_BGR2LAB).reshape(n, -1, 3)
     flat = gray.reshape(n, -1)
-    ok = flat < s.glare_level
+    lit = flat < s.glare_level
+    glare = 1.0 - lit.mean(axis=1)
+    ok = lit.copy()
     ok[ok.sum(axis=1) < 30] = True  # nearly all glare: every pixel counts
-    glare = 1.0 - (flat < s.glare_level).mean(axis=1)
     mid = _masked_median(lab, ok)  # L, a, b at once (every cell has one)
     high = gray - blur_each(gray, 3.0)  # smooth light and glare left out
     texture = np.hypot(*_sobel(high)).mean(axis=(1, 2)) / 8.0
@@ -70,12 +70,10 @@ def looks(crops: Sequence[np.ndarray], s: TileSettings) -> list[Look]:
     g40 = gray_each(np.stack([cv2.resize(c, (40, 40), interpolation=cv2.INTER_AREA)
                                 for c in inner]))
     fine = g40 - blur_each(g40, 2.5)
-    m = s.shift
-    turned = np.stack([np.rot90(fine, k, axes=(1, 2))[:, m:-m, m:-m] for k in range(4)], axis=1)
     pattern, detail = _four(thumb), _four(band)
     return [Look(mid[i, 1:], float(mid[i, 0]), float(texture[i]), float(spread[i]),
                  pattern[i], float(glare[i]), float(coarse[i]), detail[i], float(ink[i]),
-                 float(lines[i]), fine[i], turned[i]) for i in range(n)]
+                 float(lines[i]), fine[i]) for i in range(n)]
 
 
 def _inner(crop: np.ndarray) -> np.ndarray:
@@ -200,8 +198,7 @@ def _middles(b: Look, m: int) -> np.ndarray:
     """(4, side^2): the face's middle in its four turns, as unit rows."""
     assert b.fine is not None
     side = b.fine.shape[0] - 2 * m
-    four = (b.turned if b.turned is not None and b.turned.shape[-1] == side
-            else np.stack([np.rot90(b.fine, k)[m:-m, m:-m] for k in range(4)]))
+    four = np.stack([np.rot90(b.fine, k)[m:-m, m:-m] for k in range(4)])
     return _unit_rows(four.reshape(4, side * side))
 
 
@@ -226,74 +223,67 @@ def _four(thumbs: np.ndarray) -> np.ndarray:
     return out
 
 
-def pattern_sim(a: Look, b: Look) -> float:
-    """Best normalised correlation over the four turns (1 = same pattern)."""
-    return float(np.max(a.pattern @ b.pattern[0]))
-
-
 def ratio(a: float, b: float) -> float:
     """How many times the larger is the smaller: light scales values, so they compare so."""
     return max(a, b) / max(min(a, b), 1e-3)
 
 
-def alike(a: Look, b: Look, sim_min: float, s: TileSettings) -> bool:
-    """Could two cells show the same face? Uneven light scales lightness, contrast and texture
-    together, so those are compared as ratios, and contrast and texture relative to the light;
-    two faces without structure (plain) need only agree in colour."""
-    if np.linalg.norm(a.chroma - b.chroma) >= 8 or ratio(a.light, b.light) >= 1.6:
-        return False
-    if max(a.texture, b.texture) < s.flat_texture:
-        return True
-    la, lb = max(a.light, 20.0), max(b.light, 20.0)
-    return (ratio(a.texture / la, b.texture / lb) < 1.35
-            and ratio(a.spread / la, b.spread / lb) < 1.35
-            and (max(a.spread, b.spread) < 6 or pattern_sim(a, b) > sim_min
-                 or max(a.coarse, b.coarse) < s.fine or shift_sim(a, b, s) >= s.shift_same))
+def alike(rows: Sequence[Look], cols: Sequence[Look], sim_min: float, s: TileSettings,
+          wanted: np.ndarray | None = None) -> np.ndarray:
+    """(r, c): could cell ``rows[i]`` and cell ``cols[j]`` show the same face? Uneven light
+    scales lightness, contrast and texture together, so those are compared as ratios, and
+    contrast and texture relative to the light; two faces without structure (plain) need only
+    agree in colour; patterned faces agree in their thumbnails or, a few pixels off each
+    other, in their fine structure. Each test runs over all pairs at once, the costly
+    shift-tolerant match only for the ``wanted`` pairs (default all) the others leave open."""
+    def col(seen: Sequence[Look], f: str) -> np.ndarray:
+        return np.array([getattr(lk, f) for lk in seen], np.float64)
 
-
-def alike_matrix(seen: Sequence[Look], sim_min: float, s: TileSettings) -> np.ndarray:
-    """(n, n) :func:`alike` of every pair (``alike(seen[i], seen[j])`` for i < j, mirrored),
-    each test run over all pairs at once; the costly shift-tolerant match only for the
-    pairs that the others leave open."""
-    n = len(seen)
-    chroma = np.array([lk.chroma for lk in seen], np.float64).reshape(n, 2)
-    light, texture, spread, coarse = (np.array([getattr(lk, f) for lk in seen], np.float64)
-                                      for f in ("light", "texture", "spread", "coarse"))
-
-    def ratios(v: np.ndarray) -> np.ndarray:
-        out: np.ndarray = (np.maximum(v[:, None], v[None]) /
-                           np.maximum(np.minimum(v[:, None], v[None]), 1e-3))
+    def ratios(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        out: np.ndarray = (np.maximum(a[:, None], b[None]) /
+                           np.maximum(np.minimum(a[:, None], b[None]), 1e-3))
         return out
 
-    def either(v: np.ndarray) -> np.ndarray:
-        out: np.ndarray = np.maximum(v[:, None], v[None])
+    def either(f: str) -> np.ndarray:
+        out: np.ndarray = np.maximum(col(rows, f)[:, None], col(cols, f)[None])
         return out
 
-    colour = ((np.linalg.norm(chroma[:, None] - chroma[None], axis=2) < 8)
-              & (ratios(light) < 1.6))
-    flat = either(texture) < s.flat_texture
-    lit = np.maximum(light, 20.0)
-    kin = (ratios(texture / lit) < 1.35) & (ratios(spread / lit) < 1.35)
-    pattern = np.array([lk.pattern for lk in seen], np.float32)  # (n, 4, P*P)
-    psim = np.einsum("ikp,jp->ijk", pattern, pattern[:, 0]).max(axis=2)
-    plain = (either(spread) < 6) | (psim > sim_min) | (either(coarse) < s.fine)
-    out = colour & (flat | (kin & plain))
+    chroma_r, chroma_c = (np.array([lk.chroma for lk in x], np.float64).reshape(-1, 2)
+                          for x in (rows, cols))
+    colour = ((np.linalg.norm(chroma_r[:, None] - chroma_c[None], axis=2) < 8)
+              & (ratios(col(rows, "light"), col(cols, "light")) < 1.6))
+    flat = either("texture") < s.flat_texture
+    lit_r, lit_c = np.maximum(col(rows, "light"), 20.0), np.maximum(col(cols, "light"), 20.0)
+    kin = ((ratios(col(rows, "texture") / lit_r, col(cols, "texture") / lit_c) < 1.35)
+           & (ratios(col(rows, "spread") / lit_r, col(cols, "spread") / lit_c) < 1.35))
+    psim = np.einsum("ikp,jp->ijk", np.array([lk.pattern for lk in rows], np.float32),
+                     np.array([lk.pattern[0] for lk in cols], np.float32)).max(axis=2)
+    plain = (either("spread") < 6) | (psim > sim_min) | (either("coarse") < s.fine)
+    out: np.ndarray = colour & (flat | (kin & plain))
+    open_pairs = colour & ~flat & kin & ~plain
+    if wanted is not None:
+        open_pairs &= wanted
     middles: dict[int, np.ndarray] = {}
-    open_pairs = np.triu(colour & ~flat & kin & ~plain, 1)
     for i in np.flatnonzero(open_pairs.any(axis=1)).tolist():
         # one face's windows (435 KB) for all its pairs at once, then let go: kept for
         # every face they were 16 MB more at the read's peak
-        fine = seen[i].fine
+        fine = rows[i].fine
         windows = _windows(fine, s.shift) if fine is not None else None
         for j in np.flatnonzero(open_pairs[i]).tolist():
-            b = seen[j]
-            if windows is None or b.fine is None:
+            if windows is None or cols[j].fine is None:
                 out[i, j] = False
                 continue
             if j not in middles:
-                middles[j] = _middles(b, s.shift)
+                middles[j] = _middles(cols[j], s.shift)
             out[i, j] = _best(windows, middles[j]) >= s.shift_same
-    upper = np.triu(out, 1)
+    return out
+
+
+def alike_matrix(seen: Sequence[Look], sim_min: float, s: TileSettings) -> np.ndarray:
+    """(n, n) :func:`alike` of every pair of ``seen`` (``seen[i]`` against ``seen[j]`` for
+    i < j, mirrored; no cell is counted alike to itself)."""
+    n = len(seen)
+    upper = np.triu(alike(seen, seen, sim_min, s, np.triu(np.ones((n, n), bool), 1)), 1)
     result: np.ndarray = upper | upper.T
     return result
 
@@ -312,4 +302,4 @@ def glyph_vec(crop: np.ndarray, s: TileSettings) -> np.ndarray:
     return out
 
 
-__all__ = ["Look", "alike", "alike_matrix", "blur_each", "first_use", "gray_each", "glyph_vec", "look", "looks", "pattern_sim", "ratio", "settled", "shift_sim"]
+__all__ = ["Look", "alike", "alike_matrix", "blur_each", "first_use", "gray_each", "glyph_vec", "look", "looks", "ratio", "settled", "shift_sim"]

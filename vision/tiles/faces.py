@@ -167,7 +167,7 @@ def back_group(looks: Sequence[Look], candidates: Sequence[int], s: TileSettings
 
 def alike_to_most(lk: Look, looks: Sequence[Look], group: list[int], s: TileSettings) -> bool:
     """Is a cell alike (as the back's group was formed) to more than half of ``group``?"""
-    return 2 * sum(alike(lk, looks[j], 0.6, s) for j in group) > len(group)
+    return 2 * int(alike([lk], [looks[j] for j in group], 0.6, s).sum()) > len(group)
 
 
 def face_coloured(group: list[int], looks: Sequence[Look], faces: Sequence[Look]) -> bool:
