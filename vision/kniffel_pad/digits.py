@@ -13,7 +13,7 @@ across the box) and junk (a leftover of the printed lines, a speck, a neighbour'
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -81,23 +81,36 @@ def _to_input(ink: np.ndarray) -> np.ndarray:
     nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
     small = cv2.resize(ink, (nw, nh), interpolation=cv2.INTER_AREA)
     out = np.zeros((SIDE, SIDE), np.float32)
-    total = float(small.sum())
-    if total > 0:
-        ys, xs = np.mgrid[0:nh, 0:nw]
-        cy, cx = float((ys * small).sum()) / total, float((xs * small).sum()) / total
+    m = cv2.moments(small)
+    if m["m00"] > 0:
+        cy, cx = m["m01"] / m["m00"], m["m10"] / m["m00"]
     else:
         cy, cx = nh / 2, nw / 2
-    oy = int(np.clip(round(SIDE / 2 - cy), 0, SIDE - nh))
-    ox = int(np.clip(round(SIDE / 2 - cx), 0, SIDE - nw))
+    oy = min(max(round(SIDE / 2 - cy), 0), SIDE - nh)
+    ox = min(max(round(SIDE / 2 - cx), 0), SIDE - nw)
     out[oy:oy + nh, ox:ox + nw] = small
     peak = float(out.max())
     return out / peak if peak > 0 else out
 
 
+def darkest(ink_box: np.ndarray) -> float:
+    """The box's darkest ink, bar specks: its 99.5th percentile (as ``np.percentile``'s
+    linear one), by one partition; numpy's percentile costs several times more on a box
+    this small, and every cell of a pad asks for it."""
+    flat = ink_box.ravel()
+    if flat.size == 0:
+        return 0.0
+    at = 0.995 * (flat.size - 1)
+    lo = int(at)
+    hi = min(lo + 1, flat.size - 1)
+    part = np.partition(flat, (lo, hi))
+    return float(part[lo] + (at - lo) * (part[hi] - part[lo]))
+
+
 def _mask(ink_box: np.ndarray) -> np.ndarray:
     """Pen pixels: a share of the box's darkest ink, so a faint pencil box is read as a
     firm pen one is, with a floor so an empty box's grain stays empty."""
-    top = float(np.percentile(ink_box, 99.5)) if ink_box.size else 0.0
+    top = darkest(ink_box)
     mask: np.ndarray = ink_box > float(np.clip(0.4 * top, INK_FLOOR, INK_ON))
     return mask
 
@@ -125,8 +138,8 @@ def _groups(mask: np.ndarray) -> list[np.ndarray]:
 
 
 def _bbox(mask: np.ndarray) -> tuple[int, int, int, int]:
-    ys, xs = np.nonzero(mask)
-    return int(xs.min()), int(ys.min()), int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1)
+    x, y, w, h = cv2.boundingRect(mask.view(np.uint8))
+    return int(x), int(y), int(w), int(h)
 
 
 def _cuts(mask: np.ndarray, parts: int) -> list[list[int]]:
@@ -170,14 +183,17 @@ class Segmentation:
     height: int  # of the box, px
 
 
-def segment(ink_box: np.ndarray, whole_only: bool = False) -> Segmentation:
+def segment(ink_box: np.ndarray, whole_only: bool = False,
+            around: frozenset[int] | None = None) -> Segmentation:
     """The candidate digits of one box (its ink map, printed lines already cut away).
 
     Marks are joined up to three at a time (a digit broken by a thin stroke) and a joined
     mark wider than a digit is also cut in two or three (digits touching); the network
     scores every candidate and :func:`decide` keeps the likeliest reading, so cutting and
     joining are judged by what the pieces look like, not by a width rule alone.
-    ``whole_only`` offers each mark as it is (the quick first look).
+    ``whole_only`` offers each mark as it is (the quick first look); ``around`` joins and
+    cuts only runs of marks that hold one of these (the marks the first look was unsure
+    of): two digits read surely one by one are not offered joined.
     """
     groups = _groups(_mask(ink_box))
     found: list[Piece] = []
@@ -189,8 +205,11 @@ def segment(ink_box: np.ndarray, whole_only: bool = False) -> Segmentation:
             _, _, w, h = _bbox(union)
             if j > i and w > 2.4 * h:
                 break
+            settled = around is not None and around.isdisjoint(range(i, j + 1))
+            if settled and j > i:
+                continue
             ways: list[list[int]] = [[]]
-            for parts in range(2, 1 if whole_only else MAX_DIGITS + 1):
+            for parts in range(2, 1 if whole_only or settled else MAX_DIGITS + 1):
                 if w >= (0.2 + 0.4 * (parts - 1)) * h:
                     ways += _cuts(union, parts)
             for way in ways:
@@ -247,27 +266,29 @@ class DigitReader:
 
     def read_boxes(self, ink_boxes: Sequence[np.ndarray], signed: bool = False
                    ) -> list[BoxReading]:
-        """Every box: first each mark as it is; only boxes with a mark the network is not
-        sure is one digit or stroke get every join and cut scored (a third of the work).
+        """Every box: first each mark as it is; where the network is not sure a mark is one
+        digit or stroke, the joins and cuts that involve that mark are scored too.
         ``signed``: a dash before the digits is a minus (other score sheets have negative
         points; the printed Wort-Kniffel pad has none)."""
         quick = [segment(b, whole_only=True) for b in ink_boxes]
         probs = self.probs([p.image for sg in quick for p in sg.pieces])
         out: list[BoxReading | None] = []
-        redo: list[int] = []
+        redo: list[tuple[int, frozenset[int]]] = []
         k = 0
         for n, (box, sg) in enumerate(zip(ink_boxes, quick)):
             p = probs[k:k + len(sg.pieces)]
             k += len(sg.pieces)
-            if len(p) and (p[:, :JUNK].max(axis=1) < SURE).any():
+            sure = {i for i, _, (piece,) in sg.options if p[piece, :JUNK].max() >= SURE}
+            unsure = frozenset(range(sg.marks)) - sure  # a mark too thin alone has no piece
+            if unsure:
                 out.append(None)
-                redo.append(n)
+                redo.append((n, unsure))
             else:
                 out.append(decide(sg, p, box.shape[1], signed))
-        full = [segment(ink_boxes[n]) for n in redo]
+        full = [segment(ink_boxes[n], around=unsure) for n, unsure in redo]
         probs = self.probs([p.image for sg in full for p in sg.pieces])
         k = 0
-        for n, sg in zip(redo, full):
+        for (n, _), sg in zip(redo, full):
             out[n] = decide(sg, probs[k:k + len(sg.pieces)], ink_boxes[n].shape[1], signed)
             k += len(sg.pieces)
         return [r for r in out if r is not None]
@@ -301,6 +322,22 @@ def _best_chain(seg: Segmentation, logp: np.ndarray) -> list[tuple[int, int, flo
     return best[seg.marks][1]
 
 
+def _minus(seg: Segmentation) -> int | None:
+    """The piece of a minus sign: the first mark, short and flat, left of the second and
+    level with its middle. The network cannot tell one from a speck of line (it sees every
+    mark scaled to one size), and joined to the digit beside it, it passes for part of
+    that digit; so its place and shape decide."""
+    whole = {start: idx[0] for start, stop, idx in seg.options
+             if stop == start + 1 and len(idx) == 1}
+    if 0 not in whole or 1 not in whole:
+        return None
+    x, y, w, h = seg.pieces[whole[0]].bbox
+    fx, fy, fw, fh = seg.pieces[whole[1]].bbox
+    middle = y + h / 2
+    flat = w >= 2 * h and w <= 1.5 * fh and x + w <= fx + 2
+    return whole[0] if flat and fy + 0.25 * fh <= middle <= fy + 0.75 * fh else None
+
+
 def decide(seg: Segmentation, probs: np.ndarray, box_w: int, signed: bool = False
            ) -> BoxReading:
     """The box's reading from its candidates' class probabilities.
@@ -313,6 +350,12 @@ def decide(seg: Segmentation, probs: np.ndarray, box_w: int, signed: bool = Fals
     """
     if seg.marks == 0:
         return BoxReading(None, False, 1.0)
+    minus = _minus(seg) if signed else None
+    if minus is not None:  # the sign stands alone: read as a dash, joined with nothing
+        seg = replace(seg, options=tuple(o for o in seg.options
+                                         if o[0] > 0 or o == (0, 1, (minus,))))
+        probs = probs.copy()
+        probs[minus] = np.eye(len(CLASSES))[DASH]
     logp = np.log(np.clip(probs, 1e-9, 1.0))
     chain = _best_chain(seg, logp)
     if not chain:
@@ -334,5 +377,5 @@ def decide(seg: Segmentation, probs: np.ndarray, box_w: int, signed: bool = Fals
     return BoxReading(int(text), False, min(c for _, c in digits), text)
 
 
-__all__ = ["BoxReading", "CLASSES", "DigitReader", "Piece", "Segmentation", "decide", "ink_map",
-           "pieces", "segment"]
+__all__ = ["BoxReading", "CLASSES", "DigitReader", "Piece", "Segmentation", "darkest", "decide",
+           "ink_map", "pieces", "segment"]

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.kniffel_pad.digits import INK_FLOOR, INK_ON, MIN_AREA
+from vision.kniffel_pad.digits import INK_FLOOR, INK_ON, MIN_AREA, darkest
 from vision.pad.lattice import Lattice
 
 CELL_H = 48  # px: a cell's height once cut out (the printed pad's boxes are read at this)
@@ -80,8 +80,9 @@ def clean_ink(lat: Lattice) -> np.ndarray:
 
 
 def cut(ink: np.ndarray, lat: Lattice, g: Group) -> np.ndarray:
-    """The cell, flat and ``CELL_H`` high inside its lines, ``OVER`` more above and below,
-    with marks centred outside the cell removed."""
+    """The cell, flat and ``CELL_H`` high inside its lines, ``OVER`` of that more on every
+    side (a number written over the line is whole), with marks centred outside the cell
+    removed (the neighbours' overshooting digits)."""
     c = lat.corners
     quad = np.array([c[g.r0, g.c0], c[g.r0, g.c1 + 1], c[g.r1 + 1, g.c1 + 1],
                      c[g.r1 + 1, g.c0]], np.float32)
@@ -89,11 +90,12 @@ def cut(ink: np.ndarray, lat: Lattice, g: Group) -> np.ndarray:
     h_px = float(np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
     width = max(8, round(CELL_H * w_px / max(h_px, 1.0)))
     pad = round(OVER * CELL_H)
-    dst = np.array([[0, pad], [width, pad], [width, pad + CELL_H], [0, pad + CELL_H]],
-                   np.float32)
+    dst = np.array([[pad, pad], [pad + width, pad], [pad + width, pad + CELL_H],
+                    [pad, pad + CELL_H]], np.float32)
     m = cv2.getPerspectiveTransform(quad, dst)
-    box = cv2.warpPerspective(ink, m, (width, CELL_H + 2 * pad), flags=cv2.INTER_LINEAR)
-    top = float(np.percentile(box, 99.5)) if box.size else 0.0
+    box = cv2.warpPerspective(ink, m, (width + 2 * pad, CELL_H + 2 * pad),
+                              flags=cv2.INTER_LINEAR)
+    top = darkest(box)
     mask = (box > float(np.clip(0.4 * top, INK_FLOOR, INK_ON))).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     for i in range(1, n):
@@ -106,22 +108,23 @@ def cut(ink: np.ndarray, lat: Lattice, g: Group) -> np.ndarray:
 
 def _not_this_cells(x: int, y: int, w: int, h: int, width: int, pad: int) -> bool:
     """A mark centred outside the cell is the neighbour's; a flat sliver along the cell's
-    top or bottom line, or a thin one along its left or right line, is what is left of a
-    wobbly or thick line (a hand-ruled sheet), not writing: a minus or a struck line is
-    drawn through the middle of the box."""
+    top or bottom line is what is left of a wobbly or thick line (a hand-ruled sheet), not
+    writing: a minus or a struck line is drawn through the middle of the box. So is a thin
+    sliver hugging the left or right line (a 1 written that close to the line is rare, and
+    the line's removal has taken most of it)."""
     middle, centre = y + h / 2, x + w / 2
-    if middle < pad or middle > pad + CELL_H:
+    if not (pad <= middle <= pad + CELL_H and pad <= centre <= pad + width):
         return True
-    flat = h <= REMNANT * CELL_H and min(abs(middle - pad), abs(middle - pad - CELL_H)) \
-        <= 1.5 * REMNANT * CELL_H
-    thin = w <= REMNANT * CELL_H and min(centre, width - centre) <= REMNANT * CELL_H
-    return flat or thin
+    band = REMNANT * CELL_H
+    flat = h <= band and min(abs(middle - pad), abs(middle - pad - CELL_H)) <= 1.5 * band
+    thin = w <= band and min(abs(centre - pad), abs(centre - pad - width)) <= band
+    return bool(flat or thin)
 
 
 def looks_printed(box: np.ndarray) -> bool | None:
     """None for an empty cell; True when its marks look like print: several marks, most
     far smaller than a handwritten digit (letters of a label), or very many."""
-    top = float(np.percentile(box, 99.5)) if box.size else 0.0
+    top = darkest(box)
     if top < INK_ON * 0.6:
         return None
     mask = (box > float(np.clip(0.4 * top, INK_FLOOR, INK_ON))).astype(np.uint8)
