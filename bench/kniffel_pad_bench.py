@@ -36,11 +36,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pads", type=int, default=24)
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--tilt", type=float, default=0.05, help="corner jitter, share of the page")
+    ap.add_argument("--model", type=Path, default=None, help="a digit model to try instead")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     with np.load(HELDOUT) as z:
         bank = (z["images"], z["labels"])
-    reader = DigitReader.load()
+    reader = DigitReader.load(args.model)
     rng = np.random.default_rng(args.seed)
     layouts = [Layout(p, g) for p in range(1, 5) for g in range(1, 4)]
     total = synth.Score()

@@ -52,11 +52,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sheets", type=int, default=12, help="sheets per family and size")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--model", type=Path, default=None, help="a digit model to try instead")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     with np.load(HELDOUT) as z:
         bank = (z["images"], z["labels"])
-    reader = DigitReader.load()
+    reader = DigitReader.load(args.model)
     for family in ("tune", "heldout"):
         for name, size in SIZES.items():
             s, ms = run(family, size, args.sheets, args.seed, reader, bank)

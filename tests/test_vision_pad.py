@@ -98,3 +98,57 @@ def test_cli_json_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     (tmp_path / "x.jpg").write_bytes(b"not an image")
     assert main(["vision", "read-pad", str(tmp_path / "x.jpg")]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("style,seed", [(0, 21), (1, 22), (2, 23)])
+def test_a_phone_photo_is_traced_like_a_camera_one(reader: DigitReader, style: int,
+                                                   seed: int) -> None:
+    """A 3000x4000 photo: lines several px thick, the sheet filling the frame."""
+    r = _render(style, seed, size=(3000, 4000))  # type: ignore[arg-type]
+    got = read_pad(r.photo, reader)
+    assert [(t.rows, t.cols) for t in got.tables] == [(t.rows, t.cols) for t in r.tables]
+    score = synth.Score()
+    score.add(r.tables, got)
+    assert score.numbers_right >= MIN_NUMBERS_RIGHT * score.numbers
+
+
+def _written(digits: list[int], dash: bool) -> np.ndarray:
+    """A cell's ink as the reader cuts it (48 px high and a quarter more above and below),
+    holding held-out digits, after a short dash when ``dash``."""
+    images, labels = held_out_digits()
+    box = np.zeros((72, 150), np.float32)
+    x = 12
+    if dash:
+        box[35:39, x:x + 14] = 0.8
+        x += 18
+    for d in digits:
+        glyph = images[int(np.flatnonzero(labels == d)[3])].astype(np.float32) / 255.0
+        ys, xs = np.nonzero(glyph > 0.2)
+        g = glyph[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+        g = cv2.resize(g, (round(g.shape[1] * 32 / g.shape[0]), 32))
+        box[20:52, x:x + g.shape[1]] = np.maximum(box[20:52, x:x + g.shape[1]], 0.8 * g)
+        x += g.shape[1] + 4
+    return box
+
+
+def test_a_minus_before_the_digits_makes_the_number_negative(reader: DigitReader) -> None:
+    for digits in ([3, 7], [1, 5], [4]):
+        minus, plain = reader.read_boxes([_written(digits, dash=True),
+                                          _written(digits, dash=False)], signed=True)
+        assert plain.value is not None and plain.value > 0 and not plain.struck
+        assert (minus.value, minus.struck) == (-plain.value, False)
+        unsigned = reader.read_boxes([_written(digits, dash=True)])[0]
+        assert unsigned.value == plain.value  # the printed Wort-Kniffel pad has no minus
+
+
+def test_a_shadow_across_the_page_is_not_a_line() -> None:
+    """A hard-edged shadow is darker on one side only; a line is darker than both sides."""
+    from vision.pad.find import paper_ink
+
+    page = np.full((400, 600), 225, np.uint8)
+    page[:, 300:] = 150  # the shadow of a hand or a cup
+    page = cv2.GaussianBlur(page, (0, 0), 3)
+    page[200:203, 50:550] = 40  # one printed line, across the shadow's edge
+    ink = paper_ink(page)
+    assert ink[100, 280:320].max() < 0.1  # the shadow's edge
+    assert ink[201, 100] > 0.5 and ink[201, 450] > 0.5  # the line, in light and in shadow
