@@ -278,7 +278,8 @@ class DigitReader:
         for n, (box, sg) in enumerate(zip(ink_boxes, quick)):
             p = probs[k:k + len(sg.pieces)]
             k += len(sg.pieces)
-            sure = {i for i, _, (piece,) in sg.options if p[piece, :JUNK].max() >= SURE}
+            sure = {i for i, _, (piece,) in sg.options if p[piece, :JUNK].max() >= SURE or (
+                p[piece, JUNK] >= SURE and sg.pieces[piece].bbox[3] < DIGIT_SIZED * sg.height)}
             unsure = frozenset(range(sg.marks)) - sure  # a mark too thin alone has no piece
             if unsure:
                 out.append(None)
