@@ -117,9 +117,11 @@ def find_tables(image: np.ndarray) -> list[Found]:
         if max(w, hh) < MIN_SIDE * long_side or min(w, hh) < 2 * length \
                 or count[i] < MIN_CROSSINGS:
             continue
-        ys, xs = np.nonzero(labels[y:y + hh, x:x + w] == i)
-        pts = np.stack([xs + x, ys + y], axis=1)
-        found.append(Found((_quad(pts) + 0.5) / scale - 0.5))
+        own = (labels[y:y + hh, x:x + w] == i).astype(np.uint8)
+        outline, _ = cv2.findContours(own, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        pts = np.concatenate([c.reshape(-1, 2) for c in outline]) + [x, y]
+        found.append(Found((_quad(pts) + 0.5) / scale - 0.5))  # the outline's hull is the lines'
+
     return _top_to_bottom(found)
 
 

@@ -119,7 +119,7 @@ def read_pad(image: np.ndarray, reader: DigitReader, text: bool = False) -> PadR
         image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     gray = gray_of(image)
     tables = []
-    for found in find_tables(image):
+    for found in find_tables(gray):
         lat = build(gray, found.quad)
         if lat is not None:
             table = _read_table(lat, reader, text)
