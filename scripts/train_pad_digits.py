@@ -164,13 +164,95 @@ def _harvest(job: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(xs, np.float32), np.asarray(ys, np.int64)
 
 
-def harvest(bank: Bank, pads: int, seed: int, workers: int, label: str) -> tuple[np.ndarray, np.ndarray]:
+def label_marked(box: np.ndarray, ids: np.ndarray, classes: list[int]
+                 ) -> list[tuple[np.ndarray, int]]:
+    """Every candidate of a cut cell labelled by the marks its pen pixels belong to (``ids``:
+    the cell's mark numbers, warped exactly as the cell was), with :func:`label_piece`'s
+    rules: two marks in one piece or a fragment of one is junk, no mark at all is junk."""
+    from vision.kniffel_pad.digits import _mask
+
+    on = _mask(box)
+    seen, counts = np.unique(ids[on], return_counts=True)
+    total = dict(zip(seen.tolist(), counts.tolist()))
+    out = []
+    for piece in pieces(box):
+        x, y, w, h = piece.bbox
+        inside = ids[y:y + h, x:x + w][on[y:y + h, x:x + w]]
+        if inside.size == 0:
+            continue
+        found, cnt = np.unique(inside, return_counts=True)
+        cover = [(c / inside.size, c / total[i], classes[i - 1])
+                 for i, c in zip(found.tolist(), cnt.tolist()) if i > 0]
+        label: int | None = None
+        if all(c[0] < 0.1 for c in cover):
+            label = JUNK
+        elif sum(1 for c in cover if c[0] >= 0.25 and c[1] >= 0.3) > 1:
+            label = JUNK
+        else:
+            of_piece, of_mark, cls = max(cover)
+            if of_piece >= 0.6:
+                label = cls if of_mark >= 0.55 else JUNK if of_mark < 0.3 else None
+        if label is not None:
+            out.append((piece.image, label))
+    return out
+
+
+def _harvest_sheets(job: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Pieces cut by the markerless reader (``vision.pad``) from rendered tune-style sheets:
+    line leftovers, cells cut with margins, minus signs, digits over grid lines."""
+    import cv2
+
+    from vision.pad import synth as sheets
+    from vision.pad.cells import cell_warp, clean_ink, cut, groups, looks_printed, printed_cells
+    from vision.pad.find import find_tables, gray_of
+    from vision.pad.lattice import build
+    from vision.pad.reader import READ_SIDE
+
+    seed, n = job
+    rng = np.random.default_rng(seed)
+    styles = sheets.styles("tune")  # the held-out style family stays out of training
+    xs: list[np.ndarray] = []
+    ys: list[int] = []
+    for _ in range(n):
+        marks = sheets.Marks(np.zeros((1, 1), np.int32), [])
+        size = (1640, 1232) if rng.random() < 0.7 else (3000, 4000)
+        r = sheets.render(styles[int(rng.integers(len(styles)))], _BANK[0], rng, size=size,
+                          marks=marks)
+        image, ids = r.photo, np.asarray(marks.photo, np.float32)
+        scale = min(1.0, READ_SIDE / max(image.shape[:2]))
+        if scale < 1.0:
+            image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+            ids = cv2.resize(ids, (image.shape[1], image.shape[0]), interpolation=cv2.INTER_NEAREST)
+        gray = gray_of(image)
+        for found in find_tables(gray):
+            lat = build(gray, found.quad)
+            if lat is None:
+                continue
+            flat_ids = cv2.warpPerspective(ids, np.linalg.inv(lat.to_photo),
+                                           (lat.ink.shape[1], lat.ink.shape[0]),
+                                           flags=cv2.INTER_NEAREST)
+            ink = clean_ink(lat)
+            boxes = {g: cut(ink, lat, g) for g in groups(lat)}
+            printed = printed_cells({g: looks_printed(b) for g, b in boxes.items()})
+            for g, box in boxes.items():
+                if g in printed:
+                    continue
+                m, cut_size, _, _ = cell_warp(lat, g)
+                box_ids = cv2.warpPerspective(flat_ids, m, cut_size, flags=cv2.INTER_NEAREST)
+                for image_, label in label_marked(box, box_ids.astype(np.int32), marks.classes):
+                    xs.append(image_)
+                    ys.append(label)
+    return np.asarray(xs, np.float32).reshape(-1, SIDE, SIDE), np.asarray(ys, np.int64)
+
+
+def harvest(bank: Bank, pads: int, seed: int, workers: int, label: str,
+            job=None) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[no-untyped-def]
     per = 4
     jobs = [(seed * 7919 + i, per) for i in range(max(1, pads // per))]
     xs, ys = [], []
     t0 = time.time()
     with Pool(workers, initializer=_keep_bank, initargs=(bank,)) as pool:
-        for i, (x, y) in enumerate(pool.imap(_harvest, jobs)):
+        for i, (x, y) in enumerate(pool.imap(job or _harvest, jobs)):
             xs.append(x)
             ys.append(y)
             print(f"\r{label}: {(i + 1) * per} pads  {time.time() - t0:.0f}s", end="", file=sys.stderr)
@@ -295,6 +377,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", type=Path, default=ROOT / "vision" / "models" / "pad_digits.npz")
+    ap.add_argument("--sheets", type=int, default=0,
+                    help="also cut pieces from this many markerless sheets (vision.pad)")
     ap.add_argument("--plain", action="store_true",
                     help="also every fit digit once, straight (see plain())")
     ap.add_argument("--mnist", type=Path, default=None,
@@ -313,6 +397,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.plain:
         px, py = plain(fit, args.seed)
         x, y = np.concatenate([x, px]), np.concatenate([y, py])
+    if args.sheets:
+        sx, sy = harvest(fit, args.sheets, args.seed + 3, args.workers, "sheets", _harvest_sheets)
+        x, y = np.concatenate([x, sx]), np.concatenate([y, sy])
     xc, yc = harvest(calib, max(10, args.pads // 10), args.seed + 1, args.workers, "calibration")
     xh, yh = harvest(held, max(10, args.pads // 10), args.seed + 2, args.workers, "held out")
     model = train(x, y, args.epochs, args.seed, args.width)

@@ -152,3 +152,22 @@ def test_a_shadow_across_the_page_is_not_a_line() -> None:
     ink = paper_ink(page)
     assert ink[100, 280:320].max() < 0.1  # the shadow's edge
     assert ink[201, 100] > 0.5 and ink[201, 450] > 0.5  # the line, in light and in shadow
+
+
+def test_training_marks_follow_the_ink_into_the_photo() -> None:
+    """The digit network learns from pieces labelled by these marks: they must lie on the
+    handwriting the camera saw, one mark per digit, minus and stroke."""
+    marks = synth.Marks(np.zeros((1, 1), np.int32), [])
+    r = synth.render(synth.STYLES[0], held_out_digits(), np.random.default_rng(31), marks=marks)
+    plain = synth.render(synth.STYLES[0], held_out_digits(), np.random.default_rng(31))
+    assert np.array_equal(r.photo, plain.photo)  # asking for marks changes nothing drawn
+    cells = [c for t in r.tables for row in t.cells for c in row]
+    digits = sum(len(str(abs(c.value))) + (c.value < 0) for c in cells
+                 if c.kind == "number" and c.value is not None)
+    assert len(marks.classes) == digits + sum(c.kind == "struck" for c in cells)
+    assert marks.photo is not None and marks.photo.shape == r.photo.shape[:2]
+    gray = r.photo.min(axis=2).astype(np.float32)
+    paper = float(np.percentile(gray, 90))  # the sheet, brighter than the table around it
+    on_marks = gray[marks.photo > 0]
+    assert float((on_marks < paper - 25).mean()) > 0.9  # on the ink (3 px off: 0.76)
+    assert set(np.unique(marks.photo)) - {0} <= set(range(1, len(marks.classes) + 1))

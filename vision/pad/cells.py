@@ -79,10 +79,10 @@ def clean_ink(lat: Lattice) -> np.ndarray:
     return ink
 
 
-def cut(ink: np.ndarray, lat: Lattice, g: Group) -> np.ndarray:
-    """The cell, flat and ``CELL_H`` high inside its lines, ``OVER`` of that more on every
-    side (a number written over the line is whole), with marks centred outside the cell
-    removed (the neighbours' overshooting digits)."""
+def cell_warp(lat: Lattice, g: Group) -> tuple[np.ndarray, tuple[int, int], int, int]:
+    """(flat px -> cell px homography, the cut's size (w, h), the margin, the cell's width
+    inside it): the cell ``CELL_H`` high inside its lines, ``OVER`` of that more on every
+    side."""
     c = lat.corners
     quad = np.array([c[g.r0, g.c0], c[g.r0, g.c1 + 1], c[g.r1 + 1, g.c1 + 1],
                      c[g.r1 + 1, g.c0]], np.float32)
@@ -93,8 +93,14 @@ def cut(ink: np.ndarray, lat: Lattice, g: Group) -> np.ndarray:
     dst = np.array([[pad, pad], [pad + width, pad], [pad + width, pad + CELL_H],
                     [pad, pad + CELL_H]], np.float32)
     m = cv2.getPerspectiveTransform(quad, dst)
-    box = cv2.warpPerspective(ink, m, (width + 2 * pad, CELL_H + 2 * pad),
-                              flags=cv2.INTER_LINEAR)
+    return m, (width + 2 * pad, CELL_H + 2 * pad), pad, width
+
+
+def cut(ink: np.ndarray, lat: Lattice, g: Group) -> np.ndarray:
+    """The cell as :func:`cell_warp` frames it (a number written over the line is whole),
+    with marks centred outside the cell removed (the neighbours' overshooting digits)."""
+    m, size, pad, width = cell_warp(lat, g)
+    box = cv2.warpPerspective(ink, m, size, flags=cv2.INTER_LINEAR)
     top = darkest(box)
     mask = (box > float(np.clip(0.4 * top, INK_FLOOR, INK_ON))).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -178,5 +184,5 @@ def read_text(boxes: list[np.ndarray]) -> list[str]:
     return [" ".join(w) for w in words]
 
 
-__all__ = ["CELL_H", "Group", "clean_ink", "cut", "groups", "looks_printed", "printed_cells",
-           "read_text"]
+__all__ = ["CELL_H", "Group", "cell_warp", "clean_ink", "cut", "groups", "looks_printed",
+           "printed_cells", "read_text"]

@@ -87,6 +87,24 @@ class Rendered:
     style: str
 
 
+@dataclass
+class Marks:
+    """Where every handwritten mark lies, for training the digit network on what this
+    reader cuts: ``ids`` numbers each mark's pixels on the page (0: none), ``classes[id-1]``
+    is its class (a digit, 10 a dash or minus, 11 a slash); ``photo`` is ``ids`` as the
+    camera saw it (set by :func:`photograph`)."""
+
+    ids: np.ndarray
+    classes: list[int]
+    photo: np.ndarray | None = None
+
+    def add(self, where: np.ndarray, top: int, left: int, cls: int) -> None:
+        """A mark: the pixels of ``where`` (a bool patch) placed at (top, left)."""
+        region = self.ids[top:top + where.shape[0], left:left + where.shape[1]]
+        self.classes.append(cls)
+        region[where[:region.shape[0], :region.shape[1]]] = len(self.classes)
+
+
 @lru_cache(maxsize=16)
 def _font_path(name: str) -> str | None:
     for folder in FONT_DIRS:
@@ -194,7 +212,8 @@ def _text(layer: Image.Image, style: Style, text: str, box: tuple[float, ...],
 
 
 def _write(ink: np.ndarray, box: tuple[float, ...], value: int,
-           bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator) -> None:
+           bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator,
+           marks: Marks | None = None) -> None:
     """A handwritten number (a minus as a short bar before it), sometimes over the line."""
     x0, y0, x1, y1 = (v * PX for v in box)
     w, h = x1 - x0, y1 - y0
@@ -215,14 +234,18 @@ def _write(ink: np.ndarray, box: tuple[float, ...], value: int,
     px = round(x0 + w / 2 - total / 2 + rng.uniform(-0.15, 0.15) * max(0.0, w - total))
     shift = rng.uniform(0.12, 0.3) if rng.random() < 0.15 else rng.uniform(-0.1, 0.1)
     top = round(y0 + h / 2 - height / 2 + shift * h)
-    for g, gap in zip(glyphs, gaps):
+    classes = ([10] if value < 0 else []) + [int(c) for c in str(abs(value))]
+    for g, gap, cls in zip(glyphs, gaps, classes):
         gy = top + round(rng.uniform(-0.05, 0.05) * height)
         region = ink[gy:gy + g.shape[0], px:px + g.shape[1]]
         np.maximum(region, g[:region.shape[0], :region.shape[1]], out=region)
+        if marks is not None:
+            marks.add(g > 0.3, gy, px, cls)
         px += g.shape[1] + gap
 
 
-def _strike(ink: np.ndarray, box: tuple[float, ...], rng: np.random.Generator) -> None:
+def _strike(ink: np.ndarray, box: tuple[float, ...], rng: np.random.Generator,
+            marks: Marks | None = None) -> None:
     x0, y0, x1, y1 = (v * PX for v in box)
     w, h = x1 - x0, y1 - y0
     m = rng.uniform(0.06, 0.2, 4)
@@ -239,6 +262,8 @@ def _strike(ink: np.ndarray, box: tuple[float, ...], rng: np.random.Generator) -
     b = (round(p1[0] * 4), round(p1[1] * 4))
     cv2.line(layer, a, b, 1.0, max(2, round(h * rng.uniform(0.04, 0.09))), cv2.LINE_AA, shift=2)
     np.maximum(ink, layer, out=ink)
+    if marks is not None:
+        marks.add(layer > 0.3, 0, 0, 10 if kind == 0 else 11)
 
 
 def _value(rng: np.random.Generator, is_sum: bool) -> int:
@@ -251,7 +276,7 @@ def _value(rng: np.random.Generator, is_sum: bool) -> int:
 
 def _fill(t: _Table, labels: tuple[str, ...], style: Style, layer: Image.Image,
           inks: list[np.ndarray], bank: tuple[np.ndarray, np.ndarray],
-          rng: np.random.Generator, fill: float) -> None:
+          rng: np.random.Generator, fill: float, marks: Marks | None = None) -> None:
     rows, cols = len(t.ys) - 1, len(t.xs) - 1
     t.cells = [[CellTruth("blank") for _ in range(cols)] for _ in range(rows)]
     if t.title:
@@ -275,19 +300,22 @@ def _fill(t: _Table, labels: tuple[str, ...], style: Style, layer: Image.Image,
                 continue
             box = (t.xs[c], t.ys[r], t.xs[c + 1], t.ys[r + 1])
             if u < 0.09 * fill and r < t.sums:
-                _strike(inks[c - 1], box, rng)
+                _strike(inks[c - 1], box, rng, marks)
                 t.cells[r][c] = CellTruth("struck", 0)
             else:
                 value = _value(rng, r >= t.sums)
-                _write(inks[c - 1], box, value, bank, rng)
+                _write(inks[c - 1], box, value, bank, rng, marks)
                 t.cells[r][c] = CellTruth("number", value)
 
 
-def render_sheet(style: Style, bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator
-                 ) -> tuple[np.ndarray, list[_Table]]:
-    """The filled sheet, flat (BGR at ``PX``), and its tables in mm."""
+def render_sheet(style: Style, bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator,
+                 marks: Marks | None = None) -> tuple[np.ndarray, list[_Table]]:
+    """The filled sheet, flat (BGR at ``PX``), and its tables in mm; ``marks`` (its ids
+    left empty) is filled with where every handwritten mark went."""
     tables, w_mm, h_mm = _plan(style, rng)
     size = (round(h_mm * PX), round(w_mm * PX))
+    if marks is not None:
+        marks.ids = np.zeros(size, np.int32)
     paper = np.array([rng.uniform(235, 252), rng.uniform(238, 252), rng.uniform(240, 255)])
     page = np.empty((*size, 3), np.uint8)
     page[:] = paper.astype(np.uint8)
@@ -298,7 +326,7 @@ def render_sheet(style: Style, bank: tuple[np.ndarray, np.ndarray], rng: np.rand
     fill = float(rng.uniform(0.5, 1.0))
     for t, labels in zip(tables, parts):
         _draw_grid(page, t, style, rng)
-        _fill(t, labels, style, layer, inks, bank, rng, fill)
+        _fill(t, labels, style, layer, inks, bank, rng, fill, marks)
     out = page.astype(np.float32)
     printed = np.asarray(layer, np.float32)[..., None] / 255.0
     out = out * (1 - printed) + np.array([25, 25, 25], np.float32) * printed
@@ -323,9 +351,10 @@ def _curl(shape: tuple[int, int], rng: np.random.Generator, amount: float) -> np
 
 def photograph(page: np.ndarray, tables: list[_Table], rng: np.random.Generator,
                size: tuple[int, int] = (1640, 1232), tilt: float = 0.04,
-               curl: float = 0.008) -> tuple[np.ndarray, list[np.ndarray]]:
+               curl: float = 0.008, marks: Marks | None = None
+               ) -> tuple[np.ndarray, list[np.ndarray]]:
     """The sheet seen by a camera (``size`` w x h): curl, perspective, light, blur, JPEG;
-    with each table's corners in the photo."""
+    with each table's corners in the photo (and ``marks.photo``, the marks seen there)."""
     ph, pw = page.shape[:2]
     ow, oh = size
     scale = min(ow / pw, oh / ph) * rng.uniform(0.75, 0.92)
@@ -344,6 +373,9 @@ def photograph(page: np.ndarray, tables: list[_Table], rng: np.random.Generator,
     bg = tuple(float(v) for v in rng.uniform(40, 150, 3))
     img = cv2.remap(page, back[..., 0] + d[..., 0], back[..., 1] + d[..., 1],
                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=bg)
+    if marks is not None:
+        marks.photo = cv2.remap(marks.ids.astype(np.float32), back[..., 0] + d[..., 0],
+                                back[..., 1] + d[..., 1], cv2.INTER_NEAREST).astype(np.int32)
     corners = []
     for t in tables:
         pts = np.array([[t.xs[0], t.ys[0]], [t.xs[-1], t.ys[0]], [t.xs[-1], t.ys[-1]],
@@ -384,17 +416,17 @@ def _light(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def render(style: Style, bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator,
            size: tuple[int, int] = (1640, 1232), tilt: float = 0.04,
-           curl: float = 0.008) -> Rendered:
+           curl: float = 0.008, marks: Marks | None = None) -> Rendered:
     """A filled sheet of ``style``, photographed, with every table's truth (top to bottom)."""
-    page, tables = render_sheet(style, bank, rng)
-    photo, corners = photograph(page, tables, rng, size, tilt, curl)
+    page, tables = render_sheet(style, bank, rng, marks)
+    photo, corners = photograph(page, tables, rng, size, tilt, curl, marks)
     truth = tuple(TableTruth(len(t.ys) - 1, len(t.xs) - 1, c,
                              tuple(tuple(row) for row in t.cells))
                   for t, c in zip(tables, corners))
     return Rendered(photo, truth, style.name)
 
 
-__all__ = ["CellTruth", "PX", "Rendered", "STYLES", "Style", "TableTruth", "photograph",
+__all__ = ["CellTruth", "Marks", "PX", "Rendered", "STYLES", "Style", "TableTruth", "photograph",
            "render", "render_sheet", "styles"]
 
 
