@@ -171,3 +171,13 @@ def test_training_marks_follow_the_ink_into_the_photo() -> None:
     on_marks = gray[marks.photo > 0]
     assert float((on_marks < paper - 25).mean()) > 0.9  # on the ink (3 px off: 0.76)
     assert set(np.unique(marks.photo)) - {0} <= set(range(1, len(marks.classes) + 1))
+
+
+def test_a_blot_the_size_of_a_digit_is_unsure_not_blank(reader: DigitReader) -> None:
+    """Ink that is no digit is not silently a blank box: the table must not take it as
+    'nothing written' (it skips unsure boxes and asks)."""
+    blot = np.zeros((72, 150), np.float32)
+    cv2.rectangle(blot, (60, 20), (95, 52), 0.8, -1)
+    got, empty = reader.read_boxes([blot, np.zeros_like(blot)])
+    assert got.value is None and not got.struck and got.confidence < 0.5
+    assert empty.value is None and empty.confidence == 1.0

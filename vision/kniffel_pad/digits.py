@@ -31,6 +31,7 @@ INK_FLOOR = 0.12  # below this, paper grain and JPEG noise
 MAX_GROUPS = 8
 SURE = 0.97  # a mark read as one digit this surely is not cut or joined
 DIGIT_SIZED, DROP_COST = 0.25, float(np.log(0.005))
+UNREAD = 0.3  # the confidence of a box where a digit-sized mark was left unread
 MAX_JOIN = 3
 MIN_AREA = 14  # px at PX_PER_MM: smaller marks are dust
 INSET_MM = 1.1  # keep clear of the printed lines
@@ -296,7 +297,8 @@ class DigitReader:
 
 
 def _best_chain(seg: Segmentation, logp: np.ndarray) -> list[tuple[int, int, float]]:
-    """The likeliest reading: (piece, class, probability) left to right, junk dropped.
+    """The likeliest reading: (piece, class, probability) left to right, junk included
+    (the caller drops it).
 
     A chain of options covering every mark scores the sum of its pieces' log probabilities.
     Only a whole single mark may be junk (dropped: a speck, a leftover line); a joined or
@@ -316,8 +318,7 @@ def _best_chain(seg: Segmentation, logp: np.ndarray) -> list[tuple[int, int, flo
                 score += float(logp[i, c])
                 if c == JUNK and seg.pieces[i].bbox[3] >= DIGIT_SIZED * seg.height:
                     score += DROP_COST  # junk the size of a digit wants cutting, not dropping
-                if c != JUNK:
-                    chain.append((i, c, float(np.exp(logp[i, c]))))
+                chain.append((i, c, float(np.exp(logp[i, c]))))
             if score > best[end][0]:
                 best[end] = (score, chain)
     return best[seg.marks][1]
@@ -358,10 +359,14 @@ def decide(seg: Segmentation, probs: np.ndarray, box_w: int, signed: bool = Fals
         probs = probs.copy()
         probs[minus] = np.eye(len(CLASSES))[DASH]
     logp = np.log(np.clip(probs, 1e-9, 1.0))
-    chain = _best_chain(seg, logp)
+    every = _best_chain(seg, logp)
+    chain = [link for link in every if link[1] != JUNK]
+    # a mark the size of a digit dropped as junk: something is written that was not read
+    doubt = UNREAD if any(c == JUNK and seg.pieces[i].bbox[3] >= DIGIT_SIZED * seg.height
+                          for i, c, _ in every) else 1.0
     if not chain:
         junk = max((float(probs[i, JUNK]) for i in range(len(seg.pieces))), default=1.0)
-        return BoxReading(None, False, junk)
+        return BoxReading(None, False, min(junk, doubt))
     marks: list[tuple[int, float]] = []  # (class, probability), strokes included
     for i, c, p in chain:
         w = seg.pieces[i].bbox[2]
@@ -375,7 +380,7 @@ def decide(seg: Segmentation, probs: np.ndarray, box_w: int, signed: bool = Fals
     text = "".join(d for d, _ in digits)
     if signed and marks[0][0] == DASH:
         text = "-" + text
-    return BoxReading(int(text), False, min(c for _, c in digits), text)
+    return BoxReading(int(text), False, min(doubt, *(c for _, c in digits)), text)
 
 
 __all__ = ["BoxReading", "CLASSES", "DigitReader", "Piece", "Segmentation", "darkest", "decide",
