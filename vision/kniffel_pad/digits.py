@@ -274,7 +274,7 @@ class DigitReader:
         quick = [segment(b, whole_only=True) for b in ink_boxes]
         probs = self.probs([p.image for sg in quick for p in sg.pieces])
         out: list[BoxReading | None] = []
-        redo: list[tuple[int, frozenset[int]]] = []
+        redo: list[tuple[int, frozenset[int], dict[int, np.ndarray]]] = []
         k = 0
         for n, (box, sg) in enumerate(zip(ink_boxes, quick)):
             p = probs[k:k + len(sg.pieces)]
@@ -284,16 +284,25 @@ class DigitReader:
             unsure = frozenset(range(sg.marks)) - sure  # a mark too thin alone has no piece
             if unsure:
                 out.append(None)
-                redo.append((n, unsure))
+                redo.append((n, unsure, {i: p[piece] for i, _, (piece,) in sg.options}))
             else:
                 out.append(decide(sg, p, box.shape[1], signed))
-        full = [segment(ink_boxes[n], around=unsure) for n, unsure in redo]
-        probs = self.probs([p.image for sg in full for p in sg.pieces])
-        k = 0
-        for (n, _), sg in zip(redo, full):
-            out[n] = decide(sg, probs[k:k + len(sg.pieces)], ink_boxes[n].shape[1], signed)
-            k += len(sg.pieces)
+        full = [segment(ink_boxes[n], around=unsure) for n, unsure, _ in redo]
+        # a mark as it is was read in the first look: the same crop, the same answer
+        known = [_whole(sg) for sg in full]
+        new = [p.image for sg, kn in zip(full, known) for j, p in enumerate(sg.pieces)
+               if j not in kn]
+        fresh = iter(self.probs(new))
+        for (n, _, seen), sg, kn in zip(redo, full, known):
+            p = np.array([seen[kn[j]] if j in kn else next(fresh) for j in range(len(sg.pieces))])
+            out[n] = decide(sg, p.reshape(-1, len(CLASSES)), ink_boxes[n].shape[1], signed)
         return [r for r in out if r is not None]
+
+
+def _whole(seg: Segmentation) -> dict[int, int]:
+    """piece -> mark, for the pieces that are one mark as it is (neither joined nor cut)."""
+    return {idx[0]: start for start, stop, idx in seg.options
+            if stop == start + 1 and len(idx) == 1}
 
 
 def _best_chain(seg: Segmentation, logp: np.ndarray) -> list[tuple[int, int, float]]:
