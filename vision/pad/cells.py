@@ -104,10 +104,9 @@ def cut(ink: np.ndarray, lat: Lattice, g: Group) -> np.ndarray:
     top = darkest(box)
     mask = (box > float(np.clip(0.4 * top, INK_FLOOR, INK_ON))).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    for i in range(1, n):
-        x, y, w, h, _ = stats[i]
-        if _not_this_cells(x, y, w, h, width, pad):
-            box[cv2.dilate((labels == i).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0] = 0
+    gone = [i for i in range(1, n) if _not_this_cells(*(int(v) for v in stats[i, :4]), width, pad)]
+    if gone:
+        box[cv2.dilate(np.isin(labels, gone).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0] = 0
     out: np.ndarray = box
     return out
 
