@@ -104,7 +104,8 @@ def cut(ink: np.ndarray, lat: Lattice, g: Group) -> np.ndarray:
     top = darkest(box)
     mask = (box > float(np.clip(0.4 * top, INK_FLOOR, INK_ON))).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    gone = [i for i in range(1, n) if _not_this_cells(*(int(v) for v in stats[i, :4]), width, pad)]
+    gone = [i for i in range(1, n) if _not_this_cells(
+        int(stats[i, 0]), int(stats[i, 1]), int(stats[i, 2]), int(stats[i, 3]), width, pad)]
     if gone:
         box[cv2.dilate(np.isin(labels, gone).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0] = 0
     out: np.ndarray = box
