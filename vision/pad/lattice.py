@@ -187,15 +187,14 @@ def _printed(mask: np.ndarray, binary: np.ndarray, centres: np.ndarray, pos: np.
 
 def _cross(hc: np.ndarray, hy: np.ndarray, vc: np.ndarray, vx: np.ndarray) -> np.ndarray:
     """Where each horizontal polyline (y at x = hc) crosses each vertical one (x at y = vc)."""
-    out = np.zeros((len(hy), len(vx), 2))
-    for r in range(len(hy)):
+    x = np.tile(np.median(vx, axis=1), (len(hy), 1))  # [row line, column line]
+    y = np.zeros_like(x)
+    for _ in range(3):  # each crossing: along the row line, then along the column line
+        for r in range(len(hy)):
+            y[r] = np.interp(x[r], hc, hy[r])
         for c in range(len(vx)):
-            x = float(np.median(vx[c]))
-            for _ in range(3):
-                y = float(np.interp(x, hc, hy[r]))
-                x = float(np.interp(y, vc, vx[c]))
-            out[r, c] = (x, y)
-    return out
+            x[:, c] = np.interp(y[:, c], vc, vx[c])
+    return np.stack([x, y], axis=-1)
 
 
 def _edges(h: np.ndarray, v: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
