@@ -87,7 +87,12 @@ def paper_ink(gray: np.ndarray) -> np.ndarray:
     ink = _ink_map(gray)
     level = float(np.percentile(gray[::4, ::4], 95))
     closed = cv2.erode(cv2.dilate(gray, np.ones((15, 15), np.uint8)), np.ones((15, 15), np.uint8))
-    paper = cv2.erode((closed > 0.55 * level).astype(np.uint8), np.ones((11, 11), np.uint8))
+    # paper in a deep shadow is as bright as the paper around it, though not as the page's
+    # lit part: a hand or a lamp's shade over half a card must not erase its lines
+    k = max(31, max(gray.shape) // 20)
+    lit = cv2.blur(cv2.dilate(closed, np.ones((k, k), np.uint8)), (k, k))
+    bright = (closed > 0.55 * level) | ((closed > 0.8 * lit) & (closed > 0.3 * level))
+    paper = cv2.erode(bright.astype(np.uint8), np.ones((11, 11), np.uint8))
     ink[paper == 0] = 0.0
     return ink
 

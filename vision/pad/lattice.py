@@ -19,12 +19,14 @@ from vision.pad.find import INK, line_masks, paper_ink
 
 MAX_SIDE = 1400  # px: the flat table's long side at most (a phone photo is not read at 12 MP)
 MARGIN = 0.03  # of the long side, kept around the found quad
-LINE_SHARE = 0.3  # a grid line runs along at least this share of the table
+LINE_SHARE = 0.65  # a grid line runs along at least this share of a band of the table
+BANDS = 4  # stretches along a line in which it is looked for
 STRIP_PX = 90  # a line is traced in strips about this wide
 EDGE_SHARE = 0.2  # a line between two crossings is printed when this share of it is ink
 LINE_COVER = 0.75  # a grid line covers this share of the span between two others
 SIDE_PX = 5  # paper this far either side of a line
 SAME_PX = 4  # two traced lines closer than this are one
+CLOSE = 0.35  # of the median spacing: two line candidates closer than this are one
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,15 @@ def flatten(gray: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return np.asarray(flat), np.linalg.inv(to_flat)
 
 
+def _profile(mask: np.ndarray) -> np.ndarray:
+    """How much of each row of ``mask`` is line, in the best of ``BANDS`` stretches along
+    it: a curled or bent line drifts by more than its width over the whole table, and
+    spread over all of it, it would be no peak at all."""
+    bands = np.array_split(mask, BANDS, axis=1)
+    out: np.ndarray = np.max([b.sum(axis=1) / max(1, b.shape[1]) for b in bands], axis=0)
+    return out
+
+
 def _peaks(profile: np.ndarray, min_gap: int, level: float) -> list[int]:
     """Local maxima of the profile at least ``level`` high and ``min_gap`` apart."""
     smooth = np.convolve(profile, np.array([1, 2, 3, 2, 1], np.float32) / 9.0, mode="same")
@@ -86,7 +97,21 @@ def _peaks(profile: np.ndarray, min_gap: int, level: float) -> list[int]:
             break
         if all(abs(int(i) - t) >= min_gap for t in taken):
             taken.append(int(i))
-    return sorted(taken)
+    return _spaced(sorted(taken), smooth)
+
+
+def _spaced(peaks: list[int], strength: np.ndarray) -> list[int]:
+    """Peaks less than ``CLOSE`` of the table's usual row (or column) apart are one line
+    seen twice (a curled line spreads its peak over a few px), and the weaker goes; no row
+    of a score table is that much thinner than the others."""
+    while len(peaks) > 2:
+        gaps = np.diff(peaks)
+        k = int(np.argmin(gaps))
+        if gaps[k] >= CLOSE * float(np.median(gaps)):
+            break
+        peaks = peaks[:k] + peaks[k + 1:] if strength[peaks[k]] < strength[peaks[k + 1]] \
+            else peaks[:k + 1] + peaks[k + 2:]
+    return peaks
 
 
 def _run_centre(window: np.ndarray, expected: float) -> float:
@@ -245,12 +270,10 @@ def build(gray: np.ndarray, quad: np.ndarray) -> Lattice | None:
     fh, fw = binary.shape
     h, _ = line_masks(binary, max(15, round(fw / 20)), across=3)
     _, v = line_masks(binary, max(15, round(fh / 20)), across=3)
-    body = slice(round(MARGIN * max(fw, fh)), None)
-    inner_w = fw - 2 * MARGIN * max(fw, fh)
-    inner_h = fh - 2 * MARGIN * max(fw, fh)
+    m = round(MARGIN * max(fw, fh))
     min_gap = max(8, round(0.02 * max(fw, fh)))  # rows of a 40-row sheet are 2.5 %
-    rows = _peaks(h[:, body].sum(axis=1) / max(1.0, inner_w), min_gap, LINE_SHARE)
-    cols = _peaks(v[body, :].sum(axis=0) / max(1.0, inner_h), min_gap, LINE_SHARE)
+    rows = _peaks(_profile(h[:, m:fw - m]), min_gap, LINE_SHARE)
+    cols = _peaks(_profile(v[m:fh - m, :].T), min_gap, LINE_SHARE)
     if len(rows) < 2 or len(cols) < 2:
         return None
     hc, hy = _trace(h, rows)
