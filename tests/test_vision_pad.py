@@ -181,3 +181,15 @@ def test_a_blot_the_size_of_a_digit_is_unsure_not_blank(reader: DigitReader) -> 
     got, empty = reader.read_boxes([blot, np.zeros_like(blot)])
     assert got.value is None and not got.struck and got.confidence < 0.5
     assert empty.value is None and empty.confidence == 1.0
+
+
+def test_a_deep_shadow_over_part_of_the_card(reader: DigitReader) -> None:
+    """A hand or a lamp's shade darkens a third of the sheet to under half its light."""
+    r = _render(1, 3)
+    h, w = r.photo.shape[:2]
+    shade = np.ones((h, w), np.float32)
+    shade[int(0.62 * h):, :] = 0.42
+    shade = cv2.GaussianBlur(shade, (0, 0), 25)
+    photo = np.clip(r.photo * shade[..., None], 0, 255).astype(np.uint8)
+    got = read_pad(photo, reader)
+    assert [(t.rows, t.cols) for t in got.tables] == [(t.rows, t.cols) for t in r.tables]

@@ -20,6 +20,7 @@ import numpy as np
 
 WORK = 1000  # long side (px) at which tables are looked for
 INK = 0.1  # ink map level of a faint printed line
+PAPER = 0.35  # of the lit paper's brightness: darker is the table, not the page
 MIN_CROSSINGS = 9  # a table has at least 3 x 3 line crossings; a letter E has 3
 MIN_SIDE = 0.06  # of the photo's long side: smaller grids are print, not a table
 
@@ -87,12 +88,8 @@ def paper_ink(gray: np.ndarray) -> np.ndarray:
     ink = _ink_map(gray)
     level = float(np.percentile(gray[::4, ::4], 95))
     closed = cv2.erode(cv2.dilate(gray, np.ones((15, 15), np.uint8)), np.ones((15, 15), np.uint8))
-    # paper in a deep shadow is as bright as the paper around it, though not as the page's
-    # lit part: a hand or a lamp's shade over half a card must not erase its lines
-    k = max(31, max(gray.shape) // 20)
-    lit = cv2.blur(cv2.dilate(closed, np.ones((k, k), np.uint8)), (k, k))
-    bright = (closed > 0.55 * level) | ((closed > 0.8 * lit) & (closed > 0.3 * level))
-    paper = cv2.erode(bright.astype(np.uint8), np.ones((11, 11), np.uint8))
+    # paper in a deep shadow (a hand or a lamp's shade over part of a card) is still paper
+    paper = cv2.erode((closed > PAPER * level).astype(np.uint8), np.ones((11, 11), np.uint8))
     ink[paper == 0] = 0.0
     return ink
 
