@@ -28,7 +28,7 @@ SAMPLES = 30  # points looked at along each span: a row of words has gaps betwee
 MEAN_COVER = 0.8  # ...or covers this share of all spans together
 SIDE_PX = 5  # paper this far either side of a line
 SAME_PX = 4  # two traced lines closer than this are one
-CLOSE = 0.35  # of the median spacing: two line candidates closer than this are one
+CLOSE = 0.35  # of the usual spacing (3rd quartile: split peaks make many small gaps)
 
 
 @dataclass(frozen=True)
@@ -109,7 +109,7 @@ def _spaced(peaks: list[int], strength: np.ndarray) -> list[int]:
     while len(peaks) > 2:
         gaps = np.diff(peaks)
         k = int(np.argmin(gaps))
-        if gaps[k] >= CLOSE * float(np.median(gaps)):
+        if gaps[k] >= CLOSE * float(np.percentile(gaps, 75)):
             break
         peaks = peaks[:k] + peaks[k + 1:] if strength[peaks[k]] < strength[peaks[k + 1]] \
             else peaks[:k + 1] + peaks[k + 2:]
