@@ -122,9 +122,12 @@ def _not_this_cells(x: int, y: int, w: int, h: int, width: int, pad: int) -> boo
     if not (pad <= middle <= pad + CELL_H and pad <= centre <= pad + width):
         return True
     band = REMNANT * CELL_H
-    flat = h <= band and min(abs(middle - pad), abs(middle - pad - CELL_H)) <= 1.5 * band
-    thin = w <= band and min(abs(centre - pad), abs(centre - pad - width)) <= band
-    return bool(flat or thin)
+    to_rows = min(abs(middle - pad), abs(middle - pad - CELL_H))
+    to_sides = min(abs(centre - pad), abs(centre - pad - width))
+    flat = h <= band and to_rows <= 1.5 * band
+    thin = w <= band and to_sides <= band
+    along = (w >= 4 * h and to_rows <= 2 * band) or (h >= 4 * w and to_sides <= 2 * band)
+    return bool(flat or thin or along)
 
 
 def looks_printed(box: np.ndarray) -> bool | None:

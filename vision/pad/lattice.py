@@ -254,11 +254,13 @@ def _edges(h: np.ndarray, v: np.ndarray, corners: np.ndarray) -> tuple[np.ndarra
 
 
 def _line_pixels(h: np.ndarray, v: np.ndarray, hc: np.ndarray, hy: np.ndarray,
-                 vc: np.ndarray, vx: np.ndarray) -> np.ndarray:
+                 vc: np.ndarray, vx: np.ndarray, thick: int) -> np.ndarray:
     """The grid lines' own pixels: line-mask pixels near a traced line, so a long struck
-    stroke inside a cell is never taken for a line and erased."""
+    stroke inside a cell is never taken for a line and erased; near enough for a line
+    ``thick`` px thick (a felt pen's line on a phone photo) to go whole, not leave its
+    edges behind as an outline in every cell."""
     band = np.zeros(h.shape, np.uint8)
-    width = max(5, round(max(h.shape) / 160))
+    width = max(5, round(max(h.shape) / 160), thick)
     for ys in hy:
         pts = np.stack([hc, ys], axis=1)
         pts = np.vstack([[0, ys[0]], pts, [h.shape[1] - 1, ys[-1]]])
@@ -313,7 +315,9 @@ def build(gray: np.ndarray, quad: np.ndarray) -> Lattice | None:
             h_edge, v_edge = h_edge[:, :-1], v_edge[:, :-1]
         else:
             break
-    lines = _line_pixels(h, v, hc, hy, vc, vx)
+    along = np.arange(0, fw, 3)
+    thick = 2 * int(np.median([_half_width(binary, along, np.interp(along, hc, y)) for y in hy]))
+    lines = _line_pixels(h, v, hc, hy, vc, vx, thick + 1)
     return Lattice(ink, lines, corners, h_edge, v_edge, to_photo)
 
 
