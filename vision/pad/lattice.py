@@ -315,7 +315,7 @@ def build(gray: np.ndarray, quad: np.ndarray) -> Lattice | None:
             h_edge, v_edge = h_edge[:, :-1], v_edge[:, :-1]
         else:
             break
-    along = np.arange(0, fw, 3)
+    along = np.arange(0, fw, 9)
     thick = 2 * int(np.median([_half_width(binary, along, np.interp(along, hc, y)) for y in hy]))
     lines = _line_pixels(h, v, hc, hy, vc, vx, thick + 1)
     return Lattice(ink, lines, corners, h_edge, v_edge, to_photo)
