@@ -26,6 +26,7 @@ import argparse
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -114,6 +115,13 @@ def label_piece(bbox: tuple[int, int, int, int], marks: list[synth.Mark]) -> int
         ix = max(0, min(x + w, mx + mw) - max(x, mx))
         iy = max(0, min(y + h, my + mh) - max(y, my))
         cover.append((ix * iy / area, ix * iy / max(1, mw * mh), m.label))
+    return _label([(p, m, CLASSES.index(label)) for p, m, label in cover])
+
+
+def _label(cover: list[tuple[float, float, int]]) -> int | None:
+    """A piece's class from how it covers each mark: (share of the piece, share of the mark,
+    the mark's class) per mark; junk for a speck, two digits or a fragment, None if it is
+    ambiguous (left out of training)."""
     if all(c[0] < 0.1 for c in cover):
         return JUNK  # a leftover of the printed lines, a speck
     touched = [c for c in cover if c[0] >= 0.25 and c[1] >= 0.3]
@@ -121,7 +129,7 @@ def label_piece(bbox: tuple[int, int, int, int], marks: list[synth.Mark]) -> int
         return JUNK  # two digits in one piece: a cut is missing
     of_piece, of_mark, label = max(cover)
     if of_piece >= 0.6 and of_mark >= 0.55:
-        return CLASSES.index(label)
+        return label
     if of_piece >= 0.6 and of_mark < 0.3:
         return JUNK  # a fragment: a join is missing
     return None
@@ -167,7 +175,7 @@ def _harvest(job: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
 def label_marked(box: np.ndarray, ids: np.ndarray, classes: list[int]
                  ) -> list[tuple[np.ndarray, int]]:
     """Every candidate of a cut cell labelled by the marks its pen pixels belong to (``ids``:
-    the cell's mark numbers, warped exactly as the cell was), with :func:`label_piece`'s
+    the cell's mark numbers, warped exactly as the cell was), by :func:`_label`'s
     rules: two marks in one piece or a fragment of one is junk, no mark at all is junk."""
     from vision.kniffel_pad.digits import _mask
 
@@ -181,17 +189,8 @@ def label_marked(box: np.ndarray, ids: np.ndarray, classes: list[int]
         if inside.size == 0:
             continue
         found, cnt = np.unique(inside, return_counts=True)
-        cover = [(c / inside.size, c / total[i], classes[i - 1])
-                 for i, c in zip(found.tolist(), cnt.tolist()) if i > 0]
-        label: int | None = None
-        if all(c[0] < 0.1 for c in cover):
-            label = JUNK
-        elif sum(1 for c in cover if c[0] >= 0.25 and c[1] >= 0.3) > 1:
-            label = JUNK
-        else:
-            of_piece, of_mark, cls = max(cover)
-            if of_piece >= 0.6:
-                label = cls if of_mark >= 0.55 else JUNK if of_mark < 0.3 else None
+        label = _label([(c / inside.size, c / total[i], classes[i - 1])
+                        for i, c in zip(found.tolist(), cnt.tolist()) if i > 0])
         if label is not None:
             out.append((piece.image, label))
     return out
@@ -203,10 +202,10 @@ def _harvest_sheets(job: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     import cv2
 
     from vision.pad import synth as sheets
-    from vision.pad.cells import cell_warp, clean_ink, cut, groups, looks_printed, printed_cells
+    from vision.pad.cells import cell_warp
     from vision.pad.find import find_tables, gray_of
     from vision.pad.lattice import build
-    from vision.pad.reader import READ_SIDE
+    from vision.pad.reader import READ_SIDE, cut_cells
 
     seed, n = job
     rng = np.random.default_rng(seed)
@@ -231,9 +230,7 @@ def _harvest_sheets(job: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
             flat_ids = cv2.warpPerspective(ids, np.linalg.inv(lat.to_photo),
                                            (lat.ink.shape[1], lat.ink.shape[0]),
                                            flags=cv2.INTER_NEAREST)
-            ink = clean_ink(lat)
-            boxes = {g: cut(ink, lat, g) for g in groups(lat)}
-            printed = printed_cells({g: looks_printed(b) for g, b in boxes.items()})
+            boxes, printed = cut_cells(lat)
             for g, box in boxes.items():
                 if g in printed:
                     continue
@@ -245,8 +242,11 @@ def _harvest_sheets(job: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(xs, np.float32).reshape(-1, SIDE, SIDE), np.asarray(ys, np.int64)
 
 
+Job = Callable[[tuple[int, int]], tuple[np.ndarray, np.ndarray]]
+
+
 def harvest(bank: Bank, pads: int, seed: int, workers: int, label: str,
-            job=None) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[no-untyped-def]
+            job: Job | None = None) -> tuple[np.ndarray, np.ndarray]:
     per = 4
     jobs = [(seed * 7919 + i, per) for i in range(max(1, pads // per))]
     xs, ys = [], []

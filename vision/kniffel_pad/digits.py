@@ -284,17 +284,18 @@ class DigitReader:
         for n, (box, sg) in enumerate(zip(ink_boxes, quick)):
             p = probs[k:k + len(sg.pieces)]
             k += len(sg.pieces)
-            sure = {i for i, _, (piece,) in sg.options if p[piece, :JUNK].max() >= SURE or (
-                p[piece, JUNK] >= SURE and sg.pieces[piece].bbox[3] < DIGIT_SIZED * sg.height)}
+            whole = _whole(sg)
+            sure = {i for i, piece in whole.items() if p[piece, :JUNK].max() >= SURE or (
+                p[piece, JUNK] >= SURE and not _digit_sized(sg, piece))}
             unsure = frozenset(range(sg.marks)) - sure  # a mark too thin alone has no piece
             if unsure:
                 out.append(None)
-                redo.append((n, unsure, {i: p[piece] for i, _, (piece,) in sg.options}))
+                redo.append((n, unsure, {i: p[piece] for i, piece in whole.items()}))
             else:
                 out.append(decide(sg, p, box.shape[1], signed))
         full = [segment(ink_boxes[n], around=unsure) for n, unsure, _ in redo]
         # a mark as it is was read in the first look: the same crop, the same answer
-        known = [_whole(sg) for sg in full]
+        known = [{piece: mark for mark, piece in _whole(sg).items()} for sg in full]
         new = [p.image for sg, kn in zip(full, known) for j, p in enumerate(sg.pieces)
                if j not in kn]
         fresh = iter(self.probs(new))
@@ -305,9 +306,14 @@ class DigitReader:
 
 
 def _whole(seg: Segmentation) -> dict[int, int]:
-    """piece -> mark, for the pieces that are one mark as it is (neither joined nor cut)."""
-    return {idx[0]: start for start, stop, idx in seg.options
+    """mark -> piece, for the pieces that are one mark as it is (neither joined nor cut)."""
+    return {start: idx[0] for start, stop, idx in seg.options
             if stop == start + 1 and len(idx) == 1}
+
+
+def _digit_sized(seg: Segmentation, piece: int) -> bool:
+    """As tall as a digit: dropping it as junk means leaving something written unread."""
+    return seg.pieces[piece].bbox[3] >= DIGIT_SIZED * seg.height
 
 
 def _best_chain(seg: Segmentation, logp: np.ndarray) -> list[tuple[int, int, float]]:
@@ -330,7 +336,7 @@ def _best_chain(seg: Segmentation, logp: np.ndarray) -> list[tuple[int, int, flo
             for i in idx:
                 c = int(np.argmax(logp[i] if whole else logp[i, :JUNK]))
                 score += float(logp[i, c])
-                if c == JUNK and seg.pieces[i].bbox[3] >= DIGIT_SIZED * seg.height:
+                if c == JUNK and _digit_sized(seg, i):
                     score += DROP_COST  # junk the size of a digit wants cutting, not dropping
                 chain.append((i, c, float(np.exp(logp[i, c]))))
             if score > best[end][0]:
@@ -343,8 +349,7 @@ def _minus(seg: Segmentation) -> int | None:
     level with its middle. The network cannot tell one from a speck of line (it sees every
     mark scaled to one size), and joined to the digit beside it, it passes for part of
     that digit; so its place and shape decide."""
-    whole = {start: idx[0] for start, stop, idx in seg.options
-             if stop == start + 1 and len(idx) == 1}
+    whole = _whole(seg)
     if 0 not in whole or 1 not in whole:
         return None
     x, y, w, h = seg.pieces[whole[0]].bbox
@@ -376,8 +381,7 @@ def decide(seg: Segmentation, probs: np.ndarray, box_w: int, signed: bool = Fals
     every = _best_chain(seg, logp)
     chain = [link for link in every if link[1] != JUNK]
     # a mark the size of a digit dropped as junk: something is written that was not read
-    doubt = UNREAD if any(c == JUNK and seg.pieces[i].bbox[3] >= DIGIT_SIZED * seg.height
-                          for i, c, _ in every) else 1.0
+    doubt = UNREAD if any(c == JUNK and _digit_sized(seg, i) for i, c, _ in every) else 1.0
     if not chain:
         junk = max((float(probs[i, JUNK]) for i in range(len(seg.pieces))), default=1.0)
         return BoxReading(None, False, min(junk, doubt))

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-
 WORK = 1000  # long side (px) at which tables are looked for
 INK = 0.1  # ink map level of a faint printed line
 PAPER = 0.35  # of the lit paper's brightness: darker is the table, not the page
@@ -70,13 +69,13 @@ def _quad(points: np.ndarray) -> np.ndarray:
     return np.array(quad, np.float64)
 
 
-def _ink_map(gray: np.ndarray) -> np.ndarray:
-    """0..1: how much darker than the paper around it each pixel is. The paper is a closing
-    wider than any stroke: it fills a stroke, but keeps a ramp as it is, so the edge of a
-    shadow (dark on one side only) is not ink, where a local maximum would make it a line."""
+def _ink_map(gray: np.ndarray, closed: np.ndarray) -> np.ndarray:
+    """0..1: how much darker than the paper around it each pixel is. The paper is
+    ``closed``, a closing wider than any stroke: it fills a stroke, but keeps a ramp as it
+    is, so the edge of a shadow (dark on one side only) is not ink, where a local maximum
+    would make it a line."""
     g = gray.astype(np.float32)
-    paper = cv2.morphologyEx(g, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8))
-    paper = np.maximum(cv2.GaussianBlur(paper, (0, 0), 1.5), g)
+    paper = np.maximum(cv2.GaussianBlur(closed.astype(np.float32), (0, 0), 1.5), g)
     ink: np.ndarray = np.clip((paper - g) / np.maximum(paper, 20.0), 0.0, 1.0)
     return ink
 
@@ -85,9 +84,9 @@ def paper_ink(gray: np.ndarray) -> np.ndarray:
     """0..1 ink map of the paper only: a dark table top's grain and the band along the
     page's edge (darker than the paper beside it) are not ink. Paper is what is bright once
     lines and writing are closed over; it is shrunk a little so its edge is left out."""
-    ink = _ink_map(gray)
+    closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8))
+    ink = _ink_map(gray, closed)
     level = float(np.percentile(gray[::4, ::4], 95))
-    closed = cv2.erode(cv2.dilate(gray, np.ones((15, 15), np.uint8)), np.ones((15, 15), np.uint8))
     # paper in a deep shadow (a hand or a lamp's shade over part of a card) is still paper
     paper = cv2.erode((closed > PAPER * level).astype(np.uint8), np.ones((11, 11), np.uint8))
     ink[paper == 0] = 0.0
@@ -123,7 +122,6 @@ def find_tables(image: np.ndarray) -> list[Found]:
         outline, _ = cv2.findContours(own, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         pts = np.concatenate([c.reshape(-1, 2) for c in outline]) + [x, y]
         found.append(Found((_quad(pts) + 0.5) / scale - 0.5))  # the outline's hull is the lines'
-
     return _top_to_bottom(found)
 
 

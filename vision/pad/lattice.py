@@ -196,8 +196,8 @@ def _printed(mask: np.ndarray, binary: np.ndarray, centres: np.ndarray, pos: np.
     a, b = np.array(cuts[:-1])[:, None], np.array(cuts[1:])[:, None]
     t = a + (b - a) * np.linspace(0.15, 0.85, SAMPLES)[None, :]  # points inside each span
     ti = np.clip(np.round(t).astype(int), 0, mask.shape[1] - 1)
-    e = np.concatenate([a + (b - a) * [0.03, 0.06], b - (b - a) * [0.03, 0.06]], axis=1)
-    ei = np.clip(np.round(e).astype(int), 0, mask.shape[1] - 1)  # just inside the walls
+    w = np.concatenate([a + (b - a) * [0.03, 0.06], b - (b - a) * [0.03, 0.06]], axis=1)
+    wi = np.clip(np.round(w).astype(int), 0, mask.shape[1] - 1)  # just inside the walls
     spans = len(cuts) - 1
     keep = np.zeros(len(pos), bool)
     for i in range(len(pos)):
@@ -205,8 +205,8 @@ def _printed(mask: np.ndarray, binary: np.ndarray, centres: np.ndarray, pos: np.
         pi = np.clip(np.round(p).astype(int), 0, mask.shape[0] - 1)
         cover = (thick[pi, ti] > 0).mean(axis=1)
         printed = int((cover >= LINE_COVER).sum())
-        pe = np.clip(np.round(np.interp(e, centres, pos[i])).astype(int), 0, mask.shape[0] - 1)
-        walls = float((thick[pe, ei] > 0).mean())
+        pw = np.clip(np.round(np.interp(w, centres, pos[i])).astype(int), 0, mask.shape[0] - 1)
+        walls = float((thick[pw, wi] > 0).mean())
         along = np.arange(0, mask.shape[1], 3)
         p = np.interp(along, centres, pos[i])
         d = SIDE_PX + _half_width(binary, along, p)

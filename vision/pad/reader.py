@@ -81,12 +81,17 @@ class PadReading:
         return {"tables": [t.view() for t in self.tables], "ms": round(self.ms, 1)}
 
 
-def _read_table(lat: Lattice, reader: DigitReader, text: bool) -> Table:
+def cut_cells(lat: Lattice) -> tuple[dict[Group, np.ndarray], set[Group]]:
+    """Every cell of the table cut out (as printed, merged cells once), and which are print;
+    the digit network's training cuts its handwritten cells with this too."""
     ink = clean_ink(lat)
-    cells_of = groups(lat)
-    boxes = {g: cut(ink, lat, g) for g in cells_of}
-    votes = {g: looks_printed(b) for g, b in boxes.items()}
-    printed = printed_cells(votes)
+    boxes = {g: cut(ink, lat, g) for g in groups(lat)}
+    return boxes, printed_cells({g: looks_printed(b) for g, b in boxes.items()})
+
+
+def _read_table(lat: Lattice, reader: DigitReader, text: bool) -> Table:
+    boxes, printed = cut_cells(lat)
+    cells_of = list(boxes)
     hand = [g for g in cells_of if g not in printed]
     readings = dict(zip(hand, reader.read_boxes([boxes[g] for g in hand], signed=True)))
     words = dict(zip(sorted(printed, key=lambda g: (g.r0, g.c0)),
@@ -156,4 +161,4 @@ def draw(image: np.ndarray, reading: PadReading) -> np.ndarray:
     return out
 
 
-__all__ = ["Cell", "PadError", "PadReading", "Table", "draw", "read_pad"]
+__all__ = ["Cell", "PadError", "PadReading", "Table", "cut_cells", "draw", "read_pad"]
