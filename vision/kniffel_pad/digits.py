@@ -33,6 +33,7 @@ SURE = 0.97  # a mark read as one digit this surely is not cut or joined
 DIGIT_SIZED, DROP_COST = 0.25, float(np.log(0.005))
 UNREAD = 0.3  # the confidence of a box where a digit-sized mark was left unread
 MAX_JOIN = 3
+APART_COST = float(np.log(0.05))
 MIN_AREA = 14  # px at PX_PER_MM: smaller marks are dust
 INSET_MM = 1.1  # keep clear of the printed lines
 STRIKE_SPAN = 0.7  # any mark over this share of the box's width strikes it
@@ -159,7 +160,7 @@ def _cuts(mask: np.ndarray, parts: int) -> list[list[int]]:
         return x + (a + int(np.argmin(profile[a:b])) if b > a else (a + b) // 2)
 
     if parts == 2:
-        found = {thinnest(0.22, 0.42), thinnest(0.38, 0.62), thinnest(0.58, 0.78)}
+        found = {thinnest(a, a + 0.16) for a in (0.14, 0.26, 0.38, 0.5, 0.62, 0.72)}
         return [[c] for c in sorted(found)]
     return [[thinnest(k / parts - 1 / (3 * parts), k / parts + 1 / (3 * parts))
              for k in range(1, parts)]]
@@ -216,7 +217,7 @@ def segment(ink_box: np.ndarray, whole_only: bool = False,
                 continue
             ways: list[list[int]] = [[]]
             for parts in range(2, 1 if whole_only or settled else MAX_DIGITS + 1):
-                if w >= (0.2 + 0.4 * (parts - 1)) * h:
+                if w >= (0.3 * (parts - 1)) * h:
                     ways += _cuts(union, parts)
             for way in ways:
                 cut = _cut(union, way)
@@ -327,12 +328,16 @@ def _best_chain(seg: Segmentation, logp: np.ndarray) -> list[tuple[int, int, flo
     """
     best: list[tuple[float, list[tuple[int, int, float]]]] = [(0.0, [])]
     best += [(-np.inf, []) for _ in range(seg.marks)]
+    apart = _apart(seg)
     for end in range(1, seg.marks + 1):
         for start, stop, idx in seg.options:
             if stop != end or best[start][0] == -np.inf:
                 continue
             score, chain = best[start][0], list(best[start][1])
             whole = stop - start == 1 and len(idx) == 1
+            for i in idx:  # a piece that takes in two marks standing apart
+                x, _, w, _ = seg.pieces[i].bbox
+                score += APART_COST * sum(x <= a and b <= x + w for a, b in apart)
             for i in idx:
                 c = int(np.argmax(logp[i] if whole else logp[i, :JUNK]))
                 score += float(logp[i, c])
@@ -342,6 +347,22 @@ def _best_chain(seg: Segmentation, logp: np.ndarray) -> list[tuple[int, int, flo
             if score > best[end][0]:
                 best[end] = (score, chain)
     return best[seg.marks][1]
+
+
+def _apart(seg: Segmentation) -> list[tuple[float, float]]:
+    """The centre columns of each two neighbouring digit-sized marks that stand side by side
+    (no column in common): two digits, or a digit and a leftover, rarely one digit's pieces."""
+    whole = _whole(seg)
+    out = []
+    for k in range(seg.marks - 1):
+        a, b = whole.get(k), whole.get(k + 1)
+        if a is None or b is None or not (_digit_sized(seg, a) and _digit_sized(seg, b)):
+            continue
+        ax, _, aw, _ = seg.pieces[a].bbox
+        bx, _, bw, _ = seg.pieces[b].bbox
+        if bx >= ax + aw:
+            out.append((ax + aw / 2, bx + bw / 2))
+    return out
 
 
 def _minus(seg: Segmentation) -> int | None:
