@@ -160,7 +160,7 @@ def _cuts(mask: np.ndarray, parts: int) -> list[list[int]]:
         return x + (a + int(np.argmin(profile[a:b])) if b > a else (a + b) // 2)
 
     if parts == 2:
-        found = {thinnest(a, a + 0.16) for a in (0.14, 0.26, 0.38, 0.5, 0.62, 0.72)}
+        found = {thinnest(0.22, 0.42), thinnest(0.38, 0.62), thinnest(0.58, 0.78)}
         return [[c] for c in sorted(found)]
     return [[thinnest(k / parts - 1 / (3 * parts), k / parts + 1 / (3 * parts))
              for k in range(1, parts)]]
