@@ -30,6 +30,7 @@ INK_ON = 0.28  # ink map level a pixel of a firm pen stroke is sure to reach
 INK_FLOOR = 0.12  # below this, paper grain and JPEG noise
 MAX_GROUPS = 8
 SURE = 0.97  # a mark read as one digit this surely is not cut or joined
+SPECK = 0.8  # a mark smaller than a digit this surely junk is not joined or cut either
 DIGIT_SIZED, DROP_COST = 0.25, float(np.log(0.005))
 UNREAD = 0.3  # the confidence of a box where a digit-sized mark was left unread
 MAX_JOIN = 3
@@ -287,7 +288,7 @@ class DigitReader:
             k += len(sg.pieces)
             whole = _whole(sg)
             sure = {i for i, piece in whole.items() if p[piece, :JUNK].max() >= SURE or (
-                p[piece, JUNK] >= SURE and not _digit_sized(sg, piece))}
+                p[piece, JUNK] >= SPECK and not _digit_sized(sg, piece))}
             unsure = frozenset(range(sg.marks)) - sure  # a mark too thin alone has no piece
             if unsure:
                 out.append(None)
