@@ -113,15 +113,30 @@ def _read_table(lat: Lattice, reader: DigitReader, text: bool) -> Table:
     return Table(lat.photo_corners(), rows, lat)
 
 
+def _shrink(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """A phone photo brought to the camera's scale (lines and kernels match), and the factor.
+    Halving first takes OpenCV's fast path for a whole ratio; a 12-megapixel photo is
+    brought down in half the time of one arbitrary-ratio step, to the same picture."""
+    h0, w0 = image.shape[:2]
+    while max(image.shape[:2]) >= 2 * READ_SIDE:
+        image = cv2.resize(image, (image.shape[1] // 2, image.shape[0] // 2),
+                           interpolation=cv2.INTER_AREA)
+    side = max(image.shape[:2])
+    if side > READ_SIDE:
+        k = READ_SIDE / side
+        image = cv2.resize(image, (max(1, round(image.shape[1] * k)),
+                                   max(1, round(image.shape[0] * k))),
+                           interpolation=cv2.INTER_AREA)
+    return image, image.shape[1] / w0 if image.shape[1] != w0 else 1.0
+
+
 def read_pad(image: np.ndarray, reader: DigitReader, text: bool = False) -> PadReading:
     """Every table in ``image`` (BGR or gray), top to bottom; ``text`` runs Tesseract on the
     printed cells. Raises :class:`PadError` when the photo shows no table."""
     if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or image.size == 0:
         raise PadError("a photo must be a non-empty gray or BGR image")
     t0 = time.perf_counter()
-    scale = min(1.0, READ_SIDE / max(image.shape[:2]))
-    if scale < 1.0:  # a phone photo is read at the camera's scale: lines and kernels match
-        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    image, scale = _shrink(image)
     gray = gray_of(image)
     tables = []
     for found in find_tables(gray):
