@@ -8,6 +8,7 @@ perspective, blur and uneven light (vision.kniffel_pad.synth). Seeds are fixed.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
@@ -126,6 +127,28 @@ def test_pad_check_json_and_one_line_errors(
         assert main(["kniffel", "pad-check", str(bad), "--json"]) == 2
         out, err = capsys.readouterr()
         assert out == "" and len(err.strip().splitlines()) == 1
+
+
+def test_pad_check_marks_a_sum_it_could_not_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A scribble in the total box is neither "no total" nor a sure number: the line shows
+    its reading with a '?' there, and '-' for the sums left empty."""
+    layout = Layout(1, 1)
+    page = cv2.cvtColor(sheet.page_image(layout, PX_PER_MM), cv2.COLOR_GRAY2BGR)
+    ink = (40, 30, 30)
+    total, two = (next(i for i, r in enumerate(ROWS) if r.key == k) for k in ("total", "two"))
+    x, y, w, h = (v * PX_PER_MM for v in layout.box(0, total))
+    zigzag = [[x + w * (0.3 + 0.05 * k), y + h * (0.25 if k % 2 else 0.75)] for k in range(9)]
+    cv2.polylines(page, [np.array(zigzag, np.int32)], False, ink, 3)
+    x, y, w, h = (v * PX_PER_MM for v in layout.box(0, two))
+    cv2.line(page, (round(x + 0.2 * w), round(y + 0.8 * h)),
+             (round(x + 0.8 * w), round(y + 0.2 * h)), ink, 5)  # struck: the column is not empty
+    photo = tmp_path / "pad.png"
+    cv2.imwrite(str(photo), page)
+    assert main(["kniffel", "pad-check", str(photo)]) == 0
+    line = capsys.readouterr().out.splitlines()[-1]
+    assert re.search(r"total \d*\?", line) and "upper -" in line, line
 
 
 def test_three_markers_are_enough_and_two_are_not(reader: DigitReader) -> None:

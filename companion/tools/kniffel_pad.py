@@ -15,6 +15,7 @@ from companion.errors import InputError
 from companion.inputs import check_image, excerpt
 
 MAX_NAMES_CHARS = 200
+UNREAD_BELOW = 0.5  # below this a sum's reading is shown as a guess
 
 
 def register(sub: Any) -> None:
@@ -75,6 +76,16 @@ def _pad_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _written(check: dict[str, Any]) -> str:
+    """A sum as read: '-' for an empty box, a '?' after a reading that is a guess and alone
+    when nothing could be read (the player should know it was not checked, not that it is
+    missing or wrong)."""
+    value = "" if check["written"] is None else str(check["written"])
+    if check["confidence"] < UNREAD_BELOW:
+        return value + "?"
+    return value or "-"
+
+
 def _print(view: dict[str, Any]) -> None:
     print(f"pad: {view['layout']['players']} player(s) x {view['layout']['games']} game(s), "
           f"read in {view['ms']} ms")
@@ -82,9 +93,7 @@ def _print(view: dict[str, Any]) -> None:
         filled = sum(1 for b in col["boxes"].values() if b["value"] is not None or b["struck"])
         if filled == 0 and all(s["written"] is None for s in col["sums"].values()):
             continue
-        sums = "  ".join(
-            f"{k} {s['written'] if s['written'] is not None else '-'}"
-            + ("" if s["ok"] is not False else f" (should be {s['computed']})")
-            for k, s in col["sums"].items()
-        )
+        sums = "  ".join(f"{k} {_written(s)}" + ("" if s["ok"] is not False else
+                                                   f" (should be {s['computed']})")
+                         for k, s in col["sums"].items())
         print(f"game {col['game'] + 1} player {col['player'] + 1}: {filled} boxes; {sums}")
