@@ -1,0 +1,65 @@
+"""How a box's marks become digits: which candidates are offered, and which chain wins.
+
+The network's answers are given by hand here, so each rule of the decision is tested apart
+from what a trained model happens to say; the pads' own tests read real renders.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.kniffel_pad.digits import CLASSES, JUNK, Piece, Segmentation, decide, segment
+
+BLANK_INPUT = np.zeros((28, 28), np.float32)
+
+
+def _probs(*rows: tuple[int, float]) -> np.ndarray:
+    """One row per piece: ``(class, probability)``, the rest spread over the other classes."""
+    out = np.zeros((len(rows), len(CLASSES)), np.float32)
+    for i, (c, p) in enumerate(rows):
+        out[i, :] = (1.0 - p) / (len(CLASSES) - 1)
+        out[i, c] = p
+    return out
+
+
+def test_two_marks_standing_apart_are_two_digits_even_when_their_join_reads_surely() -> None:
+    """A narrow 1 beside a 0 with a gap: read together the network says "0" almost surely,
+    but two digit-sized marks with no column in common are two digits."""
+    one, zero = (10, 5, 5, 30), (22, 4, 20, 32)
+    joined = (10, 4, 32, 32)
+    seg = Segmentation(
+        pieces=(Piece(BLANK_INPUT, one), Piece(BLANK_INPUT, zero), Piece(BLANK_INPUT, joined)),
+        options=((0, 1, (0,)), (1, 2, (1,)), (0, 2, (2,))),
+        marks=2, height=44)
+    reading = decide(seg, _probs((1, 0.9), (0, 0.99), (0, 0.999)), box_w=80)
+    assert reading.value == 10 and not reading.struck
+
+
+def test_a_join_of_a_mark_and_its_small_piece_still_wins() -> None:
+    """The cost is for marks standing apart that are both the size of a digit: the bar of a
+    5 beside its body (small, and read as junk alone) is still joined."""
+    bar, body = (30, 4, 12, 5), (18, 10, 16, 26)
+    joined = (18, 4, 24, 32)
+    seg = Segmentation(
+        pieces=(Piece(BLANK_INPUT, body), Piece(BLANK_INPUT, bar), Piece(BLANK_INPUT, joined)),
+        options=((0, 1, (0,)), (1, 2, (1,)), (0, 2, (2,))),
+        marks=2, height=44)
+    reading = decide(seg, _probs((6, 0.5), (JUNK, 0.6), (5, 0.95)), box_w=80)
+    assert reading.value == 5
+
+
+def test_two_touching_ones_are_offered_apart() -> None:
+    """Two 1s written touching make one mark a third as wide as it is tall; it is offered
+    cut in two, so the network can read both."""
+    ink = np.zeros((44, 80), np.float32)
+    cv2.line(ink, (30, 6), (30, 38), 1.0, 3)
+    cv2.line(ink, (40, 6), (40, 38), 1.0, 3)
+    cv2.line(ink, (30, 6), (40, 6), 1.0, 3)  # joined at the top
+    seg = segment(ink)
+    assert seg.marks == 1
+    cut_in_two = [idx for start, stop, idx in seg.options
+                  if (start, stop) == (0, 1) and len(idx) == 2]
+    assert cut_in_two
+    widths = [[seg.pieces[i].bbox[2] for i in idx] for idx in cut_in_two]
+    assert any(max(w) < 10 for w in widths)  # one of the cuts parts the two strokes
