@@ -115,8 +115,9 @@ def _read_table(lat: Lattice, reader: DigitReader, text: bool) -> Table:
 
 def _shrink(image: np.ndarray) -> tuple[np.ndarray, float]:
     """A phone photo brought to the camera's scale (lines and kernels match), and the factor.
-    Halving first takes OpenCV's fast path for a whole ratio; a 12-megapixel photo is
-    brought down in half the time of one arbitrary-ratio step, to the same picture."""
+    Whole halvings average (OpenCV's fast path for a whole ratio); the last step, by less
+    than two, interpolates. One arbitrary-ratio averaging step from 3000x4000 cost 45 ms on
+    one core, this about 12."""
     h0, w0 = image.shape[:2]
     while max(image.shape[:2]) >= 2 * READ_SIDE:
         image = cv2.resize(image, (image.shape[1] // 2, image.shape[0] // 2),
@@ -126,7 +127,7 @@ def _shrink(image: np.ndarray) -> tuple[np.ndarray, float]:
         k = READ_SIDE / side
         image = cv2.resize(image, (max(1, round(image.shape[1] * k)),
                                    max(1, round(image.shape[0] * k))),
-                           interpolation=cv2.INTER_AREA)
+                           interpolation=cv2.INTER_LINEAR)
     return image, image.shape[1] / w0 if image.shape[1] != w0 else 1.0
 
 
