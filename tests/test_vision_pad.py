@@ -70,6 +70,16 @@ def test_perspective_and_curl_still_found(reader: DigitReader) -> None:
     assert [(t.rows, t.cols) for t in got.tables] == [(t.rows, t.cols) for t in r.tables]
 
 
+def test_a_hand_ruled_line_that_wanders_is_still_a_row(reader: DigitReader) -> None:
+    """Rows of words between the lines are peaks too, so each line is first looked for near
+    its peak only; a line ruled by hand wanders further (this card's rows were found 19 and
+    20 of 20) and is traced a second time with the room the lines taken leave it."""
+    style = next(i for i, st in enumerate(synth.STYLES) if st.name == "hand-ruled")
+    r = _render(style, 11)
+    got = read_pad(r.photo, reader)
+    assert [(t.rows, t.cols) for t in got.tables] == [(t.rows, t.cols) for t in r.tables]
+
+
 def test_a_photo_without_a_table_is_refused(reader: DigitReader) -> None:
     rng = np.random.default_rng(5)
     photo = np.clip(rng.normal(200, 20, (480, 640, 3)), 0, 255).astype(np.uint8)

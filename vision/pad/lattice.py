@@ -134,10 +134,12 @@ def _run_centre(window: np.ndarray, expected: float) -> float:
     return float(a + (w * np.arange(len(w))).sum() / w.sum())
 
 
-def _trace(mask: np.ndarray, found: list[int]) -> tuple[np.ndarray, np.ndarray]:
+def _trace(mask: np.ndarray, found: list[int], reach: list[int] | None = None
+           ) -> tuple[np.ndarray, np.ndarray]:
     """Each line (rows of ``mask``; columns are along it) as positions at strip centres:
     (centres, positions[line, strip]). A strip where the line is not printed takes its
-    neighbours' course."""
+    neighbours' course. A line is looked for 0.4 of the way to the next one found, or as
+    far as ``reach`` says for each."""
     n = max(3, round(mask.shape[1] / STRIP_PX))
     edges = np.linspace(0, mask.shape[1], n + 1).round().astype(int)
     centres = (edges[:-1] + edges[1:]) / 2.0
@@ -147,7 +149,7 @@ def _trace(mask: np.ndarray, found: list[int]) -> tuple[np.ndarray, np.ndarray]:
         prof = mask[:, edges[k]:edges[k + 1]].mean(axis=1)
         for i, p in enumerate(found):
             near = min(gaps[max(0, i - 1)], gaps[min(len(gaps) - 1, i)])
-            r = max(2, int(0.4 * near))
+            r = max(2, int(0.4 * near)) if reach is None else reach[i]
             lo, hi = max(0, p - r), min(len(prof), p + r + 1)
             window = prof[lo:hi]
             if window.size and window.max() >= 0.3:
@@ -156,6 +158,29 @@ def _trace(mask: np.ndarray, found: list[int]) -> tuple[np.ndarray, np.ndarray]:
         ok = ~np.isnan(pos[i])
         pos[i] = np.interp(centres, centres[ok], pos[i, ok]) if ok.any() else p
     return centres, pos
+
+
+def _second_look(mask: np.ndarray, binary: np.ndarray, found: list[int], pos: np.ndarray,
+                 keep: np.ndarray, cuts: list[float]) -> np.ndarray:
+    """The grid lines, with those the first trace lost traced again. A row of words between
+    two lines is a peak too, so a line was looked for only 0.4 of the way to it, and a line
+    ruled by hand wanders further than that: it was traced off its course and not taken as
+    printed. Each such peak is traced once more as far as 0.4 of the way to the lines that
+    were taken, and kept if it is printed and not a line already kept."""
+    kept = [f for f, k in zip(found, keep) if k]
+    if keep.all() or len(kept) < 2:
+        return pos[keep]
+    lost = [f for f, k in zip(found, keep) if not k]
+    reach = []
+    for f in lost:
+        gap = min(abs(f - q) for q in kept)
+        reach.append(max(2, int(0.4 * gap)))
+    centres, again = _trace(mask, lost, reach)
+    again = again[_printed(mask, binary, centres, again, cuts)]
+    lines = np.concatenate([pos[keep], again])
+    lines = lines[np.argsort(np.median(lines, axis=1))]
+    out: np.ndarray = lines[_distinct(lines)]
+    return out
 
 
 def _distinct(pos: np.ndarray) -> np.ndarray:
@@ -292,13 +317,17 @@ def build(gray: np.ndarray, quad: np.ndarray) -> Lattice | None:
         return None
     hc, hy = _trace(h, rows)
     vc, vx = _trace(v.T, cols)
+    rows = [r for r, k in zip(rows, _distinct(hy)) if k]
+    cols = [c for c, k in zip(cols, _distinct(vx)) if k]
     hy, vx = hy[_distinct(hy)], vx[_distinct(vx)]
-    keep = _printed(v.T, binary.T, vc, vx, [float(np.median(y)) for y in hy])
-    vx = vx[keep]
+    cuts = [float(np.median(y)) for y in hy]
+    keep = _printed(v.T, binary.T, vc, vx, cuts)
+    vx = _second_look(v.T, binary.T, cols, vx, keep, cuts)
     if len(vx) < 2:
         return None
-    keep = _printed(h, binary, hc, hy, [float(np.median(x)) for x in vx])
-    hy = hy[keep]
+    cuts = [float(np.median(x)) for x in vx]
+    keep = _printed(h, binary, hc, hy, cuts)
+    hy = _second_look(h, binary, rows, hy, keep, cuts)
     if len(hy) < 2:
         return None
     corners = _cross(hc, hy, vc, vx)
