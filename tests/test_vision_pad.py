@@ -19,6 +19,7 @@ from pad_support import held_out_digits, reader  # noqa: F401 (a fixture)
 from companion.cli import main
 from vision.kniffel_pad.digits import DigitReader
 from vision.pad import PadError, read_pad, synth
+from vision.pad.lattice import _off_course
 
 MIN_NUMBERS_RIGHT = 0.75  # measured 0.87 on the single-table render below
 
@@ -219,3 +220,18 @@ def test_most_fresh_sheets_are_traced_right_at_both_sizes(reader: DigitReader) -
                     continue
                 right += got == [(t.rows, t.cols) for t in r.tables]
     assert right >= 8
+
+
+def test_a_trace_that_left_its_line_for_a_strip_is_sent_back() -> None:
+    """A digit's stroke beside a curled line took one strip of its trace: that strip is
+    found, with where the line's smooth course says the line is; when many strips are off,
+    the line bends more than a parabola and the trace is left alone."""
+    centres = np.arange(7) * 45.0 + 22.0
+    course = 466 - 0.0004 * (centres - 150.0) ** 2  # a curled line
+    pos = course.copy()
+    pos[5] += 9.0  # the trace jumped to a stroke below the line there
+    (strip, where), = _off_course(centres, pos)
+    assert strip == 5 and abs(where - course[5]) < 1.5
+    wavy = course + np.array([0.0, 6.0, -6.0, 6.0, -6.0, 6.0, 0.0])
+    assert _off_course(centres, wavy) == []
+    assert _off_course(centres, course) == []

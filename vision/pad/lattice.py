@@ -28,6 +28,7 @@ SAMPLES = 30  # points looked at along each span: a row of words has gaps betwee
 MEAN_COVER = 0.8  # ...or covers this share of all spans together
 SIDE_PX = 5  # paper this far either side of a line
 SAME_PX = 4  # two traced lines closer than this are one
+JUMP_PX = 4  # a strip this far off its line's smooth course took a stroke beside the line
 CLOSE = 0.35  # of the usual spacing (3rd quartile: split peaks make many small gaps)
 
 
@@ -134,30 +135,59 @@ def _run_centre(window: np.ndarray, expected: float) -> float:
     return float(a + (w * np.arange(len(w))).sum() / w.sum())
 
 
-def _trace(mask: np.ndarray, found: list[int], reach: list[int] | None = None
-           ) -> tuple[np.ndarray, np.ndarray]:
+def _trace(mask: np.ndarray, found: list[int], reach: list[int] | None = None,
+           mend: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Each line (rows of ``mask``; columns are along it) as positions at strip centres:
     (centres, positions[line, strip]). A strip where the line is not printed takes its
     neighbours' course. A line is looked for 0.4 of the way to the next one found, or as
-    far as ``reach`` says for each."""
+    far as ``reach`` says for each; ``mend`` takes strips far off the line's smooth course
+    again, nearest where the course says the line is."""
     n = max(3, round(mask.shape[1] / STRIP_PX))
     edges = np.linspace(0, mask.shape[1], n + 1).round().astype(int)
     centres = (edges[:-1] + edges[1:]) / 2.0
     gaps = np.diff(found) if len(found) > 1 else np.array([mask.shape[0]])
     pos = np.full((len(found), n), np.nan)
-    for k in range(n):
-        prof = mask[:, edges[k]:edges[k + 1]].mean(axis=1)
-        for i, p in enumerate(found):
-            near = min(gaps[max(0, i - 1)], gaps[min(len(gaps) - 1, i)])
-            r = max(2, int(0.4 * near)) if reach is None else reach[i]
-            lo, hi = max(0, p - r), min(len(prof), p + r + 1)
+    profs = [mask[:, edges[k]:edges[k + 1]].mean(axis=1) for k in range(n)]
+    spans = []
+    for i, p in enumerate(found):
+        near = min(gaps[max(0, i - 1)], gaps[min(len(gaps) - 1, i)])
+        r = max(2, int(0.4 * near)) if reach is None else reach[i]
+        spans.append((max(0, p - r), min(mask.shape[0], p + r + 1)))
+    for k, prof in enumerate(profs):
+        for i, (p, (lo, hi)) in enumerate(zip(found, spans)):
             window = prof[lo:hi]
             if window.size and window.max() >= 0.3:
                 pos[i, k] = lo + _run_centre(window, p - lo)
+    for i, (lo, hi) in enumerate(spans if mend else []):
+        for k, expected in _off_course(centres, pos[i]):
+            pos[i, k] = lo + _run_centre(profs[k][lo:hi], expected - lo)
     for i, p in enumerate(found):
         ok = ~np.isnan(pos[i])
         pos[i] = np.interp(centres, centres[ok], pos[i, ok]) if ok.any() else p
     return centres, pos
+
+
+def _off_course(centres: np.ndarray, pos: np.ndarray) -> list[tuple[int, float]]:
+    """Strips where a trace left its line for a stroke beside it, with where the line should
+    be: a line bends smoothly (a curled card is near a parabola, a hand-ruled wobble is a
+    px or two), so the strips furthest off a parabola are dropped one at a time while one
+    is more than ``JUMP_PX`` off. A stroke is beside the line for a strip or two; when more
+    than a quarter of the strips are off, the parabola is wrong (a sharper bend) and the
+    trace stands."""
+    ok = np.flatnonzero(~np.isnan(pos))
+    dropped: list[int] = []
+    while len(ok) > 4:
+        fit = np.polyfit(centres[ok], pos[ok], 2)
+        off = np.abs(np.polyval(fit, centres[ok]) - pos[ok])
+        worst = int(np.argmax(off))
+        if off[worst] <= JUMP_PX:
+            break
+        dropped.append(int(ok[worst]))
+        ok = np.delete(ok, worst)
+    if not dropped or len(dropped) > max(1, len(pos) // 4):
+        return []
+    fit = np.polyfit(centres[ok], pos[ok], 2)
+    return [(k, float(np.polyval(fit, centres[k]))) for k in dropped]
 
 
 def _second_look(mask: np.ndarray, binary: np.ndarray, found: list[int], pos: np.ndarray,
@@ -166,7 +196,9 @@ def _second_look(mask: np.ndarray, binary: np.ndarray, found: list[int], pos: np
     two lines is a peak too, so a line was looked for only 0.4 of the way to it, and a line
     ruled by hand wanders further than that: it was traced off its course and not taken as
     printed. Each such peak is traced once more as far as 0.4 of the way to the lines that
-    were taken, and kept if it is printed and not a line already kept."""
+    were taken, and kept if it is printed and not a line already kept; if it is still not
+    printed, once more with the strips that left its course taken again (``mend``).
+    Only a line that would be lost is mended: a kept line's trace is never moved."""
     kept = [f for f, k in zip(found, keep) if k]
     if keep.all() or len(kept) < 2:
         return pos[keep]
@@ -176,8 +208,12 @@ def _second_look(mask: np.ndarray, binary: np.ndarray, found: list[int], pos: np
         gap = min(abs(f - q) for q in kept)
         reach.append(max(2, int(0.4 * gap)))
     centres, again = _trace(mask, lost, reach)
-    again = again[_printed(mask, binary, centres, again, cuts)]
-    lines = np.concatenate([pos[keep], again])
+    printed = _printed(mask, binary, centres, again, cuts)
+    if not printed.all():  # a stroke beside the line took the trace in a strip or two
+        _, mended = _trace(mask, lost, reach, mend=True)
+        redo = ~printed & _printed(mask, binary, centres, mended, cuts)
+        again[redo], printed = mended[redo], printed | redo
+    lines = np.concatenate([pos[keep], again[printed]])
     lines = lines[np.argsort(np.median(lines, axis=1))]
     out: np.ndarray = lines[_distinct(lines)]
     return out
