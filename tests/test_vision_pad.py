@@ -208,7 +208,8 @@ def test_a_deep_shadow_over_part_of_the_card(reader: DigitReader) -> None:
 
 def test_most_fresh_sheets_are_traced_right_at_both_sizes(reader: DigitReader) -> None:
     """Twelve sheets whose seeds were not picked: every tune style, a camera's and a phone's
-    photo. Measured 9/12 (5/12 on 25 Nov's reader); docs/vision-pad.md has the bench."""
+    photo. Measured 11/12 (9/12 on the morning of 26 Nov, 5/12 on 25 Nov); see
+    docs/vision-pad.md."""
     right = 0
     for style in (0, 1, 2):
         for seed in (60, 61):
