@@ -126,7 +126,8 @@ def _label(cover: list[tuple[float, float, int]]) -> int | None:
         return JUNK  # a leftover of the printed lines, a speck
     # a mark is in the piece when it covers much of the piece, or the piece holds most of
     # it: a narrow 1 touching a wide 2 is little of the piece but all of itself
-    touched = [c for c in cover if (c[0] >= 0.25 and c[1] >= 0.3) or (c[0] >= 0.08 and c[1] >= 0.6)]
+    touched = [c for c in cover
+               if (c[0] >= 0.25 and c[1] >= 0.3) or (c[0] >= 0.08 and c[1] >= 0.6)]
     if len(touched) > 1:
         return JUNK  # two digits in one piece: a cut is missing
     of_piece, of_mark, label = max(cover)

@@ -201,7 +201,8 @@ def _second_look(mask: np.ndarray, binary: np.ndarray, found: list[int], pos: np
     Only a line that would be lost is mended: a kept line's trace is never moved."""
     kept = [f for f, k in zip(found, keep) if k]
     if keep.all() or len(kept) < 2:
-        return pos[keep]
+        taken: np.ndarray = pos[keep]
+        return taken
     lost = [f for f, k in zip(found, keep) if not k]
     reach = []
     for f in lost:
