@@ -29,17 +29,10 @@ sys.path.insert(0, str(ROOT))
 from vision.kniffel_pad import synth  # noqa: E402
 from vision.kniffel_pad.digits import DigitReader  # noqa: E402
 from vision.kniffel_pad.layout import ROWS, Layout  # noqa: E402
-from vision.kniffel_pad.reader import ColumnReading, read_pad  # noqa: E402
-from companion.games.kniffel.padcheck import SUM_PARTS, SURE  # noqa: E402
+from vision.kniffel_pad.reader import read_pad  # noqa: E402
 
 SUM_ROW = {row.key: i for i, row in enumerate(ROWS) if row.is_sum}
 HELDOUT = ROOT / "tests" / "data" / "pad_digits_heldout.npz"
-
-
-def _sure(column: ColumnReading, key: str) -> bool:
-    """The sum and every box it adds read as surely as the table needs to tell a finding."""
-    rows = [key, *(b.value for b in SUM_PARTS[key])]
-    return all(column.boxes[r].confidence >= SURE for r in rows)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -70,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         sums_wrong += 1
         flagged = result.columns[wrong].sums["total"].ok is False
         sums_flagged += flagged
-        sure_flagged += flagged and _sure(result.columns[wrong], "total")
+        sure_flagged += flagged and result.columns[wrong].sums["total"].sure
         for col in result.columns:  # every other sum is written right
             for key, check in col.sums.items():
                 written = truth[(col.column, SUM_ROW[key])]
@@ -78,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 sums_right += 1
                 false_alarms += check.ok is False
-                sure_alarms += check.ok is False and _sure(col, key)
+                sure_alarms += check.ok is False and check.sure
     n = total.numbers + total.struck
     print(f"pads: {args.pads} photos, {n} written boxes, {total.blank} blank "
           f"(held-out MNIST digits)")

@@ -21,10 +21,11 @@ import pytest
 from pad_support import held_out_digits, reader  # noqa: F401 (a fixture)
 
 from companion.cli import main
+from companion.tools.kniffel_pad import _print
 from vision.kniffel_pad import sheet, synth
-from vision.kniffel_pad.digits import DigitReader
+from vision.kniffel_pad.digits import BoxReading, DigitReader
 from vision.kniffel_pad.layout import ROWS, Layout
-from vision.kniffel_pad.reader import PX_PER_MM, PadNotFound, read_pad
+from vision.kniffel_pad.reader import PX_PER_MM, PadNotFound, check_sums, read_pad
 
 SVG = "{http://www.w3.org/2000/svg}"
 # measured 0.955 of written boxes, all blanks, on these 4 seeded renders (docs/kniffel-pad.md);
@@ -149,6 +150,35 @@ def test_pad_check_marks_a_sum_it_could_not_read(
     assert main(["kniffel", "pad-check", str(photo)]) == 0
     line = capsys.readouterr().out.splitlines()[-1]
     assert re.search(r"total \d*\?", line) and "upper -" in line, line
+
+
+def test_a_sum_is_sure_only_when_every_box_it_adds_was_read_surely() -> None:
+    """One box read at 0.5 makes every sum that adds it a guess; the other sums stay sure."""
+    sure = {r.key: BoxReading(2, False, 0.99) for r in ROWS}
+    checks = check_sums(sure)
+    assert all(c.sure for c in checks.values())
+    doubtful = dict(sure, kniffel=BoxReading(2, False, 0.5))
+    checks = check_sums(doubtful)
+    assert checks["upper"].sure and checks["bonus"].sure
+    assert not checks["lower"].sure and not checks["total"].sure
+    assert checks["total"].view()["sure"] is False
+
+
+def test_a_sum_flagged_on_a_guess_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    """pad-check's line: a wrong sum read surely is told flat, one resting on a box read
+    below 0.9 with a '?', so a player knows which to check first."""
+    def check(written: int, computed: int, sure: bool) -> dict[str, object]:
+        return {"written": written, "computed": computed, "ok": written == computed,
+                "sure": sure, "confidence": 0.99}
+
+    box = {"value": 5, "struck": False, "confidence": 0.99}
+    view = {"layout": {"players": 1, "games": 1}, "ms": 100.0, "players": [
+        {"game": 0, "player": 0, "boxes": {"two": box},
+         "sums": {"upper": check(5, 5, True), "bonus": check(0, 0, True),
+                  "lower": check(30, 20, True), "total": check(35, 25, False)}}]}
+    _print(view)
+    line = capsys.readouterr().out.splitlines()[-1]
+    assert "lower 30 (should be 20)" in line and "total 35 (should be 25?)" in line, line
 
 
 def test_three_markers_are_enough_and_two_are_not(reader: DigitReader) -> None:

@@ -94,6 +94,7 @@ def _print(view: dict[str, Any]) -> None:
         if filled == 0 and all(s["written"] is None for s in col["sums"].values()):
             continue
         sums = "  ".join(f"{k} {_written(s)}" + ("" if s["ok"] is not False else
-                                                   f" (should be {s['computed']})")
+                                                   f" (should be {s['computed']}"
+                                                   f"{'' if s['sure'] else '?'})")
                          for k, s in col["sums"].items())
         print(f"game {col['game'] + 1} player {col['player'] + 1}: {filled} boxes; {sums}")

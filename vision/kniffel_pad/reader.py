@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from companion.games.kniffel.pad import BOXES, Pad
+from companion.games.kniffel.padcheck import SUM_PARTS, SURE
 from vision.kniffel_pad.digits import INSET_MM, BoxReading, DigitReader, ink_map
 from vision.kniffel_pad.layout import (
     PAGE_H, PAGE_W, ROWS, SUMS, Layout, PadSheetError, marker_corners,
@@ -42,8 +43,13 @@ class Located:
 
 @dataclass(frozen=True)
 class SumCheck:
+    """A written sum against the boxes as read; ``sure`` when the sum and every box it adds
+    were read as surely as the table needs to hold a finding against a player (one misread
+    box of eleven is enough to flag a right total)."""
+
     written: int | None
     computed: int
+    sure: bool = True
 
     @property
     def ok(self) -> bool | None:
@@ -51,7 +57,8 @@ class SumCheck:
         return None if self.written is None else self.written == self.computed
 
     def view(self) -> dict[str, object]:
-        return {"written": self.written, "computed": self.computed, "ok": self.ok}
+        return {"written": self.written, "computed": self.computed, "ok": self.ok,
+                "sure": self.sure}
 
 
 @dataclass(frozen=True)
@@ -147,7 +154,9 @@ def check_sums(boxes: dict[str, BoxReading]) -> dict[str, SumCheck]:
     pad = Pad(tuple(boxes[b.value].value for b in BOXES))
     computed = {"upper": pad.upper, "bonus": pad.bonus, "lower": pad.lower}
     computed["total"] = pad.upper + pad.bonus + pad.lower
-    return {k: SumCheck(boxes[k].value, computed[k]) for k in SUMS}
+    return {k: SumCheck(boxes[k].value, computed[k], all(
+        boxes[r].confidence >= SURE for r in (k, *(b.value for b in SUM_PARTS[k]))))
+        for k in SUMS}
 
 
 def read_pad(image: np.ndarray, reader: DigitReader) -> PadReading:
