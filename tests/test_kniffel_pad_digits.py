@@ -12,6 +12,7 @@ import numpy as np
 from vision.kniffel_pad.digits import CLASSES, JUNK, Piece, Segmentation, decide, segment
 
 BLANK_INPUT = np.zeros((28, 28), np.float32)
+Box = tuple[int, int, int, int]
 
 
 def _probs(*rows: tuple[int, float]) -> np.ndarray:
@@ -23,15 +24,18 @@ def _probs(*rows: tuple[int, float]) -> np.ndarray:
     return out
 
 
+def _two_marks(first: Box, second: Box, joined: Box) -> Segmentation:
+    """Two marks of a 44 px box (x, y, w, h), each alone or joined: pieces 0, 1 and 2."""
+    return Segmentation(
+        pieces=tuple(Piece(BLANK_INPUT, b) for b in (first, second, joined)),
+        options=((0, 1, (0,)), (1, 2, (1,)), (0, 2, (2,))),
+        marks=2, height=44)
+
+
 def test_two_marks_standing_apart_are_two_digits_even_when_their_join_reads_surely() -> None:
     """A narrow 1 beside a 0 with a gap: read together the network says "0" almost surely,
     but two digit-sized marks with no column in common are two digits."""
-    one, zero = (10, 5, 5, 30), (22, 4, 20, 32)
-    joined = (10, 4, 32, 32)
-    seg = Segmentation(
-        pieces=(Piece(BLANK_INPUT, one), Piece(BLANK_INPUT, zero), Piece(BLANK_INPUT, joined)),
-        options=((0, 1, (0,)), (1, 2, (1,)), (0, 2, (2,))),
-        marks=2, height=44)
+    seg = _two_marks((10, 5, 5, 30), (22, 4, 20, 32), joined=(10, 4, 32, 32))
     reading = decide(seg, _probs((1, 0.9), (0, 0.99), (0, 0.999)), box_w=80)
     assert reading.value == 10 and not reading.struck
 
@@ -39,12 +43,7 @@ def test_two_marks_standing_apart_are_two_digits_even_when_their_join_reads_sure
 def test_a_join_of_a_mark_and_its_small_piece_still_wins() -> None:
     """The cost is for marks standing apart that are both the size of a digit: the bar of a
     5 beside its body (small, and read as junk alone) is still joined."""
-    bar, body = (30, 4, 12, 5), (18, 10, 16, 26)
-    joined = (18, 4, 24, 32)
-    seg = Segmentation(
-        pieces=(Piece(BLANK_INPUT, body), Piece(BLANK_INPUT, bar), Piece(BLANK_INPUT, joined)),
-        options=((0, 1, (0,)), (1, 2, (1,)), (0, 2, (2,))),
-        marks=2, height=44)
+    seg = _two_marks((18, 10, 16, 26), (30, 4, 12, 5), joined=(18, 4, 24, 32))  # body, bar
     reading = decide(seg, _probs((6, 0.5), (JUNK, 0.6), (5, 0.95)), box_w=80)
     assert reading.value == 5
 

@@ -86,6 +86,13 @@ def _written(check: dict[str, Any]) -> str:
     return value or "-"
 
 
+def _should_be(check: dict[str, Any]) -> str:
+    """What a sum flagged wrong adds up to, with a '?' when a box it adds is a guess."""
+    if check["ok"] is not False:
+        return ""
+    return f" (should be {check['computed']}{'' if check['sure'] else '?'})"
+
+
 def _print(view: dict[str, Any]) -> None:
     print(f"pad: {view['layout']['players']} player(s) x {view['layout']['games']} game(s), "
           f"read in {view['ms']} ms")
@@ -93,8 +100,5 @@ def _print(view: dict[str, Any]) -> None:
         filled = sum(1 for b in col["boxes"].values() if b["value"] is not None or b["struck"])
         if filled == 0 and all(s["written"] is None for s in col["sums"].values()):
             continue
-        sums = "  ".join(f"{k} {_written(s)}" + ("" if s["ok"] is not False else
-                                                   f" (should be {s['computed']}"
-                                                   f"{'' if s['sure'] else '?'})")
-                         for k, s in col["sums"].items())
+        sums = "  ".join(f"{k} {_written(s)}{_should_be(s)}" for k, s in col["sums"].items())
         print(f"game {col['game'] + 1} player {col['player'] + 1}: {filled} boxes; {sums}")

@@ -26,7 +26,8 @@ CELL_H = 48  # px: a cell's height once cut out (the printed pad's boxes are rea
 OVER = 0.25  # of the height, kept above and below a cell
 TEXT_VOTE = 0.5  # share of a column's written cells that look printed
 ROW_VOTE = 0.8  # of a row's: a row of handwriting may hold a few broken digits
-WORD_H = (0.15, 0.42)  # of the height: a label's letters, not a stroke's width
+SMALL_H = 0.42  # of the height: a mark lower than this is no handwritten digit
+WORD_H = 0.15  # of the height: a word's letters at least; lower is a stroke's width
 REMNANT = 0.1  # of the height: a line's leftover is at most this thick, this near its line
 
 
@@ -142,7 +143,7 @@ def looks_printed(box: np.ndarray) -> bool | None:
     marks = [s for s in stats[1:] if s[4] >= MIN_AREA]
     if not marks:
         return None
-    small = float(np.median([s[3] for s in marks])) < 0.42 * CELL_H
+    small = float(np.median([s[3] for s in marks])) < SMALL_H * CELL_H
     return (small and (len(marks) >= 3 or any(_word(s) for s in marks))) or len(marks) >= 7
 
 
@@ -150,7 +151,7 @@ def _word(stat: np.ndarray) -> bool:
     """A mark that is letters run together (an italic or tightly set label): lower than a
     handwritten digit, wider than tall, and neither a thin stroke nor a filled bar."""
     _, _, w, h, area = (int(v) for v in stat[:5])
-    return WORD_H[0] * CELL_H <= h < WORD_H[1] * CELL_H and w >= 1.5 * h and (
+    return WORD_H * CELL_H <= h < SMALL_H * CELL_H and w >= 1.5 * h and (
         0.2 <= area / max(1, w * h) <= 0.6)
 
 

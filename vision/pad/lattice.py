@@ -204,10 +204,7 @@ def _second_look(mask: np.ndarray, binary: np.ndarray, found: list[int], pos: np
         taken: np.ndarray = pos[keep]
         return taken
     lost = [f for f, k in zip(found, keep) if not k]
-    reach = []
-    for f in lost:
-        gap = min(abs(f - q) for q in kept)
-        reach.append(max(2, int(0.4 * gap)))
+    reach = [max(2, int(0.4 * min(abs(f - q) for q in kept))) for f in lost]
     centres, again = _trace(mask, lost, reach)
     printed = _printed(mask, binary, centres, again, cuts)
     if not printed.all():  # a stroke beside the line took the trace in a strip or two
@@ -354,9 +351,10 @@ def build(gray: np.ndarray, quad: np.ndarray) -> Lattice | None:
         return None
     hc, hy = _trace(h, rows)
     vc, vx = _trace(v.T, cols)
-    rows = [r for r, k in zip(rows, _distinct(hy)) if k]
-    cols = [c for c, k in zip(cols, _distinct(vx)) if k]
-    hy, vx = hy[_distinct(hy)], vx[_distinct(vx)]
+    one_h, one_v = _distinct(hy), _distinct(vx)
+    rows = [r for r, k in zip(rows, one_h) if k]
+    cols = [c for c, k in zip(cols, one_v) if k]
+    hy, vx = hy[one_h], vx[one_v]
     cuts = [float(np.median(y)) for y in hy]
     keep = _printed(v.T, binary.T, vc, vx, cuts)
     vx = _second_look(v.T, binary.T, cols, vx, keep, cuts)
