@@ -180,9 +180,9 @@ def label_marked(box: np.ndarray, ids: np.ndarray, classes: list[int]
     """Every candidate of a cut cell labelled by the marks its pen pixels belong to (``ids``:
     the cell's mark numbers, warped exactly as the cell was), by :func:`_label`'s
     rules: two marks in one piece or a fragment of one is junk, no mark at all is junk."""
-    from vision.kniffel_pad.digits import _mask
+    from vision.kniffel_pad.digits import pen_mask
 
-    on = _mask(box)
+    on = pen_mask(box)
     seen, counts = np.unique(ids[on], return_counts=True)
     total = dict(zip(seen.tolist(), counts.tolist()))
     out = []

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -22,10 +23,14 @@ import numpy as np
 from vision.kniffel_pad.layout import PadSheetError
 from vision.model_file import OnnxNet, read_model, write_model
 
+if TYPE_CHECKING:
+    from vision.kniffel_pad.numbers import NumberReader
+
 CLASSES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "-", "/", "junk")
 DASH, SLASH, JUNK = 10, 11, 12
 SIDE = 28
 MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "pad_digits.npz"
+NUMBERS_PATH = MODEL_PATH.with_name("pad_numbers.npz")
 INK_ON = 0.28  # ink map level a pixel of a firm pen stroke is sure to reach
 INK_FLOOR = 0.12  # below this, paper grain and JPEG noise
 MAX_GROUPS = 8
@@ -115,7 +120,7 @@ def darkest(ink_box: np.ndarray) -> float:
     return float(part[lo] + (at - lo) * (part[hi] - part[lo]))
 
 
-def _mask(ink_box: np.ndarray) -> np.ndarray:
+def pen_mask(ink_box: np.ndarray) -> np.ndarray:
     """Pen pixels: a share of the box's darkest ink, so a faint pencil box is read as a
     firm pen one is, with a floor so an empty box's grain stays empty."""
     top = darkest(ink_box)
@@ -142,7 +147,10 @@ def _groups(mask: np.ndarray) -> list[np.ndarray]:
                 groups[-1] = (ids + [i], union)
                 continue
         groups.append(([i], [x, y, x + w, y + h]))
-    return [np.isin(labels, ids) for ids, _ in groups]
+    member = np.zeros((len(groups), n), bool)  # a lookup per group: isin sorts, this indexes
+    for g, (ids, _) in enumerate(groups):
+        member[g, ids] = True
+    return [m[labels] for m in member]
 
 
 def _bbox(mask: np.ndarray) -> tuple[int, int, int, int]:
@@ -203,7 +211,7 @@ def segment(ink_box: np.ndarray, whole_only: bool = False,
     cuts only runs of marks that hold one of these (the marks the first look was unsure
     of): two digits read surely one by one are not offered joined.
     """
-    groups = _groups(_mask(ink_box))
+    groups = _groups(pen_mask(ink_box))
     found: list[Piece] = []
     options: list[tuple[int, int, tuple[int, ...]]] = []
     for i in range(len(groups)):
@@ -240,21 +248,29 @@ def pieces(ink_box: np.ndarray) -> list[Piece]:
 
 
 class DigitReader:
-    """The box reader; ``load()`` gives the shipped model, run by cv2.dnn
-    (``vision.model_file.OnnxNet``)."""
+    """The box reader; ``load()`` gives the shipped models, run by cv2.dnn
+    (``vision.model_file.OnnxNet``): the digit network, and the whole-number network
+    (:mod:`vision.kniffel_pad.numbers`) that reads every number once more."""
 
-    def __init__(self, onnx: bytes, temperature: float = 1.0) -> None:
+    def __init__(self, onnx: bytes, temperature: float = 1.0,
+                 numbers: NumberReader | None = None) -> None:
         self.net = OnnxNet(onnx, "digit network", PadSheetError)
         self.onnx = self.net.onnx
         self.temperature = temperature
+        self.numbers = numbers
 
     @classmethod
-    def load(cls, path: str | Path | None = None) -> DigitReader:
+    def load(cls, path: str | Path | None = None,
+             numbers: str | Path | None = NUMBERS_PATH) -> DigitReader:
+        """``numbers`` None: the digit network alone."""
+        from vision.kniffel_pad.numbers import NumberReader  # it builds on this module
+
         p = Path(path) if path is not None else MODEL_PATH
         meta, onnx, _ = read_model(p, "digit model", PadSheetError)
         if tuple(meta.get("classes", ())) != CLASSES or int(meta.get("side", -1)) != SIDE:
             raise PadSheetError(f"digit model {p} was made for other classes or input size")
-        return cls(onnx, float(meta["temperature"]))
+        second = NumberReader.load(numbers) if numbers is not None else None
+        return cls(onnx, float(meta["temperature"]), second)
 
     def save(self, path: str | Path) -> None:
         meta = {"classes": list(CLASSES), "side": SIDE, "temperature": self.temperature}
@@ -304,7 +320,8 @@ class DigitReader:
         for (n, _, seen), sg, kn in zip(redo, full, known):
             p = np.array([seen[kn[j]] if j in kn else next(fresh) for j in range(len(sg.pieces))])
             out[n] = decide(sg, p.reshape(-1, len(CLASSES)), ink_boxes[n].shape[1], signed)
-        return [r for r in out if r is not None]
+        readings = [r for r in out if r is not None]
+        return readings if self.numbers is None else self.numbers.check(ink_boxes, readings)
 
 
 def _whole(seg: Segmentation) -> dict[int, int]:
@@ -424,4 +441,4 @@ def decide(seg: Segmentation, probs: np.ndarray, box_w: int, signed: bool = Fals
 
 
 __all__ = ["BoxReading", "CLASSES", "DigitReader", "Piece", "Segmentation", "darkest", "decide",
-           "ink_map", "pieces", "segment"]
+           "ink_map", "pen_mask", "pieces", "segment"]

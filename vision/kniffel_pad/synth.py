@@ -45,9 +45,11 @@ class Filled:
     marks: tuple[Mark, ...]
 
 
-def column_values(rng: np.random.Generator, fill: float, wrong_sum: bool = False
-                  ) -> dict[str, int | None]:
-    """A column as a player might write it: some boxes open, some struck (-1), sums added."""
+def column_values(rng: np.random.Generator, fill: float, wrong_sum: bool = False,
+                  any_number: bool = False) -> dict[str, int | None]:
+    """A column as a player might write it: some boxes open, some struck (-1), sums added.
+    ``any_number``: every number then redrawn as one of one to three digits, none likelier
+    (training: a network that reads whole numbers should not learn only the game's totals)."""
     values: dict[str, int | None] = {}
     for row in ROWS:
         if row.is_sum:
@@ -64,6 +66,10 @@ def column_values(rng: np.random.Generator, fill: float, wrong_sum: bool = False
         values["total"] = upper + bonus + lower + int(rng.choice([-10, -1, 1, 9, 10]))
     if bonus == 0 and rng.random() < 0.4:
         values["bonus"] = -1  # a dash for "no bonus"
+    for key, value in values.items() if any_number else ():
+        if value is not None and value >= 0:
+            places = int(rng.integers(1, 4))
+            values[key] = int(rng.integers(10 ** (places - 1) if places > 1 else 0, 10 ** places))
     return values
 
 
@@ -140,16 +146,17 @@ def _strike(ink: np.ndarray, rect: tuple[float, float, float, float],
 
 
 def fill(layout: Layout, bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator,
-         page: np.ndarray | None = None, fill_rate: float = 0.8, wrong: int | None = None
+         page: np.ndarray | None = None, fill_rate: float = 0.8, wrong: int | None = None,
+         any_number: bool = False
          ) -> tuple[np.ndarray, dict[tuple[int, int], int | None], list[Mark]]:
     """The page (BGR, at PX_PER_MM) with every column filled; ``wrong`` a column whose
-    total is written wrong."""
+    total is written wrong; ``any_number`` as in :func:`column_values`."""
     base = page if page is not None else page_image(layout, PX_PER_MM)
     ink = np.zeros(base.shape, np.float32)
     truth: dict[tuple[int, int], int | None] = {}
     marks: list[Mark] = []
     for column in range(layout.columns):
-        values = column_values(rng, fill_rate, wrong_sum=column == wrong)
+        values = column_values(rng, fill_rate, column == wrong, any_number)
         for row_index, row in enumerate(ROWS):
             value = values[row.key]
             truth[(column, row_index)] = value
