@@ -9,6 +9,7 @@ on one core (cv2.setNumThreads(1)), the median over the pads. One column of each
 total written wrong: how many of those are flagged, and how many sums written right are
 flagged wrong because a box or the sum was misread (a false alarm), each also counted only
 where every box was read surely (the table tells no finding on an unsure read).
+``--digits-only`` reads without the whole-number network, to see what it adds.
 
     .venv/bin/python bench/kniffel_pad_bench.py [--pads 24] [--seed 11] [--tilt 0.05]
 """
@@ -27,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision.kniffel_pad import synth  # noqa: E402
-from vision.kniffel_pad.digits import DigitReader  # noqa: E402
+from vision.kniffel_pad.digits import NUMBERS_PATH, DigitReader  # noqa: E402
 from vision.kniffel_pad.layout import ROWS, Layout  # noqa: E402
 from vision.kniffel_pad.reader import read_pad  # noqa: E402
 
@@ -41,11 +42,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--tilt", type=float, default=0.05, help="corner jitter, share of the page")
     ap.add_argument("--model", type=Path, default=None, help="a digit model to try instead")
+    ap.add_argument("--numbers", type=Path, default=NUMBERS_PATH,
+                    help="a whole-number model to try instead")
+    ap.add_argument("--digits-only", action="store_true",
+                    help="read with the digit network alone (no whole-number reading)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     with np.load(HELDOUT) as z:
         bank = (z["images"], z["labels"])
-    reader = DigitReader.load(args.model)
+    reader = DigitReader.load(args.model, None if args.digits_only else args.numbers)
     rng = np.random.default_rng(args.seed)
     layouts = [Layout(p, g) for p in range(1, 5) for g in range(1, 4)]
     total = synth.Score()
