@@ -50,6 +50,20 @@ def test_the_strip_holds_the_number_fitted_and_leaves_a_speck_out() -> None:
     assert again is not None and np.allclose(again, strip)
 
 
+def test_a_faint_digit_fallen_into_bits_stays_in_the_strip() -> None:
+    """A faint 1 before the 27 comes out of the pen mask as short dashes, each far lower
+    than a digit; they are one mark, not specks."""
+    ink = _box_with_ink()
+    dashed = ink.copy()
+    for top in range(15, 36, 6):  # as tall as the 27 (rows 15-37), in bits 4 px high
+        dashed[top:top + 4, 12:15] = 1.0
+    plain, with_one = number_input(ink), number_input(dashed)
+    assert plain is not None and with_one is not None
+    inked = [np.flatnonzero(s.max(axis=0) > 0.2) for s in (plain, with_one)]
+    width = [int(cols.max() - cols.min() + 1) for cols in inked]
+    assert width[1] >= width[0] + 8, width
+
+
 def test_a_number_of_two_digits_does_not_begin_with_zero() -> None:
     guess = _guess("07", margin=3.0)  # the first place leans to 0, then to 4
     guess.places[0][4] = 0.2
