@@ -38,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 from vision.kniffel_pad import synth  # noqa: E402
 from vision.kniffel_pad.digits import CLASSES, JUNK, SIDE, DigitReader, _to_input, pieces  # noqa: E402
 from vision.kniffel_pad.layout import ROWS, Layout  # noqa: E402
+from vision.kniffel_pad.numbers import NumberReader  # noqa: E402
 from vision.kniffel_pad.reader import box_inks, box_rect, locate, rectify  # noqa: E402
 
 HELDOUT = ROOT / "tests" / "data" / "pad_digits_heldout.npz"
@@ -349,14 +350,16 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int, width: int):  # 
     return model
 
 
-def export(model) -> bytes:  # type: ignore[no-untyped-def]
+def export(model, size: tuple[int, int] = (SIDE, SIDE),  # type: ignore[no-untyped-def]
+           name: str = "piece") -> bytes:
+    """ONNX for cv2.dnn: one gray image of ``size`` (h, w) per row, any batch."""
     import torch
 
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "digits.onnx"
-        torch.onnx.export(model, (torch.zeros(1, 1, SIDE, SIDE),), str(path),
-                          input_names=["piece"], output_names=["logits"],
-                          dynamic_axes={"piece": {0: "n"}}, dynamo=False)
+        path = Path(tmp) / "model.onnx"
+        torch.onnx.export(model, (torch.zeros(1, 1, *size),), str(path),
+                          input_names=[name], output_names=["logits"],
+                          dynamic_axes={name: {0: "n"}}, dynamo=False)
         return path.read_bytes()
 
 
@@ -411,9 +414,14 @@ def main(argv: list[str] | None = None) -> int:
     for name, (xs, ys) in (("calibration", (xc, yc)), ("HELD-OUT digits", (xh, yh))):
         acc = float((reader.probs(xs).argmax(1) == ys).mean())
         print(f"{name}: piece accuracy {acc:.4f} (n={len(ys)})", file=sys.stderr)
-    reader.save(args.out)
-    print(f"temperature {reader.temperature:.2f}; saved {args.out} "
-          f"({args.out.stat().st_size / 1e3:.0f} KB)", file=sys.stderr)
+    return save(reader, args.out)
+
+
+def save(reader: DigitReader | NumberReader, out: Path) -> int:
+    """Write the model file and say what was written (the exit status of a run)."""
+    reader.save(out)
+    print(f"temperature {reader.temperature:.2f}; saved {out} "
+          f"({out.stat().st_size / 1e3:.0f} KB)", file=sys.stderr)
     return 0
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 import time
 from multiprocessing import Pool
 from pathlib import Path
@@ -30,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from train_pad_digits import Bank, digit_sets, fit_temperature  # noqa: E402
+from train_pad_digits import Bank, digit_sets, export, fit_temperature, save  # noqa: E402
 
 from vision.kniffel_pad import synth  # noqa: E402
 from vision.kniffel_pad.layout import ROWS, Layout  # noqa: E402
@@ -151,17 +150,6 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int):  # type: ignore
     return model
 
 
-def export(model) -> bytes:  # type: ignore[no-untyped-def]
-    import torch
-
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "numbers.onnx"
-        torch.onnx.export(model, (torch.zeros(1, 1, HEIGHT, WIDTH),), str(path),
-                          input_names=["strip"], output_names=["logits"],
-                          dynamic_axes={"strip": {0: "n"}}, dynamo=False)
-        return path.read_bytes()
-
-
 def temperature(reader: NumberReader, x: np.ndarray, y: np.ndarray) -> float:
     """The temperature that makes the likeliest number's probability honest: fitted on the
     joint log-likelihood of each calibration box's true number."""
@@ -212,15 +200,12 @@ def main(argv: list[str] | None = None) -> int:
                          "calibration")
         if args.boxes is not None:
             np.savez(args.boxes, x=x, y=y, xc=xc, yc=yc)
-    reader = NumberReader(export(train(x, y, args.epochs, args.seed)))
+    reader = NumberReader(export(train(x, y, args.epochs, args.seed), (HEIGHT, WIDTH), "strip"))
     reader.temperature = temperature(reader, xc, yc)
     right = [reader_best == v for reader_best, v in zip(
         (g.best()[0] for g in reader.guesses(list(xc.astype(np.float32) / 255))), yc)]
     print(f"calibration boxes: {np.mean(right):.4f} right (n={len(yc)})", file=sys.stderr)
-    reader.save(args.out)
-    print(f"temperature {reader.temperature:.2f}; saved {args.out} "
-          f"({args.out.stat().st_size / 1e3:.0f} KB)", file=sys.stderr)
-    return 0
+    return save(reader, args.out)
 
 
 if __name__ == "__main__":
