@@ -29,20 +29,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from train_pad_digits import Bank, digit_sets, export, fit_temperature, save  # noqa: E402
+from train_pad_digits import (_BANK, Bank, _keep_bank, digit_sets, export,  # noqa: E402
+                              fit_temperature, save)
 
 from vision.kniffel_pad import synth  # noqa: E402
 from vision.kniffel_pad.layout import ROWS, Layout  # noqa: E402
-from vision.kniffel_pad.numbers import (HEIGHT, PLACES, WIDTH, NumberReader,  # noqa: E402
-                                        number_input)
+from vision.kniffel_pad.numbers import (HEIGHT, PLACES, WIDTH, Guess,  # noqa: E402
+                                        NumberReader, number_input)
 from vision.kniffel_pad.reader import box_inks, locate, rectify  # noqa: E402
 
-_BANK: list[Bank] = []
 PER_JOB = 4
-
-
-def _keep_bank(bank: Bank) -> None:
-    _BANK[:] = [bank]
 
 
 def _boxes(seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -150,10 +146,9 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int):  # type: ignore
     return model
 
 
-def temperature(reader: NumberReader, x: np.ndarray, y: np.ndarray) -> float:
+def temperature(z: np.ndarray, y: np.ndarray) -> float:
     """The temperature that makes the likeliest number's probability honest: fitted on the
-    joint log-likelihood of each calibration box's true number."""
-    z = reader.logits(list(x.astype(np.float32) / 255))
+    joint log-likelihood of each calibration box's true number (``z``: their logits)."""
     length, places = targets(y)
     # the length and each place are separate softmaxes; one temperature for all of them
     logits = [z[:, :PLACES]] + [z[:, PLACES + 10 * j:PLACES + 10 * (j + 1)] for j in range(PLACES)]
@@ -201,9 +196,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.boxes is not None:
             np.savez(args.boxes, x=x, y=y, xc=xc, yc=yc)
     reader = NumberReader(export(train(x, y, args.epochs, args.seed), (HEIGHT, WIDTH), "strip"))
-    reader.temperature = temperature(reader, xc, yc)
-    right = [reader_best == v for reader_best, v in zip(
-        (g.best()[0] for g in reader.guesses(list(xc.astype(np.float32) / 255))), yc)]
+    z = reader.logits(list(xc.astype(np.float32) / 255))
+    reader.temperature = temperature(z, yc)
+    right = [Guess(row, reader.temperature).best()[0] == v for row, v in zip(z, yc)]
     print(f"calibration boxes: {np.mean(right):.4f} right (n={len(yc)})", file=sys.stderr)
     return save(reader, args.out)
 

@@ -250,7 +250,8 @@ def pieces(ink_box: np.ndarray) -> list[Piece]:
 class DigitReader:
     """The box reader; ``load()`` gives the shipped models, run by cv2.dnn
     (``vision.model_file.OnnxNet``): the digit network, and the whole-number network
-    (:mod:`vision.kniffel_pad.numbers`) that reads every number once more."""
+    (:mod:`vision.kniffel_pad.numbers`) that reads once more every number the digit network
+    was not sure of."""
 
     def __init__(self, onnx: bytes, temperature: float = 1.0,
                  numbers: NumberReader | None = None) -> None:
