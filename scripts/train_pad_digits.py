@@ -209,7 +209,8 @@ def _harvest_sheets(job: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     from vision.pad.cells import cell_warp
     from vision.pad.find import find_tables, gray_of
     from vision.pad.lattice import build
-    from vision.pad.reader import READ_SIDE, cut_cells
+    from vision.pad.reader import cut_cells
+    from vision.photo import READ_SIDE
 
     seed, n = job
     rng = np.random.default_rng(seed)

@@ -189,3 +189,18 @@ def test_three_markers_are_enough_and_two_are_not(reader: DigitReader) -> None:
     covered[:90, -90:] = 255  # and the top-right one
     with pytest.raises(PadNotFound):
         read_pad(covered, reader)
+
+
+def test_a_phone_sized_photo_is_read_as_the_camera_sized_one(reader: DigitReader) -> None:
+    """A phone's 12 MP photo is brought to the camera's size first: the same pad read from a
+    photo 2.4 times larger gives the same boxes."""
+    pad = synth.filled_pad(Layout(2, 1), held_out_digits(), np.random.default_rng(31))
+    big = cv2.resize(pad.photo, None, fx=2.4, fy=2.4, interpolation=cv2.INTER_CUBIC)
+    assert max(big.shape[:2]) > 3500
+
+    def values(photo: np.ndarray) -> list[tuple[int | None, bool]]:
+        read = read_pad(photo, reader)
+        return [(b.value, b.struck) for c in read.columns for b in c.boxes.values()]
+
+    small, large = values(pad.photo), values(big)
+    assert sum(a != b for a, b in zip(small, large)) <= 1, (small, large)

@@ -23,6 +23,7 @@ from vision.kniffel_pad.layout import (
     PAGE_H, PAGE_W, ROWS, SUMS, Layout, PadSheetError, marker_corners,
 )
 from vision.kniffel_pad.sheet import DICTIONARY
+from vision.photo import shrink
 
 PX_PER_MM = 4.0
 MIN_MARKERS = 3  # three corners fix the page; two would leave a fold or tilt unseen
@@ -164,6 +165,7 @@ def read_pad(image: np.ndarray, reader: DigitReader) -> PadReading:
     if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or image.size == 0:
         raise PadSheetError("a photo must be a non-empty gray or BGR image")
     t0 = time.perf_counter()
+    image, _ = shrink(image)  # the page is read at PX_PER_MM whatever the photo's size
     located = locate(image)
     layout = located.layout
     readings = reader.read_boxes(box_inks(rectify(image, located), layout))

@@ -23,9 +23,9 @@ from vision.pad.cells import (
 )
 from vision.pad.find import find_tables, gray_of
 from vision.pad.lattice import Lattice, build
+from vision.photo import shrink
 
 PRINTED_CONFIDENCE = 0.9  # the column/row vote's own, not a network's
-READ_SIDE = 1640  # px: a larger photo is read at the Pi camera's size
 
 
 class PadError(VisionError):
@@ -113,31 +113,13 @@ def _read_table(lat: Lattice, reader: DigitReader, text: bool) -> Table:
     return Table(lat.photo_corners(), rows, lat)
 
 
-def _shrink(image: np.ndarray) -> tuple[np.ndarray, float]:
-    """A phone photo brought to the camera's scale (lines and kernels match), and the factor.
-    Whole halvings average (OpenCV's fast path for a whole ratio); the last step, by less
-    than two, interpolates. One arbitrary-ratio averaging step from 3000x4000 cost 45 ms on
-    one core, this about 12."""
-    h0, w0 = image.shape[:2]
-    while max(image.shape[:2]) >= 2 * READ_SIDE:
-        image = cv2.resize(image, (image.shape[1] // 2, image.shape[0] // 2),
-                           interpolation=cv2.INTER_AREA)
-    side = max(image.shape[:2])
-    if side > READ_SIDE:
-        k = READ_SIDE / side
-        image = cv2.resize(image, (max(1, round(image.shape[1] * k)),
-                                   max(1, round(image.shape[0] * k))),
-                           interpolation=cv2.INTER_LINEAR)
-    return image, image.shape[1] / w0 if image.shape[1] != w0 else 1.0
-
-
 def read_pad(image: np.ndarray, reader: DigitReader, text: bool = False) -> PadReading:
     """Every table in ``image`` (BGR or gray), top to bottom; ``text`` runs Tesseract on the
     printed cells. Raises :class:`PadError` when the photo shows no table."""
     if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or image.size == 0:
         raise PadError("a photo must be a non-empty gray or BGR image")
     t0 = time.perf_counter()
-    image, scale = _shrink(image)
+    image, scale = shrink(image)
     gray = gray_of(image)
     tables = []
     for found in find_tables(gray):
