@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from tests.pad_support import held_out_digits
-from vision.kniffel_pad import synth
+from vision.kniffel_pad import digits, synth
 from vision.kniffel_pad.digits import BoxReading, DigitReader
 from vision.kniffel_pad.layout import ROWS, Layout, PadSheetError
 from vision.kniffel_pad.numbers import (HEIGHT, PLACES, SETTLED, WIDTH, Guess, NumberReader,
@@ -158,3 +158,28 @@ def test_both_readers_together_read_more_than_the_digit_network_alone(
     assert scores["both"].struck_right == scores["alone"].struck_right
     assert scores["both"].blank_right == scores["alone"].blank_right
 
+
+
+def test_boxes_both_readers_agree_on_are_not_cut_and_read_the_same(
+        pads: Pads, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the number network reads a box as its marks read one by one, the digit
+    network's joins and cuts are not tried: the pads read the same for less of its work."""
+    reader = DigitReader.load()
+    seen: list[int] = []
+    probs = reader.probs
+
+    def counted(images: list[np.ndarray]) -> np.ndarray:
+        seen.append(len(images))
+        return probs(images)
+
+    monkeypatch.setattr(reader, "probs", counted)
+    readings = {}
+    shipped = digits.AGREE
+    for agree in (shipped, 2.0):  # 2.0: never agreed, every unsure box cut
+        monkeypatch.setattr(digits, "AGREE", agree)
+        seen.clear()
+        readings[agree] = [[(b.value, b.struck) for c in read_pad(pad.photo, reader).columns
+                            for b in c.boxes.values()] for _, pad in pads]
+        readings[agree, "pieces"] = sum(seen)
+    assert readings[shipped] == readings[2.0]
+    assert readings[shipped, "pieces"] < 0.9 * readings[2.0, "pieces"], readings

@@ -15,14 +15,14 @@ question than a confident claim. Strikes, blanks and minus signs are the digit r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision.kniffel_pad.digits import MIN_AREA, BoxReading, pen_mask
+from vision.kniffel_pad.digits import MIN_AREA, BoxReading, pen_mask, plain
 from vision.kniffel_pad.layout import PadSheetError
 from vision.model_file import OnnxNet, read_model, write_model
 
@@ -141,14 +141,19 @@ class NumberReader:
     def guesses(self, strips: Sequence[np.ndarray]) -> list[Guess]:
         return [Guess(z, self.temperature) for z in self.logits(strips)]
 
-    def check(self, ink_boxes: Sequence[np.ndarray], readings: Sequence[BoxReading]
-              ) -> list[BoxReading]:
+    def guess_boxes(self, ink_boxes: Mapping[int, np.ndarray]) -> dict[int, Guess]:
+        """The network's belief for each box that has marks, by the caller's key."""
+        strips = {k: s for k, box in ink_boxes.items() if (s := number_input(box)) is not None}
+        return dict(zip(strips, self.guesses(list(strips.values()))))
+
+    def check(self, ink_boxes: Sequence[np.ndarray], readings: Sequence[BoxReading],
+              known: Mapping[int, Guess] | None = None) -> list[BoxReading]:
         """The digit reader's readings, each number it was not sure of read once more whole
-        and joined."""
-        todo = [k for k, r in enumerate(readings) if r.value is not None and not r.struck
-                and r.text.isdigit() and r.confidence < SETTLED]
-        strips = {k: s for k in todo if (s := number_input(ink_boxes[k])) is not None}
-        guesses = dict(zip(strips, self.guesses(list(strips.values()))))
+        and joined; ``known`` are boxes the network has read already."""
+        known = known or {}
+        todo = {k: ink_boxes[k] for k, r in enumerate(readings) if plain(r)
+                and r.confidence < SETTLED and k not in known}
+        guesses = {**known, **self.guess_boxes(todo)}
         return [join(r, guesses.get(k)) for k, r in enumerate(readings)]
 
 
@@ -164,7 +169,7 @@ def join(reading: BoxReading, guess: Guess | None) -> BoxReading:
     number times the digit reader's doubt. The winner's confidence is at most the loser's
     doubt: a reading the other reader contradicts is sure only if that reader was unsure.
     """
-    if guess is None or reading.value is None or reading.struck or not reading.text.isdigit():
+    if guess is None or reading.value is None or not plain(reading):
         return reading
     value, p = guess.best()
     if value == reading.value:
