@@ -1,8 +1,8 @@
 """Benchmark the grid reader: accuracy on unseen-style renders, real trays, speed and memory.
 
     .venv/bin/python bench/vision_grid_bench.py [--boards N] [--seed S] [--quick]
-        [--styles bench|train|family] [--modes reference,none] [--only-renders] [--errors [DIR]]
-        [--photos DIR [--split report|tune|all]]
+        [--styles bench|train|family] [--first K] [--letters NPZ] [--modes reference,none]
+        [--only-renders] [--errors [DIR]] [--photos DIR [--split report|tune|all]]
 
 ``--styles train`` measures on the train styles instead (the ones to diagnose and tune on);
 ``--styles family`` on the held-out family (letterings, tile materials, backs, victims,
@@ -85,6 +85,10 @@ def arguments() -> argparse.Namespace:
     ap.add_argument("--quick", action="store_true", help="a few boards, for a smoke run")
     ap.add_argument("--styles", choices=("bench", "train", "family"), default="bench",
                     help="which split of synth styles to render (tune on train only)")
+    ap.add_argument("--first", type=int, default=0, metavar="K",
+                    help="render only the split's styles from the K-th on (the newest alone)")
+    ap.add_argument("--letters", type=Path, default=None, metavar="NPZ",
+                    help="a letter model to try instead of the shipped one")
     ap.add_argument("--modes", default="reference,none",
                     help="comma list of: reference, none (reader modes to measure)")
     ap.add_argument("--only-renders", action="store_true",
@@ -113,12 +117,14 @@ def main() -> int:
     from vision import synth
     from vision.letters import LetterReader
 
-    letters = LetterReader.load()
+    letters = LetterReader.load(args.letters)
     loaded = rss_mb()
     print(f"memory: {loaded - base:.0f} MB RSS for numpy+OpenCV+vision and the letter model "
           f"({base:.0f} -> {loaded:.0f} MB)")
 
-    styles = synth.styles(args.styles)
+    styles = synth.styles(args.styles)[args.first:]
+    if not styles:
+        raise SystemExit(f"vision_grid_bench: error: --first {args.first} leaves no style")
     describe_styles(args.styles, styles)
 
     rng = np.random.default_rng(args.seed)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -73,3 +75,20 @@ def test_a_game_keeps_its_layout_and_turns_one_tile_at_a_time(style: synth.Style
     assert all(f.truth.hand == (not f.still) for f in frames)
     for f in frames[1:]:
         assert np.allclose(f.truth.tiles, frames[0].truth.tiles)
+
+
+def test_train_sets_with_hollow_and_dotted_letters_draw_them_from_their_font() -> None:
+    """The train analogues of lettering the letter model never saw: the font's own letter
+    redrawn as a rim or as dots, which leaves much of the solid letter's ink bare."""
+    from vision.synth.faces import _glyph
+
+    styles = {s.lettering: s for s in synth.styles("train")}
+    for lettering in (synth.Lettering.FONT_HOLLOW, synth.Lettering.FONT_DOTS):
+        style = styles[lettering]
+        solid = dataclasses.replace(style, lettering=synth.Lettering.FONT)
+        ink = {}
+        for name, s in (("styled", style), ("solid", solid)):
+            face = _glyph("M", s.font, 96, s)
+            ink[name] = np.abs(face.astype(int) - s.face).sum(axis=2) > 120
+        bare = ink["solid"] & ~ink["styled"]
+        assert ink["styled"].sum() > 100 and bare.sum() > 0.3 * ink["solid"].sum(), lettering

@@ -112,15 +112,17 @@ def render_glyph(
     tilt: float = 0.0,
     offset: tuple[float, float] = (0.0, 0.0),
     underline: bool = False,
+    style: Style | None = None,
 ) -> np.ndarray:
     """A square BGR tile face (uint8, size x size) with ``letter`` in ``fg`` on ``bg``.
 
     ``rotation`` (0/90/180/270) turns the letter clockwise; ``tilt`` adds a few degrees more.
-    ``weight_jitter`` in about [-1, 1] makes strokes thinner or bolder than the font's own.
+    ``weight_jitter`` in about [-1, 1] makes strokes thinner or bolder than the font's own;
+    ``style`` draws it hollow or as dots (:mod:`vision.glyphs.strokes`).
     """
     mask = glyph_mask(
         letter, font, size, rotation=rotation, scale=scale, tilt=tilt, offset=offset,
-        weight=weight_jitter, underline=underline,
+        weight=weight_jitter, underline=underline, style=style,
     )
     return composite(mask, fg, bg)
 

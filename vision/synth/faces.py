@@ -10,6 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.glyphs.strokes import Style as Strokes
 from vision.synth.family_faces import FAMILY_BACKS, FAMILY_VICTIMS, family_back, family_victim
 from vision.synth.family_faces import material as family_material
 from vision.synth.materials import TRAIN_MATERIALS, train_material
@@ -29,9 +30,17 @@ def rounded_mask(side: int, radius: float) -> np.ndarray:
     return mask
 
 
+# how each lettering drawn from a font redraws the font's letters (None: as the font has them)
+_FONT_LETTERINGS: dict[Lettering, Strokes | None] = {
+    Lettering.FONT: None,
+    Lettering.FONT_HOLLOW: Strokes("hollow", width=0.06, fatten=0.03),
+    Lettering.FONT_DOTS: Strokes("dots", rows=8, dot=0.75, reach=0.3),
+}
+
+
 def _glyph(letter: str, font: Path | None, side: int, style: Style) -> np.ndarray:
     """An upright letter on the tile face colour, ``side`` px square (BGR)."""
-    if style.lettering is not Lettering.FONT or font is None:
+    if style.lettering not in _FONT_LETTERINGS or font is None:
         return draw_letter(letter, side, style.lettering, style.letter_scale, style.ink,
                            style.face)
     try:
@@ -40,7 +49,8 @@ def _glyph(letter: str, font: Path | None, side: int, style: Style) -> np.ndarra
         glyphs = None  # type: ignore[assignment]
     if glyphs is not None:
         try:
-            img = glyphs.render_glyph(letter, font, side, style.ink, style.face)
+            img = glyphs.render_glyph(letter, font, side, style.ink, style.face,
+                                      style=_FONT_LETTERINGS[style.lettering])
             if img.shape[:2] != (side, side):
                 img = cv2.resize(img, (side, side), interpolation=cv2.INTER_AREA)
             return np.ascontiguousarray(img[:, :, :3])

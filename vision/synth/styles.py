@@ -76,6 +76,10 @@ class Lettering(enum.Enum):
     NARROW = "narrow"  # condensed, thin strokes
     OUTLINE = "outline"  # hollow letters: an ink rim round the face colour
     DOTS = "dot-matrix"  # 5x7 dots, as a printer or a stamp makes them
+    # train letterings: ``Style.font`` redrawn by vision.glyphs.strokes, never the family's
+    # own strokes
+    FONT_HOLLOW = "font-hollow"  # the font's letters as an ink rim
+    FONT_DOTS = "font-dots"  # the font's letters as a grid of dots along their middle line
 
 
 class Material(enum.Enum):
@@ -259,6 +263,7 @@ def styles(split: Split) -> list[Style]:
         out += _room_styles(fonts(split), len(out))
         out += _dim_styles(fonts(split), len(out))
         out += _material_styles(fonts(split), len(out))
+        out += _lettered_styles(fonts(split), len(out))
     return out
 
 
@@ -402,6 +407,36 @@ _FAMILY_TABLES: tuple[tuple[Table, Colour], ...] = (
     (Table.FELT, (50, 105, 25)), (Table.CHECKED, (40, 40, 170)), (Table.PLANKS, (70, 110, 150)),
     (Table.FELT, (90, 30, 40)), (Table.CHECKED, (130, 90, 30)), (Table.PLANKS, (45, 65, 90)),
 )
+# train sets whose letters are a font drawn hollow or as dots, after the materials (every
+# earlier train style keeps its index): the reader is tuned on these, never on the family's
+# outline and dot-matrix strokes; (lettering, material, table and its colour or None for the
+# scheme's, colour scheme, room or None)
+_LETTERED: tuple[tuple[Lettering, Material, Table, Colour | None, int, int | None], ...] = (
+    (Lettering.FONT_HOLLOW, Material.SATIN, Table.PLAID, (30, 120, 200), 0, 2),
+    (Lettering.FONT_DOTS, Material.LINEN, Table.STAINED, (30, 45, 70), 1, None),
+    (Lettering.FONT_HOLLOW, Material.CARD, Table.CLOTH, None, 2, 4),
+    (Lettering.FONT_DOTS, Material.FRAMED, Table.CERAMIC, (150, 120, 60), 3, 0),
+    (Lettering.FONT_DOTS, Material.CARD, Table.WOOD, None, 4, 5),
+    (Lettering.FONT_HOLLOW, Material.LINEN, Table.PLAIN, None, 1, 1),
+)
+
+
+def _lettered_styles(found: list[Path], start: int) -> list[Style]:
+    """Train sets with hollow or dotted letters, on train tiles, tables and rooms."""
+    out: list[Style] = []
+    for i, (lettering, material, table, colour, k, room) in enumerate(_LETTERED):
+        font = found[(13 * i + 4) % len(found)]
+        face, ink, back, back_ink, table_colour = _SCHEMES["train"][k]
+        light, lens = _ROOMS[room] if room is not None else (Light(), Lens())
+        out.append(Style(
+            name=f"train-{start + i}-{font.stem}-{lettering.value}", font=font, face=face,
+            ink=ink, back=back, back_ink=back_ink, pattern=_PATTERNS["train"][i % 4],
+            victim=_VICTIMS["train"][i % 2], table=table, table_colour=colour or table_colour,
+            radius=(0.1, 0.05, 0.14)[i % 3], letter_scale=(0.64, 0.6, 0.66)[i % 3],
+            lettering=lettering, material=material, light=light, lens=lens))
+    return out
+
+
 _FAMILY_LIGHTS: tuple[Light, ...] = (
     Light(cast=(0.78, 0.95, 1.15)),  # a warm bulb
     Light(cast=(1.15, 1.0, 0.85), gradient=0.35),  # cold daylight from one window
