@@ -33,6 +33,7 @@ from vision.grid.squares import (
     find_tiles,
     not_table_mask,
     segments,
+    table_pattern,
     with_outlines,
     work_image,
 )
@@ -92,6 +93,8 @@ def _fit(small: np.ndarray, seen: Segments, fill: float,
             return more, fit_lattice(more, evidence, small)
         except (GridNotFound, np.linalg.LinAlgError):
             pass
+    if not table_pattern(seen, fill):
+        raise failed  # no square was left out as the table's: a second fit would be the first
     every = find_tiles(small, evidence, fill, drop_pattern=False, seen=seen)
     if not any(c.table for c in every):
         raise failed

@@ -231,6 +231,12 @@ def find_tiles(small: np.ndarray, mask: np.ndarray | None = None,
     return merged
 
 
+def table_pattern(seen: Segments, fill: float = FILL) -> bool:
+    """Does :func:`find_tiles` on ``seen`` see a table with squares of its own (and so
+    leave some out, or mark them)?"""
+    return _off_the_table(list(seen.squares(fill)[0]), seen.mask)[1]
+
+
 def with_outlines(seen: Segments, cands: list[Candidate], fill: float = FILL,
                   ) -> list[Candidate]:
     """``cands`` (from :func:`find_tiles` on ``seen``) and, where none of them lies, squares
@@ -382,17 +388,28 @@ def _merge(cands: list[Candidate], prefer_first: int = 0) -> list[Candidate]:
     # textured table gives thousands of squares
     bucket = max(0.4 * 1.35 * typical, 1e-6)
     kept: dict[tuple[int, int], list[tuple[float, float, float]]] = {}
+    xy = np.array([c.centre for c in cands], np.float64).tolist()  # plain floats: numpy's
+    # scalars cost more than the distance itself, thousands of times a frame
     for i in order:
-        c = cands[i]
-        if not 0.7 * typical < c.side < 1.35 * typical:
+        side = float(sides[i])
+        if not 0.7 * typical < side < 1.35 * typical:
             continue
-        x, y = float(c.centre[0]), float(c.centre[1])
+        x, y = xy[i]
         bx, by = int(math.floor(x / bucket)), int(math.floor(y / bucket))
-        if any(math.hypot(kx - x, ky - y) <= reach
-               for dx in (-1, 0, 1) for dy in (-1, 0, 1)
-               for kx, ky, reach in kept.get((bx + dx, by + dy), ())):
+        if _near_kept(kept, bx, by, x, y):
             continue
-        kept.setdefault((bx, by), []).append((x, y, 0.4 * c.side))
-        out.append(c)
+        kept.setdefault((bx, by), []).append((x, y, 0.4 * side))
+        out.append(cands[i])
     return out
+
+
+def _near_kept(kept: dict[tuple[int, int], list[tuple[float, float, float]]], bx: int, by: int,
+               x: float, y: float) -> bool:
+    """Is (x, y) within the reach of a square kept in its bucket or the eight round it?"""
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            for kx, ky, reach in kept.get((bx + dx, by + dy), ()):
+                if math.hypot(kx - x, ky - y) <= reach:
+                    return True
+    return False
 
