@@ -90,16 +90,30 @@ class PadReading:
                 "players": [c.view() for c in self.columns], "ms": round(self.ms, 1)}
 
 
-def _detector() -> cv2.aruco.ArucoDetector:
+def _detector(quick: bool = False) -> cv2.aruco.ArucoDetector:
+    """OpenCV's marker detector; ``quick`` thresholds the photo once (a 7 px window) instead
+    of three times (3, 13 and 23 px): 10 ms instead of 26 on a camera-sized pad photo,
+    whose handwriting gives many candidate outlines at every threshold."""
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    if quick:
+        params.adaptiveThreshWinSizeMin = params.adaptiveThreshWinSizeMax = 7
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(DICTIONARY), params)
+
+
+def _markers(gray: np.ndarray) -> tuple[tuple[np.ndarray, ...], np.ndarray | None]:
+    """The markers found: by one threshold when that finds all four corners of a pad, else
+    by OpenCV's three (shade or glare over a marker)."""
+    corners, ids, _ = _detector(quick=True).detectMarkers(gray)
+    if ids is None or len(ids) < 4:
+        corners, ids, _ = _detector().detectMarkers(gray)
+    return corners, ids
 
 
 def locate(image: np.ndarray) -> Located:
     """The pad's layout (from the markers' ids) and where its page lies in the photo."""
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    corners, ids, _ = _detector().detectMarkers(gray)
+    corners, ids = _markers(gray)
     if ids is None or len(ids) == 0:
         raise PadNotFound("no pad marker in the photo (is the whole pad in view?)")
     found = [(int(i), c.reshape(4, 2)) for i, c in zip(ids.ravel(), corners)]
