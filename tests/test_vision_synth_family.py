@@ -56,7 +56,8 @@ def test_family_renders_the_same_for_the_same_seed(family: list[synth.Style]) ->
         assert np.all((ta.corners >= 0) & (ta.corners < [w, h]))
 
 
-@pytest.mark.parametrize("lettering", [x for x in synth.Lettering if not x.value.startswith("font")])
+@pytest.mark.parametrize("lettering",
+                         [x for x in synth.Lettering if not x.value.startswith("font")])
 def test_every_lettering_draws_the_game_letters_and_the_umlaut(
         lettering: synth.Lettering) -> None:
     ink, face = (10, 10, 10), (240, 240, 240)

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from companion.games.moerder.board import SIZE
-from vision.grid.model import MIN_TILES, Candidate, GridNotFound, project
+from vision.grid.model import MIN_TILES, Candidate, GridNotFound, neighbour_counts, project
 
 
 def _fit_h(lat: np.ndarray, img: np.ndarray) -> np.ndarray:
@@ -49,26 +49,10 @@ def _skew(h: np.ndarray, edge_angle: float) -> float:
 
 
 def _seeds(cands: list[Candidate], n: int = 4) -> list[int]:
-    """Squares to grow a lattice from: those with the most neighbours, spread apart.
-
-    Neighbours are counted by buckets as wide as the farthest reach, each square against
-    the squares of its own and the eight buckets round it: a textured table gives two
-    thousand squares, and every pair's distance took 70 MB and tens of ms a fit."""
+    """Squares to grow a lattice from: those with the most neighbours, spread apart."""
     centres = np.array([c.centre for c in cands])
     sides = np.array([c.side for c in cands])
-    reach = 2.6 * sides
-    width = max(float(reach.max()), 1e-6)
-    keys = np.floor(centres / width).astype(np.int64)
-    buckets: dict[tuple[int, int], list[int]] = {}
-    for i, (bx, by) in enumerate(keys.tolist()):
-        buckets.setdefault((bx, by), []).append(i)
-    near = np.zeros(len(cands), np.int64)
-    for (bx, by), members in buckets.items():
-        around = np.array([j for dx in (-1, 0, 1) for dy in (-1, 0, 1)
-                           for j in buckets.get((bx + dx, by + dy), ())])
-        mine = np.array(members)
-        d = np.linalg.norm(centres[mine][:, None] - centres[around][None], axis=2)
-        near[mine] = (d < reach[mine][:, None]).sum(axis=1)
+    near = neighbour_counts(centres, 2.6 * sides)
     out: list[int] = []
     for i in np.argsort(-near, kind="stable"):
         if all(np.linalg.norm(centres[i] - centres[j]) > 2 * sides[j] for j in out):

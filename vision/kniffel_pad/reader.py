@@ -101,13 +101,13 @@ def _detector(quick: bool = False) -> cv2.aruco.ArucoDetector:
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(DICTIONARY), params)
 
 
-def _markers(gray: np.ndarray) -> tuple[tuple[np.ndarray, ...], np.ndarray | None]:
+def _markers(gray: np.ndarray) -> tuple[list[np.ndarray], np.ndarray | None]:
     """The markers found: by one threshold when that finds all four corners of a pad, else
     by OpenCV's three (shade or glare over a marker)."""
     corners, ids, _ = _detector(quick=True).detectMarkers(gray)
     if ids is None or len(ids) < 4:
         corners, ids, _ = _detector().detectMarkers(gray)
-    return corners, ids
+    return [np.asarray(c) for c in corners], None if ids is None else np.asarray(ids)
 
 
 def locate(image: np.ndarray) -> Located:
