@@ -87,9 +87,11 @@ def _shapes(contours: Sequence[np.ndarray], min_side: float, max_side: float, gr
         if area < min_side * min_side * 0.8 or area > 12 * max_side * max_side:
             continue
         (cx, cy), (rw, rh), ang = cv2.minAreaRect(c)
-        if rw < 1 or rh < 1 or area / (rw * rh) < fill:
+        if rw < 1 or rh < 1:
             continue
         ratio = area / (rw * rh)
+        if ratio < fill:
+            continue
         if max(rw, rh) / min(rw, rh) > 1.4 or area > max_side * max_side:
             long.append((((cx, cy), (rw + 2 * grow, rh + 2 * grow), ang), ratio))
             continue
