@@ -317,10 +317,11 @@ class DigitReader:
             sure = {i for i, piece in whole.items() if p[piece, :JUNK].max() >= SURE or (
                 p[piece, JUNK] >= SPECK and not _digit_sized(sg, piece))}
             unsure = frozenset(range(sg.marks)) - sure  # a mark too thin alone has no piece
-            out.append(None if unsure else decide(sg, p, box.shape[1], signed))
+            first = decide(sg, p, box.shape[1], signed)
+            out.append(None if unsure else first)
             if unsure:
                 redo.append((n, unsure, {i: p[piece] for i, piece in whole.items()}))
-                firsts[n] = decide(sg, p, box.shape[1], signed)
+                firsts[n] = first
         known = {} if self.numbers is None else self.numbers.guess_boxes(
             {n: ink_boxes[n] for n, first in firsts.items() if plain(first)})
         for n, guess in known.items():

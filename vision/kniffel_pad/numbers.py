@@ -22,11 +22,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.kniffel_pad.digits import MIN_AREA, BoxReading, pen_mask, plain
+from vision.kniffel_pad.digits import MIN_AREA, NUMBERS_PATH, BoxReading, pen_mask, plain
 from vision.kniffel_pad.layout import PadSheetError
 from vision.model_file import OnnxNet, read_model, write_model
 
-MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "pad_numbers.npz"
 HEIGHT, WIDTH = 32, 80
 PLACES = 3  # digits a number may have
 INK_H, INK_W = 24, 74  # the ink's size in the strip at most
@@ -120,7 +119,7 @@ class NumberReader:
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> NumberReader:
-        p = Path(path) if path is not None else MODEL_PATH
+        p = Path(path) if path is not None else NUMBERS_PATH
         meta, onnx, _ = read_model(p, "number model", PadSheetError)
         if (int(meta.get("height", -1)), int(meta.get("width", -1)),
                 int(meta.get("places", -1))) != (HEIGHT, WIDTH, PLACES):
