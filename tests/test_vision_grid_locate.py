@@ -60,6 +60,19 @@ def test_a_table_with_squares_of_its_own_is_not_taken_for_the_grid(table: synth.
     assert corners < 0.3
 
 
+def test_tiles_laid_edge_to_edge_on_a_tiled_table_are_the_grid_not_the_tables_squares() -> None:
+    # the tiles touch, so they make one blob and no squares; the table's glazed squares
+    # (larger than a tile, ruled by light grout running out from under the tiles) are many
+    style = next(s for s in synth.styles("train") if s.table is synth.Table.CERAMIC
+                 and s.lettering is synth.Lettering.FONT_DOTS)
+    layout = synth.make_layout(style, 110)
+    board = synth.random_board(np.random.default_rng(110))
+    img, truth = synth.render_table(board, style, 110, layout=layout)
+    cells, corners = _cell_errors(img, truth)
+    assert cells < 0.2
+    assert corners < 0.3
+
+
 @pytest.mark.parametrize(("which", "seed"), [(0, 8051), (1, 8120)])
 def test_backs_near_a_fleeces_colour_are_found_by_their_outline(which: int, seed: int) -> None:
     # striped or checked backs close to a fleece's colour, under a lamp or a gradient: colour

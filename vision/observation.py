@@ -160,11 +160,25 @@ class Profile:
 def read_grid(image: np.ndarray, tiles: TileReader, *, grid: Grid | None = None,
               reference: np.ndarray | None = None) -> tuple[Observation, Grid]:
     """Locate and read one frame. ``reference`` (all tiles face down, same set) teaches
-    ``tiles`` the back first. Raises :class:`GridNotFound` when there is no grid."""
+    ``tiles`` the back first. Raises :class:`GridNotFound` when there is no grid.
+
+    With a reference, the frame is read with the reference's own grid when the frame's grid
+    does not cut the reference into alike backs but the reference's grid does (or the frame
+    shows no grid): the camera stays put during a game, and a lattice found in a patterned
+    cloth beside the tiles never cuts the face-down frame into 36 alike backs."""
     t0 = time.perf_counter()
-    g = grid if grid is not None else locate(image)
+    g = grid
+    if g is None:
+        try:
+            g = locate(image)
+        except GridNotFound:
+            if reference is None:
+                raise
     if reference is not None:
-        learn_back(reference, tiles, fallback=g)
+        used, backs = _reference_grid(reference, tiles, fallback=g)
+        if g is None or (grid is None and backs and used is not g):
+            g = used
+    assert g is not None
     crops = crops_of(image, g)
     cells = tuple(tiles.read(crops))
     ms = (time.perf_counter() - t0) * 1000
@@ -174,7 +188,7 @@ def read_grid(image: np.ndarray, tiles: TileReader, *, grid: Grid | None = None,
 
 def learn_back(reference: np.ndarray, tiles: TileReader, fallback: Grid | None = None) -> Grid:
     """Teach ``tiles`` the back, and each cell's own look, from a frame where all 36 tiles lie
-    face down.
+    face down; returns the grid the reference was cropped with.
 
     The reference is cropped with ``fallback`` (the grid of a frame of the same table) when
     that grid cuts it into 36 alike backs: the camera has not moved, the same cell then covers
@@ -184,12 +198,18 @@ def learn_back(reference: np.ndarray, tiles: TileReader, fallback: Grid | None =
     grids lie in the same place, or when face-down tiles alone (the hardest grid to find: no
     face-up tile stands out) give no grid.
     """
+    return _reference_grid(reference, tiles, fallback)[0]
+
+
+def _reference_grid(reference: np.ndarray, tiles: TileReader, fallback: Grid | None,
+                    ) -> tuple[Grid, bool]:
+    """:func:`learn_back`, and whether its grid cuts the reference into alike backs."""
     if fallback is not None:
         crops = crops_of(reference, fallback)
         back = _alike_backs(crops, tiles.settings)
         if back is not None:
             tiles.learn_reference(crops, back)
-            return fallback
+            return fallback, True
     g: Grid | None = None
     try:
         g = locate(reference)
@@ -199,8 +219,10 @@ def learn_back(reference: np.ndarray, tiles: TileReader, fallback: Grid | None =
     if fallback is not None and (g is None or same_view(g, fallback)):
         g = fallback
     assert g is not None
-    tiles.learn_reference(crops_of(reference, g))
-    return g
+    crops = crops_of(reference, g)
+    back = _alike_backs(crops, tiles.settings)
+    tiles.learn_reference(crops, back)
+    return g, back is not None
 
 
 def _alike_backs(crops: list[np.ndarray], settings: TileSettings) -> FaceModel | None:

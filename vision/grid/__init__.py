@@ -103,6 +103,11 @@ def _fit(small: np.ndarray, seen: Segments, fill: float,
     tiles_elsewhere = sum(not c.table for c in every) >= SIZE * SIZE / 2
     if tiles_elsewhere and sum(on_table) > 0.9 * len(on_table):
         raise GridNotFound("only the table's own squares")
+    if 2 * sum(on_table) > len(on_table) and whole_grid(
+            seen.mask, cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)) is not None:
+        # tiles laid edge to edge are one blob, no squares: a window mostly on the table's
+        # squares beside such a blob is the cloth; the blob is the grid (see :func:`_locate`)
+        raise GridNotFound("the table's own squares beside one blob of tiles")
     return every, fit
 
 

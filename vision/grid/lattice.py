@@ -444,9 +444,12 @@ def order_quad(quad: np.ndarray, hinv: np.ndarray) -> np.ndarray:
 
 def whole_grid(mask: np.ndarray, gray: np.ndarray) -> np.ndarray | None:
     """Tiles laid edge to edge merge into one square blob: take its outline as the grid's
-    (lattice -> working px), when it is large, four-cornered and filled."""
+    (lattice -> working px), when it is large, four-cornered and filled. Thin lines leave
+    the blob first (a cloth's ruled lines, off the table's colour, run out of it)."""
     k = max(3, int(0.015 * min(mask.shape[:2]))) | 1
     closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    thin = max(3, int(0.02 * min(mask.shape[:2]))) | 1
+    closed = cv2.morphologyEx(closed, cv2.MORPH_OPEN, np.ones((thin, thin), np.uint8))
     contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return None
