@@ -348,6 +348,21 @@ def test_without_reference_unread_letters_are_not_taken_for_the_back() -> None:
     assert not any(c.state is CellState.HIDDEN for c in got[4:])
 
 
+def test_without_reference_dotted_letters_the_reader_cannot_read_are_not_the_back(
+        letters: LetterReader) -> None:
+    # late in a game, 30 letters drawn as dots that the letter model does not read: alike in
+    # colour and texture, more of them than the set holds of a letter, like a back; but each
+    # is drawn differently, and a back's print repeats, so the six backs are the back
+    style = next(s for s in synth.styles("train") if s.lettering is synth.Lettering.FONT_DOTS
+                 and s.material is synth.Material.LINEN)
+    board = synth.random_board(np.random.default_rng(1), face_up=30)
+    img, _ = synth.render_table(board, style, 1, layout=synth.make_layout(style, 1))
+    obs, _ = read_grid(img, TileReader(letters))
+    want = [t.value if t else "." for t in board.cells]
+    assert not [i for i, (c, w) in enumerate(zip(obs.cells, want)) if c.char not in ("?", w)]
+    assert [c.char for c, w in zip(obs.cells, want) if w == "."] == ["."] * 6
+
+
 def test_a_face_up_cell_burnt_by_glare_is_not_the_victim() -> None:
     """Face up for sure (it changed since the reference), but glare burnt most of it white
     and no drawn line is left: a faint letter as likely as the picture, so it is unsure."""

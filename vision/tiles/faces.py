@@ -183,6 +183,19 @@ def face_coloured(group: list[int], looks: Sequence[Look], faces: Sequence[Look]
     return bool(np.linalg.norm(chroma - face_chroma) < 6 and ratio(light, face_light) < 1.25)
 
 
+def drawn_unalike(group: list[int], looks: Sequence[Look], s: TileSettings) -> bool:
+    """Do the cells of a group carry ink (drawn dark on their face) that differs from cell to
+    cell? A back's print, a word or a logo, is the same on every back; letters the reader
+    cannot read (drawn as dots, say) are alike in colour and texture but each is drawn
+    differently. Compared over up to eight of the group, every pair, in its best shift and
+    turn."""
+    if float(np.median([looks[i].ink for i in group])) <= s.victim_ink:
+        return False
+    some = group[:: max(1, len(group) // 8)][:8]
+    sims = [shift_sim(looks[a], looks[b], s) for k, a in enumerate(some) for b in some[k + 1:]]
+    return bool(sims) and float(np.median(sims)) < s.ink_repeats
+
+
 def glared(lk: Look, back: FaceModel) -> bool:
     """Does ``lk`` look like the back washed out by glare: brighter, and its colour on the way
     from the back's towards grey (glare adds white light)?"""
@@ -203,5 +216,6 @@ def back_conf(d: float, s: TileSettings) -> float:
     return float(np.clip(1.0 - (d / s.back_not) ** 2, 0.0, 1.0)) if np.isfinite(d) else 0.0
 
 
-__all__ = ["FaceModel", "alike_to_most", "back_conf", "back_group", "face_coloured", "glared",
+__all__ = ["FaceModel", "alike_to_most", "back_conf", "back_group", "drawn_unalike",
+           "face_coloured", "glared",
            "model_from_looks"]

@@ -21,6 +21,7 @@ from vision.tiles.faces import (
     alike_to_most,
     back_conf,
     back_group,
+    drawn_unalike,
     face_coloured,
     glared,
     model_from_looks,
@@ -99,7 +100,8 @@ def infer_the_back(f: FrameRead) -> None:
 
     def accept(g: list[int]) -> bool:
         return (not_letters(g, readings, s)
-                and not (len(g) <= PER_LETTER and face_coloured(g, looks, sure_faces)))
+                and not (len(g) <= PER_LETTER and face_coloured(g, looks, sure_faces))
+                and not drawn_unalike(g, looks, s))
 
     everyone = list(range(len(looks)))
     found = back_group(looks, everyone, s, PER_LETTER + 1, 0.85, accept)

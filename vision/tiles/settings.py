@@ -33,6 +33,10 @@ class TileSettings:
     # shift-tolerant correlation of two crops of one patterned face (same back seen >= 0.42
     # between backs off their places, <= 0.31 between a face-up tile and the back)
     shift_same: float = 0.4
+    # median shift-tolerant correlation among inked cells below which they are no back (a
+    # back's print repeats); train backs never carry that much ink, dotted letters the
+    # reader cannot read reach 0.42-0.53 among themselves on train renders
+    ink_repeats: float = 0.6
     flat_texture: float = 2.0  # texture below which a face is plain (letters score 10+)
     teach_sure: float = 0.9  # letters this sure teach the frame's doubtful cells
     teach_per_letter: int = 2  # examples taught of each letter (four feature passes each)
