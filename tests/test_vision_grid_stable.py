@@ -11,7 +11,7 @@ from vision.grid import locate, rectify
 from vision.letters import LetterReader
 from vision import observation, synth
 from vision.observation import RECT_BORDER, RECT_PX, TableReader
-from vision.stable import Stillness, compare
+from vision.stable import Stillness, Turned, compare
 from vision.tiles import CellState, TileReader
 
 Game = tuple[list[Board], list[synth.GameFrame]]
@@ -35,6 +35,26 @@ def test_stillness_needs_consecutive_quiet_frames() -> None:
     assert not s.update(b)
     assert not s.update(a)  # moved back: still moving
     assert s.update(a)
+
+
+def test_the_tiles_turned_since_the_reference_lie_in_the_grid() -> None:
+    style = synth.styles("train")[0]
+    layout = synth.make_layout(style, 5)
+    img, truth = synth.render_table(synth.random_board(np.random.default_rng(5)), style, 5,
+                                    layout=layout)
+    ref, _ = synth.render_table(Board(), style, 5, layout=layout, frame=1)
+    turned = Turned.between(img, ref)
+    assert turned is not None
+    share = turned.inside(truth.corners)
+    assert share is not None and share > 0.9
+    h, w = img.shape[:2]  # a quarter of the view beside the grid holds little of it
+    t = np.asarray(truth.corners)
+    beside = t + ([w * 0.5, 0.0] if t[:, 0].mean() < w / 2 else [-w * 0.5, 0.0])
+    assert (turned.inside(beside) or 0.0) < 0.2
+    brighter = np.clip(ref.astype(np.int16) * 5 // 4, 0, 255).astype(np.uint8)
+    same = Turned.between(ref, brighter)  # the camera's exposure moved, nothing was turned
+    assert same is not None and same.inside(truth.corners) is None
+    assert Turned.between(img, ref[: h // 2]) is None  # not one view: nothing to say
 
 
 def test_one_turned_tile_is_the_only_change(game: Game) -> None:

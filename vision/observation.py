@@ -28,7 +28,7 @@ from companion.games.moerder.board import CELLS, SIZE, Board, BoardError
 from vision import VisionError
 from vision.grid import Grid, GridNotFound, crop_tile, locate, rectify
 from vision.letters import LetterReader
-from vision.stable import Change, Stillness, compare
+from vision.stable import Change, Stillness, Turned, compare
 from vision.tiles import (
     CellReading,
     CellState,
@@ -46,6 +46,9 @@ CROP_MARGIN = 0.04
 RECT_PX = 24  # px per cell of the rectified grid used to spot changes
 RECT_BORDER = 12  # px of table kept around it (an arm reaching in shows there)
 SETTLE_FRAMES = 15  # still frames after which a covering change is accepted as real
+# share of the change since the reference frame a grid must hold (train renders: the right
+# grid holds 0.71-1.0 of it, a lattice in the cloth beside the tiles none)
+TURNED_INSIDE = 0.5
 PROFILE_VERSION = 1
 
 
@@ -160,30 +163,57 @@ class Profile:
 def read_grid(image: np.ndarray, tiles: TileReader, *, grid: Grid | None = None,
               reference: np.ndarray | None = None) -> tuple[Observation, Grid]:
     """Locate and read one frame. ``reference`` (all tiles face down, same set) teaches
-    ``tiles`` the back first. Raises :class:`GridNotFound` when there is no grid.
-
-    With a reference, the frame is read with the reference's own grid when the frame's grid
-    does not cut the reference into alike backs but the reference's grid does (or the frame
-    shows no grid): the camera stays put during a game, and a lattice found in a patterned
-    cloth beside the tiles never cuts the face-down frame into 36 alike backs."""
+    ``tiles`` the back first, and checks the grid (:func:`_checked_grid`). Raises
+    :class:`GridNotFound` when there is no grid."""
     t0 = time.perf_counter()
-    g = grid
-    if g is None:
-        try:
-            g = locate(image)
-        except GridNotFound:
-            if reference is None:
-                raise
-    if reference is not None:
-        used, backs = _reference_grid(reference, tiles, fallback=g)
-        if g is None or (grid is None and backs and used is not g):
-            g = used
-    assert g is not None
+    if grid is not None:
+        g = grid
+        if reference is not None:
+            learn_back(reference, tiles, fallback=g)
+    elif reference is None:
+        g = locate(image)
+    else:
+        g = _checked_grid(image, reference, tiles)
     crops = crops_of(image, g)
     cells = tuple(tiles.read(crops))
     ms = (time.perf_counter() - t0) * 1000
     obs = Observation(notation(cells), cells, _corners(g), ms, tuple(range(CELLS)))
     return obs, g
+
+
+def _checked_grid(image: np.ndarray, reference: np.ndarray, tiles: TileReader) -> Grid:
+    """The frame's grid, checked against the reference frame of the same game (the camera
+    stays put), and the reference learned with it: the tiles turned since the reference lie
+    in the grid, and the grid cuts the reference into alike backs. When the frame shows no
+    grid, or one away from the turned tiles (a lattice in a patterned cloth beside them,
+    whose squares are alike too), the reference's own grid is taken if it passes both."""
+    try:
+        g: Grid | None = locate(image)
+    except GridNotFound:
+        g = None
+    turned = Turned.between(image, reference)
+
+    def holds(x: Grid) -> bool:
+        share = turned.inside(x.corners) if turned is not None else None
+        return share is None or share >= TURNED_INSIDE
+
+    if g is not None and holds(g):
+        used, backs = _reference_grid(reference, tiles, fallback=g)
+        return used if backs and used is not g and holds(used) else g
+    try:
+        own: Grid | None = locate(reference)
+    except GridNotFound:
+        own = None
+    if own is not None and holds(own):
+        crops = crops_of(reference, own)
+        back = _alike_backs(crops, tiles.settings)
+        if back is not None:
+            tiles.learn_reference(crops, back)
+            return own
+    if g is None:
+        raise GridNotFound("no 6x6 grid of tiles found, in the frame or the reference")
+    tiles.learn_reference(crops_of(reference, g))
+    return g
 
 
 def learn_back(reference: np.ndarray, tiles: TileReader, fallback: Grid | None = None) -> Grid:

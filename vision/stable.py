@@ -22,6 +22,8 @@ MOTION_LEVEL = 18  # gray levels: a pixel this much brighter or darker has chang
 MOTION_SHARE = 0.004  # share of changed pixels that counts as motion
 CELL_CHANGE = 14.0  # mean absolute difference (gray levels) of a tile's square that is a change
 RING_CHANGE = 0.03  # share of the table ring around the grid changed: an arm reaches in
+TURN_LEVEL = 20  # gray levels (half of): a pixel of a tile turned since the reference frame
+TURN_LEAST = 0.002  # share of a frame that must differ from the reference to say where
 
 
 def _small_gray(frame: np.ndarray) -> np.ndarray:
@@ -63,6 +65,38 @@ class Change:
     cells: tuple[int, ...]  # row-major indices whose tile square changed
     covered: bool  # something lies over the grid (gaps changed across cells)
     moved: bool  # nearly everything changed: the camera or the table moved
+
+
+@dataclass(frozen=True)
+class Turned:
+    """Where a frame differs from the reference frame of the same view (the tiles turned
+    since), at low resolution: they lie in the grid, the table around it stays as it was."""
+
+    mask: np.ndarray  # bool, at ``scale`` of the frames
+    scale: float
+
+    @classmethod
+    def between(cls, now: np.ndarray, ref: np.ndarray, side: int = 320) -> Turned | None:
+        """None when the two frames are not one view's size (nothing can be said)."""
+        if now.shape != ref.shape:
+            return None
+        scale = side / max(now.shape[:2])
+        a, b = (cv2.GaussianBlur(cv2.cvtColor(cv2.resize(f, None, fx=scale, fy=scale,
+                                                         interpolation=cv2.INTER_AREA),
+                                              cv2.COLOR_BGR2GRAY), (5, 5), 0).astype(np.float32)
+                for f in (now, ref))
+        b *= float(np.median(a)) / max(float(np.median(b)), 1.0)  # the camera's exposure moved
+        return cls(np.abs(a - b) > 2 * TURN_LEVEL, scale)
+
+    def inside(self, corners: np.ndarray) -> float | None:
+        """The share of the change inside the quadrilateral ``corners`` (frame px); None when
+        nothing changed."""
+        total = int(self.mask.sum())
+        if total < TURN_LEAST * self.mask.size:
+            return None
+        quad = np.zeros(self.mask.shape, np.uint8)
+        cv2.fillConvexPoly(quad, np.round(np.asarray(corners) * self.scale).astype(np.int32), 1)
+        return float(np.count_nonzero(self.mask & (quad > 0))) / total
 
 
 def tile_mask(px: int, tile: float) -> np.ndarray:
@@ -111,4 +145,4 @@ def _clustered(cells: list[int]) -> bool:
     return False
 
 
-__all__ = ["Change", "Stillness", "compare", "tile_mask"]
+__all__ = ["Change", "Stillness", "Turned", "compare", "tile_mask"]
