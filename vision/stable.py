@@ -81,12 +81,15 @@ class Turned:
         if now.shape != ref.shape:
             return None
         scale = side / max(now.shape[:2])
+        # sampled, not averaged (a fifth of the time of a whole read): the blur after it
+        # takes out the noise, and a turned tile is many pixels wide at this size
         a, b = (cv2.GaussianBlur(cv2.cvtColor(cv2.resize(f, None, fx=scale, fy=scale,
-                                                         interpolation=cv2.INTER_AREA),
-                                              cv2.COLOR_BGR2GRAY), (5, 5), 0).astype(np.float32)
+                                                         interpolation=cv2.INTER_LINEAR),
+                                              cv2.COLOR_BGR2GRAY), (5, 5), 0)
                 for f in (now, ref))
-        b *= float(np.median(a)) / max(float(np.median(b)), 1.0)  # the camera's exposure moved
-        return cls(np.abs(a - b) > 2 * TURN_LEVEL, scale)
+        gain = _median(a) / max(_median(b), 1.0)  # the camera's exposure moved
+        diff = np.abs(a.astype(np.float32) - b.astype(np.float32) * gain)
+        return cls(diff > 2 * TURN_LEVEL, scale)
 
     def inside(self, corners: np.ndarray) -> float | None:
         """The share of the change inside the quadrilateral ``corners`` (frame px); None when
@@ -97,6 +100,12 @@ class Turned:
         quad = np.zeros(self.mask.shape, np.uint8)
         cv2.fillConvexPoly(quad, np.round(np.asarray(corners) * self.scale).astype(np.int32), 1)
         return float(np.count_nonzero(self.mask & (quad > 0))) / total
+
+
+def _median(gray: np.ndarray) -> float:
+    """The median of a gray image from its histogram (np.median sorts: six times slower)."""
+    below = np.cumsum(np.bincount(gray.ravel(), minlength=256))
+    return float(np.searchsorted(below, gray.size // 2))
 
 
 def tile_mask(px: int, tile: float) -> np.ndarray:
