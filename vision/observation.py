@@ -46,8 +46,8 @@ CROP_MARGIN = 0.04
 RECT_PX = 24  # px per cell of the rectified grid used to spot changes
 RECT_BORDER = 12  # px of table kept around it (an arm reaching in shows there)
 SETTLE_FRAMES = 15  # still frames after which a covering change is accepted as real
-# share of the change since the reference frame a grid must hold (train renders: the right
-# grid holds 0.71-1.0 of it, a lattice in the cloth beside the tiles none)
+# share of the change since the reference frame a grid must hold (140 train and bench
+# renders: the right grid holds 0.67-1.0 of it; a lattice in the cloth beside the tiles none)
 TURNED_INSIDE = 0.5
 PROFILE_VERSION = 1
 

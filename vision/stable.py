@@ -22,7 +22,7 @@ MOTION_LEVEL = 18  # gray levels: a pixel this much brighter or darker has chang
 MOTION_SHARE = 0.004  # share of changed pixels that counts as motion
 CELL_CHANGE = 14.0  # mean absolute difference (gray levels) of a tile's square that is a change
 RING_CHANGE = 0.03  # share of the table ring around the grid changed: an arm reaches in
-TURN_LEVEL = 20  # gray levels (half of): a pixel of a tile turned since the reference frame
+TURN_LEVEL = 40  # gray levels: a pixel of a tile turned since the reference frame (blurred)
 TURN_LEAST = 0.002  # share of a frame that must differ from the reference to say where
 
 
@@ -89,7 +89,7 @@ class Turned:
                 for f in (now, ref))
         gain = _median(a) / max(_median(b), 1.0)  # the camera's exposure moved
         diff = np.abs(a.astype(np.float32) - b.astype(np.float32) * gain)
-        return cls(diff > 2 * TURN_LEVEL, scale)
+        return cls(diff > TURN_LEVEL, scale)
 
     def inside(self, corners: np.ndarray) -> float | None:
         """The share of the change inside the quadrilateral ``corners`` (frame px); None when

@@ -217,5 +217,4 @@ def back_conf(d: float, s: TileSettings) -> float:
 
 
 __all__ = ["FaceModel", "alike_to_most", "back_conf", "back_group", "drawn_unalike",
-           "face_coloured", "glared",
-           "model_from_looks"]
+           "face_coloured", "glared", "model_from_looks"]
