@@ -181,6 +181,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--styled", type=float, default=0.0,
                     help="share of renders drawn hollow, as dots, stencilled or dashed, e.g. 0.2 "
                          "(0: none, as the shipped reader was made)")
+    ap.add_argument("--keep", type=float, default=0.0,
+                    help="hold the --init model's answers on the cubes and the plain renders "
+                         "with this weight while styled renders are learned (0: no hold)")
     ap.add_argument("--init", type=Path, default=FONT_MODEL_PATH,
                     help="the model to start from: the font model, or a reader made by this script "
                          "(any model file of the same layers)")
@@ -198,11 +201,21 @@ def main(argv: list[str] | None = None) -> int:
     fit_fonts = [f for f in fonts if f not in calib_fonts]
     rng = np.random.default_rng(args.seed)
     xp, rp = photo_crops(rng, fit, args.per_cube)
-    xr, rr = rendered(fit_fonts, args.seed, args.per_letter, args.workers, args.styled)
+    if args.keep > 0 and args.styled > 0:
+        # the styled renders apart, so that only the others are held to the --init model
+        n_styled = int(round(args.per_letter * args.styled))
+        xr, rr = rendered(fit_fonts, args.seed, args.per_letter - n_styled, args.workers)
+        xs, rs = rendered(fit_fonts, args.seed + 13, n_styled, args.workers, 1.0)
+        kept = np.concatenate([np.ones(len(xp) + len(xr), bool), np.zeros(len(xs), bool)])
+        xr, rr = np.concatenate([xr, xs]), np.concatenate([rr, rs])
+    else:
+        xr, rr = rendered(fit_fonts, args.seed, args.per_letter, args.workers, args.styled)
+        kept = None
     print(f"TUNE: {len(fit)} photos fit, {len(calib)} calibrate; {len(xp)} photo crops, "
           f"{len(xr)} renders", file=sys.stderr)
     model = train_turns.fit(lambda: _font_model(args.init), np.concatenate([xp, xr]),
-                            np.concatenate([rp, rr]), len(LETTERS), args.epochs, args.seed, args.lr)
+                            np.concatenate([rp, rr]), len(LETTERS), args.epochs, args.seed, args.lr,
+                            args.keep, kept)
     net = Net(export(model), 1.0)
     xc, rc = photo_crops(np.random.default_rng(args.seed + 1), calib, 2)
     # plain renders, as before --styled: a dotted face blurred to 16 px is often beyond reading

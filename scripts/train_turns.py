@@ -93,15 +93,28 @@ def turned_rows(rows: np.ndarray, quarters: int, n_symbols: int) -> np.ndarray:
 
 
 def fit(build: Callable[[], Any], x: np.ndarray, rows: np.ndarray, n_symbols: int,
-        epochs: int, seed: int, lr: float):  # type: ignore[no-untyped-def]
+        epochs: int, seed: int, lr: float, keep: float = 0.0,
+        kept: np.ndarray | None = None):  # type: ignore[no-untyped-def]
     """Train the model ``build()`` makes (after seeding, so its fresh weights are the seed's)
     on crops ``x`` whose allowed classes are ``rows``; every batch is shifted by up to 2 px
-    and turned by a random quarter, its allowed classes turned with it."""
+    and turned by a random quarter, its allowed classes turned with it.
+
+    With ``keep`` > 0 the model is also held to what ``build()``'s model said at the start on
+    the crops ``kept`` marks (KL divergence, weighted by ``keep``): a reader tuned further on
+    new kinds of crops keeps its answers on the old kinds, pictures among them, instead of
+    moving them wherever the new crops pull (learning without forgetting)."""
     import torch
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     model = build()
+    teacher = None
+    if keep > 0:
+        teacher = build()
+        teacher.eval()
+        for p in teacher.parameters():
+            p.requires_grad_(False)
+    kept_t = torch.from_numpy(np.ones(len(x), bool) if kept is None else kept)
     batch = 128
     steps = epochs * math.ceil(len(x) / batch)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
@@ -123,6 +136,12 @@ def fit(build: Callable[[], Any], x: np.ndarray, rows: np.ndarray, n_symbols: in
             _, z = model(xb)
             logp = torch.log_softmax(z, dim=1)
             loss = -(torch.logsumexp(logp + torch.log(allowed + 1e-12), dim=1)).mean()
+            sel = kept_t[torch.from_numpy(idx)]
+            if teacher is not None and bool(sel.any()):
+                with torch.no_grad():
+                    old = torch.log_softmax(teacher(xb[sel])[1], dim=1)
+                kl = (old.exp() * (old - logp[sel])).sum(dim=1).mean()
+                loss = loss + keep * kl * float(sel.float().mean())
             opt.zero_grad()
             loss.backward()
             opt.step()
