@@ -39,7 +39,7 @@ from vision.tiles import (
     settle_set,
 )
 from vision.tiles.appearance import looks
-from vision.tiles.faces import model_from_looks
+from vision.tiles.faces import cut_elsewhere, model_from_looks
 
 CROP = 64  # px of a tile crop for reading
 CROP_MARGIN = 0.04
@@ -257,11 +257,12 @@ def _reference_grid(reference: np.ndarray, tiles: TileReader, fallback: Grid | N
 
 def _alike_backs(crops: list[np.ndarray], settings: TileSettings) -> FaceModel | None:
     """The back, when these crops all show one face (a face-down grid, cropped where it
-    lies); None when some cells show something else (the grid does not fit this frame)."""
+    lies); None when some cells show something else (the grid does not fit this frame), or
+    when they are alike only as pieces of patterned tiles, each cut in another place."""
     seen = looks(crops, settings)
     model = model_from_looks(seen, settings)
     alike = sum(model.distance(lk) < settings.back_sure for lk in seen)
-    return model if alike >= len(crops) - 1 else None
+    return model if alike >= len(crops) - 1 and not cut_elsewhere(seen, settings) else None
 
 
 def same_view(a: Grid, b: Grid, tolerance: float = 0.15) -> bool:

@@ -172,6 +172,19 @@ def shift_sim(a: Look, b: Look, s: TileSettings) -> float:
     return _best(_windows(a.fine, s.shift), _middles(b, s.shift))
 
 
+def pair_sims(seen: Sequence[Look], s: TileSettings) -> list[float]:
+    """:func:`shift_sim` of every pair of ``seen`` (0 where a face has no fine structure),
+    each face's windows and turns made once rather than once a pair."""
+    windows = [_windows(lk.fine, s.shift) if lk.fine is not None else None for lk in seen]
+    middles = [_middles(lk, s.shift) if lk.fine is not None else None for lk in seen]
+    out: list[float] = []
+    for a in range(len(seen)):
+        for b in range(a + 1, len(seen)):
+            wa, mb = windows[a], middles[b]
+            out.append(_best(wa, mb) if wa is not None and mb is not None else 0.0)
+    return out
+
+
 def _best(windows: np.ndarray, middles: np.ndarray) -> float:
     return float((windows @ middles.T).max())
 
@@ -302,4 +315,4 @@ def glyph_vec(crop: np.ndarray, s: TileSettings) -> np.ndarray:
     return out
 
 
-__all__ = ["Look", "alike", "alike_matrix", "blur_each", "first_use", "gray_each", "glyph_vec", "look", "looks", "ratio", "settled", "shift_sim"]
+__all__ = ["Look", "alike", "alike_matrix", "blur_each", "first_use", "gray_each", "glyph_vec", "look", "looks", "pair_sims", "ratio", "settled", "shift_sim"]

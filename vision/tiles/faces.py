@@ -13,7 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from companion.games.moerder.board import PER_LETTER
-from vision.tiles.appearance import Look, alike, alike_matrix, looks, ratio, shift_sim
+from vision.tiles.appearance import (Look, alike, alike_matrix, looks, pair_sims, ratio,
+                                     shift_sim)
 from vision.tiles.cells import TileError
 from vision.tiles.settings import DEFAULT_SETTINGS, TileSettings
 
@@ -191,9 +192,27 @@ def drawn_unalike(group: list[int], looks: Sequence[Look], s: TileSettings) -> b
     turn."""
     if float(np.median([looks[i].ink for i in group])) <= s.victim_ink:
         return False
-    some = group[:: max(1, len(group) // 8)][:8]
-    sims = [shift_sim(looks[a], looks[b], s) for k, a in enumerate(some) for b in some[k + 1:]]
-    return bool(sims) and float(np.median(sims)) < s.ink_repeats
+    return repeats(group, looks, s) < s.ink_repeats
+
+
+def cut_elsewhere(looks: Sequence[Look], s: TileSettings) -> bool:
+    """Are crops of a face-down frame, all alike in colour and texture, pieces of the tiles
+    cut each in another place (a lattice of a patterned cloth's larger squares over them)
+    rather than one back 36 times? Only a back with a coarse pattern can tell: a plain or
+    finely grained back correlates little with itself either."""
+    every = list(range(len(looks)))
+    if (float(np.median([lk.texture for lk in looks])) < s.flat_texture
+            or float(np.median([lk.coarse for lk in looks])) < s.fine):
+        return False
+    return repeats(every, looks, s) < s.back_repeats
+
+
+def repeats(group: Sequence[int], looks: Sequence[Look], s: TileSettings) -> float:
+    """How well the cells of a group repeat one face: the median shift-tolerant correlation
+    of every pair among up to eight of them (1 with fewer than two)."""
+    some = list(group)[:: max(1, len(group) // 8)][:8]
+    sims = pair_sims([looks[i] for i in some], s)
+    return float(np.median(sims)) if sims else 1.0
 
 
 def glared(lk: Look, back: FaceModel) -> bool:
@@ -216,5 +235,5 @@ def back_conf(d: float, s: TileSettings) -> float:
     return float(np.clip(1.0 - (d / s.back_not) ** 2, 0.0, 1.0)) if np.isfinite(d) else 0.0
 
 
-__all__ = ["FaceModel", "alike_to_most", "back_conf", "back_group", "drawn_unalike",
-           "face_coloured", "glared", "model_from_looks"]
+__all__ = ["FaceModel", "alike_to_most", "back_conf", "back_group", "cut_elsewhere",
+           "drawn_unalike", "face_coloured", "glared", "model_from_looks", "repeats"]

@@ -37,6 +37,10 @@ class TileSettings:
     # back's print repeats); train backs never carry that much ink, dotted letters the
     # reader cannot read reach 0.42-0.53 among themselves on train renders
     ink_repeats: float = 0.6
+    # the same among crops of a face-down frame with a coarse pattern, below which they are
+    # no grid of its backs (train and bench renders: the right grid >= 0.43, a lattice of a
+    # glazed table's larger squares over the tiles 0.12)
+    back_repeats: float = 0.3
     flat_texture: float = 2.0  # texture below which a face is plain (letters score 10+)
     teach_sure: float = 0.9  # letters this sure teach the frame's doubtful cells
     teach_per_letter: int = 2  # examples taught of each letter (four feature passes each)
