@@ -55,6 +55,7 @@ def test_the_tiles_turned_since_the_reference_lie_in_the_grid() -> None:
     same = Turned.between(ref, brighter)  # the camera's exposure moved, nothing was turned
     assert same is not None and same.inside(truth.corners) is None
     assert Turned.between(img, ref[: h // 2]) is None  # not one view: nothing to say
+    assert Turned.between(img[:, :, 0], ref[:, :, 0]) is None  # no colour frames
 
 
 def test_one_turned_tile_is_the_only_change(game: Game) -> None:

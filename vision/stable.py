@@ -77,8 +77,9 @@ class Turned:
 
     @classmethod
     def between(cls, now: np.ndarray, ref: np.ndarray, side: int = 320) -> Turned | None:
-        """None when the two frames are not one view's size (nothing can be said)."""
-        if now.shape != ref.shape:
+        """None when the two frames are not colour frames of one view's size (nothing can
+        be said)."""
+        if now.shape != ref.shape or now.ndim != 3 or now.shape[2] != 3:
             return None
         scale = side / max(now.shape[:2])
         # sampled, not averaged (a fifth of the time of a whole read): the blur after it
