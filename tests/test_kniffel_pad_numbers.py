@@ -95,6 +95,20 @@ def test_blank_struck_and_signed_boxes_are_the_digit_readers_alone() -> None:
         assert join(reading, _guess("17")) == reading
 
 
+def test_ink_the_digit_reader_could_not_read_is_read_whole_and_stays_a_question() -> None:
+    # a digit-sized mark dropped as junk (digits run together): the network's number is the
+    # box's guess, as unsure as the digit reader left the box; a blank box stays blank
+    lost = BoxReading(None, False, digits.UNREAD)
+    joined = join(lost, _guess("101", margin=6.0))
+    assert joined.value == 101 and joined.text == "101"
+    assert joined.confidence <= digits.UNREAD
+    assert join(lost, _guess("101", margin=0.2)) == lost  # no likelier than the rest: none
+    numbers = NumberReader.load()
+    assert numbers.check([_box_with_ink()], [lost])[0].value == 27
+    blank = BoxReading(None, False, 1.0)
+    assert numbers.check([_box_with_ink()], [blank]) == [blank]
+
+
 def test_a_number_read_surely_by_the_digit_reader_is_not_read_again() -> None:
     numbers = NumberReader.load()
     ink = _box_with_ink()

@@ -22,7 +22,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.kniffel_pad.digits import MIN_AREA, NUMBERS_PATH, BoxReading, pen_mask, plain
+from vision.kniffel_pad.digits import (MIN_AREA, NUMBERS_PATH, UNREAD, BoxReading, pen_mask,
+                                       plain)
 from vision.kniffel_pad.layout import PadSheetError
 from vision.model_file import OnnxNet, read_model, write_model
 
@@ -150,10 +151,17 @@ class NumberReader:
         """The digit reader's readings, each number it was not sure of read once more whole
         and joined; ``known`` are boxes the network has read already."""
         known = known or {}
-        todo = {k: ink_boxes[k] for k, r in enumerate(readings) if plain(r)
+        todo = {k: ink_boxes[k] for k, r in enumerate(readings) if (plain(r) or unread(r))
                 and r.confidence < SETTLED and k not in known}
         guesses = {**known, **self.guess_boxes(todo)}
         return [join(r, guesses.get(k)) for k, r in enumerate(readings)]
+
+
+def unread(reading: BoxReading) -> bool:
+    """Is something written in the box that the digit reader could not read (a mark the
+    size of a digit dropped as junk)? Such a box is read whole by the network too: a sum
+    written with its digits run together is still a sum to check."""
+    return reading.value is None and not reading.struck and reading.confidence <= UNREAD
 
 
 def join(reading: BoxReading, guess: Guess | None) -> BoxReading:
@@ -168,6 +176,14 @@ def join(reading: BoxReading, guess: Guess | None) -> BoxReading:
     number times the digit reader's doubt. The winner's confidence is at most the loser's
     doubt: a reading the other reader contradicts is sure only if that reader was unsure.
     """
+    if guess is not None and unread(reading):
+        value, p = guess.best()
+        # the network alone reads it: its number is the box's guess when likelier than all
+        # the others together, and the box stays as unsure as the digit reader left it (a
+        # scribble reads as some number too): shown with a '?', never held against anyone,
+        # and a sum read so is checked, unsure
+        return (BoxReading(value, False, min(p, reading.confidence), str(value))
+                if p > 0.5 else reading)
     if guess is None or reading.value is None or not plain(reading):
         return reading
     value, p = guess.best()
@@ -180,4 +196,4 @@ def join(reading: BoxReading, guess: Guess | None) -> BoxReading:
     return BoxReading(value, False, min(p, 1.0 - reading.confidence), str(value))
 
 
-__all__ = ["Guess", "NumberReader", "join", "number_input"]
+__all__ = ["Guess", "NumberReader", "join", "number_input", "unread"]
