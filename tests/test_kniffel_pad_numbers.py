@@ -104,9 +104,10 @@ def test_ink_the_digit_reader_could_not_read_is_read_whole_and_stays_a_question(
     assert joined.confidence <= digits.UNREAD
     assert join(lost, _guess("101", margin=0.2)) == lost  # no likelier than the rest: none
     numbers = NumberReader.load()
-    assert numbers.check([_box_with_ink()], [lost])[0].value == 27
+    assert numbers.check([_box_with_ink()], [lost], guess_unread=True)[0].value == 27
+    assert numbers.check([_box_with_ink()], [lost]) == [lost]  # a pad without sums to check
     blank = BoxReading(None, False, 1.0)
-    assert numbers.check([_box_with_ink()], [blank]) == [blank]
+    assert numbers.check([_box_with_ink()], [blank], guess_unread=True) == [blank]
 
 
 def test_a_number_read_surely_by_the_digit_reader_is_not_read_again() -> None:

@@ -293,8 +293,8 @@ class DigitReader:
         p: np.ndarray = e / e.sum(axis=1, keepdims=True)
         return p
 
-    def read_boxes(self, ink_boxes: Sequence[np.ndarray], signed: bool = False
-                   ) -> list[BoxReading]:
+    def read_boxes(self, ink_boxes: Sequence[np.ndarray], signed: bool = False,
+                   sums: bool = False) -> list[BoxReading]:
         """Every box: first each mark as it is; where the network is not sure a mark is one
         digit or stroke, the joins and cuts that involve that mark are scored too.
         ``signed``: a dash before the digits is a minus (other score sheets have negative
@@ -303,7 +303,9 @@ class DigitReader:
         With the number network, a box with an unsure mark is first read whole by it: where
         it reads the same number as the marks read as they are, that reading stands (joined
         with the network's), and only the boxes where they differ are cut and joined, which
-        is most of the digit network's work on a pad."""
+        is most of the digit network's work on a pad. With ``sums`` (a pad whose sums are
+        checked), a box with a mark left unread gets the number network's guess too (see
+        :meth:`NumberReader.check`)."""
         quick = [segment(b, whole_only=True) for b in ink_boxes]
         probs = self.probs([p.image for sg in quick for p in sg.pieces])
         out: list[BoxReading | None] = []
@@ -330,7 +332,8 @@ class DigitReader:
                 out[n] = firsts[n]
         self._cut_and_join(ink_boxes, [r for r in redo if out[r[0]] is None], out, signed)
         readings = [r for r in out if r is not None]
-        return readings if self.numbers is None else self.numbers.check(ink_boxes, readings, known)
+        return (readings if self.numbers is None
+                else self.numbers.check(ink_boxes, readings, known, guess_unread=sums))
 
     def _cut_and_join(self, ink_boxes: Sequence[np.ndarray],
                       redo: list[tuple[int, frozenset[int], dict[int, np.ndarray]]],

@@ -147,11 +147,18 @@ class NumberReader:
         return dict(zip(strips, self.guesses(list(strips.values()))))
 
     def check(self, ink_boxes: Sequence[np.ndarray], readings: Sequence[BoxReading],
-              known: Mapping[int, Guess] | None = None) -> list[BoxReading]:
+              known: Mapping[int, Guess] | None = None, guess_unread: bool = False,
+              ) -> list[BoxReading]:
         """The digit reader's readings, each number it was not sure of read once more whole
-        and joined; ``known`` are boxes the network has read already."""
+        and joined; ``known`` are boxes the network has read already. With
+        ``guess_unread`` (a pad whose sums are checked: a sum that cannot be read is not
+        checked at all), a box where the digit reader left a mark unread is read too, and
+        the network's number becomes its guess (:func:`join`); elsewhere such a box stays
+        unread (on the markerless reader's held-out sheets, printed remnants in blank cells
+        would become guesses)."""
         known = known or {}
-        todo = {k: ink_boxes[k] for k, r in enumerate(readings) if (plain(r) or unread(r))
+        todo = {k: ink_boxes[k] for k, r in enumerate(readings)
+                if (plain(r) or (guess_unread and unread(r)))
                 and r.confidence < SETTLED and k not in known}
         guesses = {**known, **self.guess_boxes(todo)}
         return [join(r, guesses.get(k)) for k, r in enumerate(readings)]

@@ -182,7 +182,7 @@ def read_pad(image: np.ndarray, reader: DigitReader) -> PadReading:
     image, _ = shrink(image)  # the page is read at PX_PER_MM whatever the photo's size
     located = locate(image)
     layout = located.layout
-    readings = reader.read_boxes(box_inks(rectify(image, located), layout))
+    readings = reader.read_boxes(box_inks(rectify(image, located), layout), sums=True)
     columns = []
     for column in range(layout.columns):
         chunk = readings[column * len(ROWS):(column + 1) * len(ROWS)]
