@@ -214,8 +214,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"TUNE: {len(fit)} photos fit, {len(calib)} calibrate; {len(xp)} photo crops, "
           f"{len(xr)} renders", file=sys.stderr)
     model = train_turns.fit(lambda: _font_model(args.init), np.concatenate([xp, xr]),
-                            np.concatenate([rp, rr]), len(LETTERS), args.epochs, args.seed, args.lr,
-                            args.keep, kept)
+                            np.concatenate([rp, rr]), len(LETTERS), args.epochs, args.seed,
+                            args.lr, args.keep, kept)
     net = Net(export(model), 1.0)
     xc, rc = photo_crops(np.random.default_rng(args.seed + 1), calib, 2)
     # plain renders, as before --styled: a dotted face blurred to 16 px is often beyond reading

@@ -315,4 +315,5 @@ def glyph_vec(crop: np.ndarray, s: TileSettings) -> np.ndarray:
     return out
 
 
-__all__ = ["Look", "alike", "alike_matrix", "blur_each", "first_use", "gray_each", "glyph_vec", "look", "looks", "pair_sims", "ratio", "settled", "shift_sim"]
+__all__ = ["Look", "alike", "alike_matrix", "blur_each", "first_use", "gray_each", "glyph_vec",
+           "look", "looks", "pair_sims", "ratio", "settled", "shift_sim"]
