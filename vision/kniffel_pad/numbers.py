@@ -175,7 +175,8 @@ def join(reading: BoxReading, guess: Guess | None) -> BoxReading:
     """One reading of a box from both readers.
 
     A blank, struck or signed box is the digit reader's alone (the number network knows
-    only digits). Where both read the same number it stands, as sure as the surer reader
+    only digits); a box it left unread takes the network's number as a guess, as unsure as
+    it was. Where both read the same number it stands, as sure as the surer reader
     (no surer: both see the same pen marks, and a faint first digit is lost to both; taken
     as independent, 11 more right sums in 684 were flagged wrong surely on the selection
     pads). Where they differ, each reading is weighed by both: the digit reader's
