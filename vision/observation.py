@@ -205,9 +205,8 @@ def _checked_grid(image: np.ndarray, reference: np.ndarray, tiles: TileReader) -
     except GridNotFound:
         own = None
     if own is not None and holds(own):
-        crops = crops_of(reference, own)
-        back = _alike_backs(crops, tiles.settings)
-        if back is not None:
+        crops, back, alike = _backs(reference, own, tiles.settings)
+        if alike:
             tiles.learn_reference(crops, back)
             return own
     if g is None:
@@ -233,12 +232,13 @@ def learn_back(reference: np.ndarray, tiles: TileReader, fallback: Grid | None =
 
 def _reference_grid(reference: np.ndarray, tiles: TileReader, fallback: Grid | None,
                     ) -> tuple[Grid, bool]:
-    """:func:`learn_back`, and whether its grid cuts the reference into alike backs."""
+    """:func:`learn_back`, and whether its grid cuts the reference into alike backs. Each
+    grid's crops and their looks are measured once, whether they are learned or not."""
+    tried = None
     if fallback is not None:
-        crops = crops_of(reference, fallback)
-        back = _alike_backs(crops, tiles.settings)
-        if back is not None:
-            tiles.learn_reference(crops, back)
+        tried = _backs(reference, fallback, tiles.settings)
+        if tried[2]:
+            tiles.learn_reference(tried[0], tried[1])
             return fallback, True
     g: Grid | None = None
     try:
@@ -249,20 +249,23 @@ def _reference_grid(reference: np.ndarray, tiles: TileReader, fallback: Grid | N
     if fallback is not None and (g is None or same_view(g, fallback)):
         g = fallback
     assert g is not None
-    crops = crops_of(reference, g)
-    back = _alike_backs(crops, tiles.settings)
+    crops, back, alike = (tried if g is fallback and tried is not None
+                          else _backs(reference, g, tiles.settings))
     tiles.learn_reference(crops, back)
-    return g, back is not None
+    return g, alike
 
 
-def _alike_backs(crops: list[np.ndarray], settings: TileSettings) -> FaceModel | None:
-    """The back, when these crops all show one face (a face-down grid, cropped where it
-    lies); None when some cells show something else (the grid does not fit this frame), or
-    when they are alike only as pieces of patterned tiles, each cut in another place."""
+def _backs(reference: np.ndarray, grid: Grid, settings: TileSettings,
+           ) -> tuple[list[np.ndarray], FaceModel, bool]:
+    """The reference cut with ``grid``, the back learned from those crops, and whether they
+    all show that one face (a face-down grid, cropped where it lies): not when some cells
+    show something else (the grid does not fit this frame), nor when they are alike only as
+    pieces of patterned tiles, each cut in another place."""
+    crops = crops_of(reference, grid)
     seen = looks(crops, settings)
     model = model_from_looks(seen, settings)
-    alike = sum(model.distance(lk) < settings.back_sure for lk in seen)
-    return model if alike >= len(crops) - 1 and not cut_elsewhere(seen, settings) else None
+    alike = sum(model.distance(lk) < settings.back_sure for lk in seen) >= len(crops) - 1
+    return crops, model, alike and not cut_elsewhere(seen, settings)
 
 
 def same_view(a: Grid, b: Grid, tolerance: float = 0.15) -> bool:

@@ -19,7 +19,7 @@ def shrink(image: np.ndarray, side: int = READ_SIDE) -> tuple[np.ndarray, float]
     Whole halvings average (OpenCV's fast path for a whole ratio); the last step, by less
     than two, interpolates. One arbitrary-ratio averaging step from 3000x4000 cost 45 ms on
     one core, this about 12."""
-    h0, w0 = image.shape[:2]
+    w0 = image.shape[1]
     while max(image.shape[:2]) >= 2 * side:
         image = cv2.resize(image, (image.shape[1] // 2, image.shape[0] // 2),
                            interpolation=cv2.INTER_AREA)
