@@ -61,6 +61,13 @@ class TileSettings:
     # colour moved this far from the reference: no face-down tile nudged off its place (that
     # keeps the back's colour over most of the cell's middle), however near the back's model
     ref_recoloured: float = 30.0
+    # cells read less surely than this after four turns are read blurred too, at these
+    # widths (Gaussian sigma, share of the crop's side: dots of a dot-matrix letter run
+    # together), and take that reading when it is this sure (clean dot-matrix and hollow
+    # tiles of the train fonts: one width 71 % / 77 % sure and right, these three 80 % / 91 %)
+    blurred_below: float = 0.6
+    blurred: tuple[float, ...] = (0.035, 0.05, 0.065)
+    blurred_sure: float = 0.85
 
 
 DEFAULT_SETTINGS = TileSettings()
