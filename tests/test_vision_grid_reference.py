@@ -67,3 +67,21 @@ def test_a_lattice_of_the_tables_larger_squares_over_the_tiles_gives_way_to_the_
     # model matter, docs/vision-grid.md)
     assert sum(c.char == w for c, w in zip(obs.cells, _wants(board))) >= 34
     assert all((c.char == ".") == (w == ".") for c, w in zip(obs.cells, _wants(board)))
+
+
+def test_a_lattice_of_a_lamp_lit_cloth_gives_way_to_the_grid_round_the_turned_tiles(
+        letters: LetterReader) -> None:  # noqa: F811
+    # a plaid under a lamp's spot: its bright checks stand out from the cloth at the image's
+    # border as tiles do, and make a better lattice than the touching tiles, in the frame
+    # and in the face-down frame alike; the tiles' own grid lies where they turned
+    style = synth.styles("train")[94]
+    assert style.table is synth.Table.PLAID
+    layout = synth.make_layout(style, 12)
+    board = synth.random_board(np.random.default_rng(12))
+    img, truth = synth.render_table(board, style, 12, layout=layout)
+    ref, _ = synth.render_table(Board(), style, 12, layout=layout, frame=1)
+    assert _off(locate(img).corners, truth) > 1.0
+    assert _off(locate(ref).corners, truth) > 1.0
+    obs, g = read_grid(img, TileReader(letters), reference=ref)
+    assert _off(g.corners, truth) < 0.5
+    assert [c.char for c in obs.cells] == _wants(board)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -49,6 +50,9 @@ SETTLE_FRAMES = 15  # still frames after which a covering change is accepted as 
 # share of the change since the reference frame a grid must hold (140 train and bench
 # renders: the right grid holds 0.67-1.0 of it; a lattice in the cloth beside the tiles none)
 TURNED_INSIDE = 0.5
+# the frame is searched this far (a share of their extent) round the turned tiles: a grid's
+# border rows may all lie face down still
+TURNED_MARGIN = 0.25
 PROFILE_VERSION = 1
 
 
@@ -200,19 +204,35 @@ def _checked_grid(image: np.ndarray, reference: np.ndarray, tiles: TileReader) -
     if g is not None and holds(g):
         used, backs = _reference_grid(reference, tiles, fallback=g)
         return used if backs and used is not g and holds(used) else g
-    try:
-        own: Grid | None = locate(reference)
-    except GridNotFound:
-        own = None
-    if own is not None and holds(own):
-        crops, back, alike = _backs(reference, own, tiles.settings)
-        if alike:
-            tiles.learn_reference(crops, back)
-            return own
+    for other in _other_grids(image, reference, turned):
+        if holds(other):
+            crops, back, alike = _backs(reference, other, tiles.settings)
+            if alike:
+                tiles.learn_reference(crops, back)
+                return other
     if g is None:
         raise GridNotFound("no 6x6 grid of tiles found, in the frame or the reference")
     tiles.learn_reference(crops_of(reference, g))
     return g
+
+
+def _other_grids(image: np.ndarray, reference: np.ndarray, turned: Turned | None,
+                 ) -> Iterator[Grid]:
+    """Where else the grid may be, each looked for only if the one before would not do: the
+    reference's own grid, then the frame's grid found only round the tiles turned since (a
+    table with squares of its own, brighter under a lamp than the tiles, can hold a better
+    lattice than they; the tiles' own lies where they turned)."""
+    try:
+        yield locate(reference)
+    except GridNotFound:
+        pass
+    box = turned.box(TURNED_MARGIN) if turned is not None else None
+    if box is not None:
+        x0, y0, x1, y1 = box
+        try:
+            yield locate(image[y0:y1, x0:x1]).moved(x0, y0)
+        except GridNotFound:
+            pass
 
 
 def learn_back(reference: np.ndarray, tiles: TileReader, fallback: Grid | None = None) -> Grid:

@@ -103,6 +103,19 @@ class Turned:
         return float(np.count_nonzero(self.mask & (quad > 0))) / total
 
 
+    def box(self, margin: float) -> tuple[int, int, int, int] | None:
+        """Where the change lies (x0, y0, x1, y1 in frame px), widened by ``margin`` of its
+        size on every side; None when nothing changed."""
+        if int(self.mask.sum()) < TURN_LEAST * self.mask.size:
+            return None
+        ys, xs = np.nonzero(self.mask)
+        x0, x1 = xs.min() / self.scale, (xs.max() + 1) / self.scale
+        y0, y1 = ys.min() / self.scale, (ys.max() + 1) / self.scale
+        mx, my = margin * (x1 - x0), margin * (y1 - y0)
+        return (int(max(0.0, x0 - mx)), int(max(0.0, y0 - my)),
+                int(np.ceil(x1 + mx)), int(np.ceil(y1 + my)))
+
+
 def _median(gray: np.ndarray) -> float:
     """The median of a gray image from its histogram (np.median sorts: six times slower)."""
     below = np.cumsum(np.bincount(gray.ravel(), minlength=256))

@@ -57,6 +57,14 @@ class Grid:
     def to_lattice(self, pts: np.ndarray) -> np.ndarray:
         return project(np.linalg.inv(self.homography), pts)
 
+    def moved(self, dx: float, dy: float) -> Grid:
+        """The same grid in a frame whose origin lies (-dx, -dy) from this one's: a grid
+        located in a part of a photo, given in the photo's pixels."""
+        shift = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]])
+        by = np.array([dx, dy])
+        return Grid(shift @ self.homography, self.corners + by, self.tile,
+                    tuple(None if q is None else q + by for q in self.quads), self.found)
+
 
 def neighbour_counts(centres: np.ndarray, reach: np.ndarray) -> np.ndarray:
     """How many points lie within ``reach[i]`` of each point ``centres[i]`` (itself too).
