@@ -44,27 +44,3 @@ def test_dotted_letters_are_read_blurred(letters: LetterReader,  # noqa: F811
     assert right >= 20
     assert wrong == 0
 
-
-def test_on_a_print_read_only_blurred_a_lone_unread_cell_is_not_taken_for_the_victim(
-        letters: LetterReader) -> None:  # noqa: F811
-    # a dotted Ö nothing reads, on a board whose other dotted letters were read blurred:
-    # one more unread letter as likely as the picture (the victim lies face down)
-    style = next(s for s in synth.styles("train") if s.lettering is synth.Lettering.FONT_DOTS
-                 and s.material is synth.Material.CARD)
-    layout = synth.make_layout(style, 11)
-    board = synth.random_board(np.random.default_rng(11))
-    img, _ = synth.render_table(board, style, 11, layout=layout)
-    ref, _ = synth.render_table(Board(), style, 11, layout=layout, frame=1)
-    want = [t.value if t else "." for t in board.cells]
-    assert "X" not in want
-
-    def read(weak_print: int) -> list[str]:
-        tiles = TileReader(letters, settings=dataclasses.replace(DEFAULT_SETTINGS,
-                                                                 weak_print=weak_print))
-        obs, _ = read_grid(img, tiles, reference=ref)
-        return [c.char for c in obs.cells]
-
-    assert "X" in read(99)  # taken for the victim when the print is not held against it
-    got = read(DEFAULT_SETTINGS.weak_print)
-    assert "X" not in got
-    assert not [i for i, (c, w) in enumerate(zip(got, want)) if c not in ("?", w)]

@@ -54,7 +54,6 @@ class FrameRead:
     faces: list[int] = field(default_factory=list)  # cells surely face up, read by the model
     reread: set[int] = field(default_factory=set)  # read again with the frame's letters taught
     recoloured: set[int] = field(default_factory=set)  # changed colour since the reference
-    blurred: set[int] = field(default_factory=set)  # letters read only once blurred
 
 
 def start(crops: Sequence[np.ndarray], where: list[int],
@@ -168,7 +167,6 @@ def blurred_look(f: FrameRead, letters: LetterReader, doubt: list[int]) -> None:
         best = max(got[k::len(doubt)], key=lambda r: r.confidence)
         if best.letter is not None and best.confidence >= s.blurred_sure:
             f.readings[i] = best
-            f.blurred.add(i)
 
 
 def find_faces(f: FrameRead) -> None:

@@ -68,11 +68,6 @@ class TileSettings:
     blurred_below: float = 0.6
     blurred: tuple[float, ...] = (0.035, 0.05, 0.065)
     blurred_sure: float = 0.85
-    # letters read only blurred in one frame from which a lone cell the reader sees no letter
-    # in is no longer taken for the victim without a taught victim face (train dotted
-    # styles, 30 boards: 4 dotted letters read as the victim, 3 of them on such frames; the
-    # bench's and train's victims all on frames with fewer)
-    weak_print: int = 2
 
 
 DEFAULT_SETTINGS = TileSettings()

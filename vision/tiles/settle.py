@@ -146,9 +146,7 @@ def victims(f: FrameRead, idx: list[int], victim: FaceModel | None) -> None:
         best = min(idx, key=lambda i: d[i])
         pick = best if d[best] < f.settings.back_not else None
     else:
-        # not when the reader read letters of this frame only blurred (a print it does not
-        # know at sight, such as dots): a cell it reads nothing in may be one more of them
-        pick = idx[0] if len(idx) == 1 and len(f.blurred) < f.settings.weak_print else None
+        pick = idx[0] if len(idx) == 1 else None
     for i in idx:
         reject = 1.0 - float(getattr(f.readings.get(i), "confidence", 0.0))
         if i == pick:
