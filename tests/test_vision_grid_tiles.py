@@ -13,7 +13,7 @@ import pytest
 
 from companion.games.moerder.board import CELLS, Board, Tile
 from vision import synth
-from tiles_support import Scene, letters, scene  # noqa: F401 (fixtures)
+from tiles_support import Scene, Scripted, letters, scene  # noqa: F401 (fixtures)
 from vision.letters import LetterReader, LetterReading
 from vision.observation import Profile, crops_of, read_grid
 from vision.grid import locate
@@ -69,18 +69,6 @@ def test_face_model_tells_the_back_from_faces(scene: Scene) -> None:
     assert again.distance(look(crops[0])) == pytest.approx(back.distance(look(crops[0])))
 
 
-class _Scripted:
-    """A letter reader that answers from a script: isolates the tile rules from the model."""
-
-    def __init__(self, answers: dict[int, LetterReading], crops: Sequence[np.ndarray]) -> None:
-        self.answers = answers
-        self.ids = {id(c): i for i, c in enumerate(crops)}
-
-    def read_many(self, crops: Sequence[np.ndarray], alphabet: str | None = None,
-                  second_look: bool = True) -> list[LetterReading]:
-        return [self.answers.get(self.ids[id(c)], LetterReading(None, 0, 0.05)) for c in crops]
-
-
 def _faces(style: synth.Style, kinds: Sequence[str]) -> list[np.ndarray]:
     return [synth.tile_face(k, 64, style) for k in kinds]
 
@@ -91,7 +79,7 @@ def test_one_victim_rule_and_unsure_cells() -> None:
     kinds = ["back", "X", "M", "back"]
     crops = _faces(style, kinds)
     sure_m = LetterReading("M", 90, 0.97, (("M", 0.97),))
-    reader = TileReader(_Scripted({2: sure_m}, crops), back=back)  # type: ignore[arg-type]
+    reader = TileReader(Scripted({2: sure_m}, crops), back=back)  # type: ignore[arg-type]
     got = reader.read(crops)
     assert [c.state for c in got] == [CellState.HIDDEN, CellState.VICTIM, CellState.LETTER,
                                      CellState.HIDDEN]
@@ -99,12 +87,12 @@ def test_one_victim_rule_and_unsure_cells() -> None:
     # two pictures: the set holds one victim, so neither is guessed
     crops2 = _faces(style, ["X", "back", "X"])
     crops2[2] = crops2[2][::-1].copy()  # another picture
-    got2 = TileReader(_Scripted({}, crops2), back=back).read(crops2)  # type: ignore[arg-type]
+    got2 = TileReader(Scripted({}, crops2), back=back).read(crops2)  # type: ignore[arg-type]
     assert [c.char for c in got2] == ["?", ".", "?"]
     # a letter the reader is unsure of stays unsure, with its best guess and low confidence
     unsure = LetterReading(None, 0, 0.45, (("E", 0.45),))
     crops3 = _faces(style, ["E"])
-    got3 = TileReader(_Scripted({0: unsure}, crops3), back=back).read(crops3)  # type: ignore[arg-type]
+    got3 = TileReader(Scripted({0: unsure}, crops3), back=back).read(crops3)  # type: ignore[arg-type]
     assert got3[0].state is CellState.UNSURE and got3[0].confidence < 0.6
 
 
@@ -115,13 +103,13 @@ def test_settings_travel_with_the_reader_and_reads_leave_nothing_behind() -> Non
     back = FaceModel.learn(_faces(style, ["back"] * 6))
     crops = _faces(style, ["back", "X", "M", "back"])
     sure_m = LetterReading("M", 90, 0.97, (("M", 0.97),))
-    reader = TileReader(_Scripted({2: sure_m}, crops), back=back)  # type: ignore[arg-type]
+    reader = TileReader(Scripted({2: sure_m}, crops), back=back)  # type: ignore[arg-type]
     first = reader.read(crops)
     assert reader.read(crops) == first
     assert TileSettings() == TileSettings(back_sure=3.0, back_not=4.5, ref_burnt=0.3)
     nothing_is_plainly_the_back = dataclasses.replace(TileSettings(), back_sure=0.0,
                                                       glare_max_letter=0.0)
-    strict = TileReader(_Scripted({2: sure_m}, crops), back=back,  # type: ignore[arg-type]
+    strict = TileReader(Scripted({2: sure_m}, crops), back=back,  # type: ignore[arg-type]
                         settings=nothing_is_plainly_the_back)
     got = strict.read(crops)
     assert first[0].state is CellState.HIDDEN and got[0].state is CellState.UNSURE
@@ -136,7 +124,7 @@ def test_glare_on_the_back_is_not_a_victim() -> None:
     yy, xx = np.mgrid[:64, :64]
     glared += 230 * np.exp(-((xx - 40) ** 2 + (yy - 30) ** 2) / 300.0)[:, :, None]
     crop = np.clip(glared, 0, 255).astype(np.uint8)
-    got = TileReader(_Scripted({}, [crop]), back=model).read([crop])  # type: ignore[arg-type]
+    got = TileReader(Scripted({}, [crop]), back=model).read([crop])  # type: ignore[arg-type]
     assert got[0].state in (CellState.HIDDEN, CellState.UNSURE)
 
 
@@ -206,7 +194,7 @@ def test_a_face_down_tile_moved_since_the_reference_stays_face_down(letters: Let
     _check_hidden(obs.cells, board)
 
 
-class _Teachable(_Scripted):
+class _Teachable(Scripted):
     """A scripted reader that, once taught, gives ``after`` for the cells it names."""
 
     def __init__(self, answers: dict[int, LetterReading], crops: Sequence[np.ndarray],
@@ -215,9 +203,9 @@ class _Teachable(_Scripted):
         self.after = after
         self.examples: list[tuple[np.ndarray, str]] = []
 
-    def taught(self, examples: list[tuple[np.ndarray, str]]) -> _Scripted:
+    def taught(self, examples: list[tuple[np.ndarray, str]]) -> Scripted:
         self.examples.extend(examples)
-        again = _Scripted({**self.answers, **self.after}, [])
+        again = Scripted({**self.answers, **self.after}, [])
         again.ids = self.ids
         return again
 
@@ -283,7 +271,7 @@ def test_without_reference_backs_off_their_places_are_still_the_back() -> None:
     rng = np.random.default_rng(7)
     crops, kinds, answers = _backs_then_letters(style, rng, backs=4, shift=5, turn=6.0,
                                                 per_letter=6, letters=32)
-    got = TileReader(_Scripted(answers, crops)).read(crops)  # type: ignore[arg-type]
+    got = TileReader(Scripted(answers, crops)).read(crops)  # type: ignore[arg-type]
     assert [c.state for c in got[:4]] == [CellState.HIDDEN] * 4
     assert all(c.state is CellState.LETTER for c in got[4:])
 
@@ -305,7 +293,7 @@ def test_without_reference_a_back_that_reads_as_a_letter_is_the_back() -> None:
     answers = {i: LetterReading("E", 0, 0.95, (("E", 0.95),)) for i in range(12)}
     answers.update({12 + i: LetterReading(k, 90 * (i % 4), 0.97, ((k, 0.97),))
                     for i, k in enumerate(kinds)})
-    got = TileReader(_Scripted(answers, crops)).read(crops)  # type: ignore[arg-type]
+    got = TileReader(Scripted(answers, crops)).read(crops)  # type: ignore[arg-type]
     assert [c.state for c in got[:12]] == [CellState.HIDDEN] * 12
     assert [c.char for c in got[12:]] == kinds
 
@@ -323,7 +311,7 @@ def test_without_reference_unread_letters_are_not_taken_for_the_back() -> None:
     answers = {4 + i: LetterReading(None, 0, 0.05, (("E", 0.05),)) for i in range(6)}
     answers.update({10 + i: LetterReading(k, 90 * (i % 4), 0.97, ((k, 0.97),))
                     for i, k in enumerate(kinds)})
-    got = TileReader(_Scripted(answers, crops)).read(crops)  # type: ignore[arg-type]
+    got = TileReader(Scripted(answers, crops)).read(crops)  # type: ignore[arg-type]
     assert [c.state for c in got[:4]] == [CellState.HIDDEN] * 4
     assert not any(c.state is CellState.HIDDEN for c in got[4:])
 
@@ -348,13 +336,13 @@ def test_a_face_up_cell_burnt_by_glare_is_not_the_victim() -> None:
     and no drawn line is left: a faint letter as likely as the picture, so it is unsure."""
     style = synth.styles("train")[1]
     backs = _faces(style, ["back"] * 3)
-    reader = TileReader(_Scripted({}, []))  # type: ignore[arg-type]
+    reader = TileReader(Scripted({}, []))  # type: ignore[arg-type]
     reader.learn_reference(backs)
     m = synth.tile_face("M", 64, style).astype(np.float32)
     yy, xx = np.mgrid[:64, :64]
     m += 400 * np.exp(-((xx - 32) ** 2 + (yy - 32) ** 2) / 900.0)[:, :, None]
     crops = [np.clip(m, 0, 255).astype(np.uint8)] + backs[1:]
-    reader.letters = _Scripted({}, crops)  # type: ignore[assignment]
+    reader.letters = Scripted({}, crops)  # type: ignore[assignment]
     assert look(crops[0]).glare > 0.25
     got = reader.read(crops)
     assert got[0].state is CellState.UNSURE
@@ -405,7 +393,7 @@ def test_without_reference_two_alike_faces_without_letters_are_the_back() -> Non
     crops, kinds, answers = _backs_then_letters(style, rng, backs=2, shift=3, turn=4.0,
                                                 per_letter=7, letters=33)
     crops.append(synth.tile_face("X", 64, style))
-    got = TileReader(_Scripted(answers, crops)).read(crops)  # type: ignore[arg-type]
+    got = TileReader(Scripted(answers, crops)).read(crops)  # type: ignore[arg-type]
     assert [c.char for c in got] == [".", "."] + kinds + ["X"]
 
 
@@ -454,7 +442,7 @@ def test_a_cell_whose_colour_left_its_reference_is_no_moved_back() -> None:
     assert broad.distance(look(face)) < BACK_SURE  # the model alone would call it the back
     nudged = np.roll(backs[1], 7, axis=1)  # the same back, off its place
     crops = [face, nudged, backs[2], backs[3]]
-    reader = TileReader(_Scripted({}, crops), back=broad)  # type: ignore[arg-type]
+    reader = TileReader(Scripted({}, crops), back=broad)  # type: ignore[arg-type]
     reader.learn_reference(backs, back=broad)
     got = reader.read(crops)
     assert got[0].state is not CellState.HIDDEN
@@ -470,7 +458,7 @@ def test_without_reference_a_face_with_nothing_drawn_is_a_back() -> None:
     crops = _faces(style, kinds)
     crops[6] = (crops[6].astype(np.float32) * 0.7).astype(np.uint8)  # in a hand's shade
     answers = {i: LetterReading(k, 0, 0.97, ((k, 0.97),)) for i, k in enumerate(kinds[:4])}
-    got = TileReader(_Scripted(answers, crops)).read(crops)  # type: ignore[arg-type]
+    got = TileReader(Scripted(answers, crops)).read(crops)  # type: ignore[arg-type]
     assert [c.char for c in got] == ["M", "E", "R", "D", "X", ".", "."]
 
 
@@ -491,3 +479,17 @@ def test_tiles_with_a_face_of_their_own_are_read(material: synth.Material,
     ref, _ = synth.render_table(Board(), style, 29, layout=layout, frame=2)
     obs, _ = read_grid(img, TileReader(letters), reference=ref)
     assert obs.grid == str(board)
+
+
+def test_a_turned_tile_read_surely_as_no_letter_at_first_sight_is_looked_at_again() -> None:
+    # one view of a turned R can say "no letter" surely where four turns read it plainly:
+    # a tile turned since the reference is a letter or the one victim, so it is read again
+    style = synth.styles("train")[1]
+    backs = _faces(style, ["back"] * 3)
+    reader = TileReader(Scripted({}, []))  # type: ignore[arg-type]
+    reader.learn_reference(backs)
+    crops = [synth.tile_face("R", 64, style, 90)] + backs[1:]
+    r = LetterReading("R", 90, 0.96, (("R", 0.96),))
+    reader.letters = Scripted({}, crops, again={0: r})  # type: ignore[assignment]
+    got = reader.read(crops)
+    assert (got[0].state, got[0].letter, got[0].rotation) == (CellState.LETTER, "R", 90)

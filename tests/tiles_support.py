@@ -1,13 +1,16 @@
-"""The table the tile tests read: one bench-style board (never tuned on) and its reference."""
+"""The table the tile tests read: one bench-style board (never tuned on) and its reference;
+and a letter reader that answers from a script."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
 
 from companion.games.moerder.board import Board
 from vision import synth
-from vision.letters import LetterReader
+from vision.letters import LetterReader, LetterReading
 
 Scene = tuple[synth.Style, synth.Layout, Board, np.ndarray, np.ndarray]
 
@@ -20,6 +23,26 @@ def bench_scene() -> Scene:
     img, _ = synth.render_table(board, style, 61, layout=layout)
     ref, _ = synth.render_table(Board(), style, 61, layout=layout, frame=3)
     return style, layout, board, img, ref
+
+
+class Scripted:
+    """A letter reader that answers from a script: isolates the tile rules from the model.
+    ``again`` are the answers of a second look in four turns (default: the same)."""
+
+    def __init__(self, answers: dict[int, LetterReading], crops: Sequence[np.ndarray],
+                 again: dict[int, LetterReading] | None = None) -> None:
+        self.answers = answers
+        self.again = answers if again is None else again
+        self.ids = {id(c): i for i, c in enumerate(crops)}
+
+    def read_many(self, crops: Sequence[np.ndarray], alphabet: str | None = None,
+                  second_look: bool = True) -> list[LetterReading]:
+        return [self.answers.get(self.ids[id(c)], LetterReading(None, 0, 0.05)) for c in crops]
+
+    def read_again(self, crops: Sequence[np.ndarray],
+                   alphabet: str | None = None) -> list[LetterReading]:
+        return [self.again.get(self.ids.get(id(c), -1), LetterReading(None, 0, 0.05))
+                for c in crops]
 
 
 @pytest.fixture(scope="module")

@@ -132,17 +132,21 @@ def infer_the_back(f: FrameRead) -> None:
 
 
 def look_again(f: FrameRead, letters: LetterReader) -> None:
-    """The cells the letter reader was unsure of at first sight, read again in four turns;
-    but not the cells the back inferred from this frame already explains (its own group, or
-    plainly near it and unchanged): there a second look could only turn a back into a letter,
-    and it cost four passes a cell on every frame read without a reference."""
+    """The cells the letter reader was unsure of at first sight, read again in four turns,
+    and the tiles turned since the reference that it read as no letter (one view of a turned
+    letter can say "no letter" surely where four turns read it plainly, and a turned tile is
+    a letter or the one victim); but not the cells the back inferred from this frame already
+    explains (its own group, or plainly near it and unchanged): there a second look could
+    only turn a back into a letter, and it cost four passes a cell on every frame read
+    without a reference."""
     s = f.settings
 
     def explained(i: int) -> bool:
         return f.inferred and ((f.dist[i] < s.back_sure and f.same[i] is not False)
                                or (f.letterlike and i in f.group))
 
-    doubt = [i for i, r in f.readings.items() if r.look_again and not explained(i)]
+    doubt = [i for i, r in f.readings.items()
+             if (r.look_again or (r.letter is None and f.same[i] is False)) and not explained(i)]
     if doubt:
         again = letters.read_again([f.crops[i] for i in doubt], f.alphabet)
         f.readings.update(zip(doubt, again, strict=True))
