@@ -493,3 +493,7 @@ def test_a_turned_tile_read_surely_as_no_letter_at_first_sight_is_looked_at_agai
     reader.letters = Scripted({}, crops, again={0: r})  # type: ignore[assignment]
     got = reader.read(crops)
     assert (got[0].state, got[0].letter, got[0].rotation) == (CellState.LETTER, "R", 90)
+    # without a reference, surely face up as far from the back: the same
+    script = Scripted({}, crops, again={0: r})
+    plain = TileReader(script, back=FaceModel.learn(backs))  # type: ignore[arg-type]
+    assert plain.read(crops)[0].letter == "R"

@@ -133,9 +133,9 @@ def infer_the_back(f: FrameRead) -> None:
 
 def look_again(f: FrameRead, letters: LetterReader) -> None:
     """The cells the letter reader was unsure of at first sight, read again in four turns,
-    and the tiles turned since the reference that it read as no letter (one view of a turned
-    letter can say "no letter" surely where four turns read it plainly, and a turned tile is
-    a letter or the one victim); but not the cells the back inferred from this frame already
+    and the tiles surely face up (turned since the reference, or far from the back) that it
+    read as no letter (one view of a turned letter can say "no letter" surely where four
+    turns read it plainly, and a face-up tile is a letter or the one victim); but not the cells the back inferred from this frame already
     explains (its own group, or plainly near it and unchanged): there a second look could
     only turn a back into a letter, and it cost four passes a cell on every frame read
     without a reference."""
@@ -145,8 +145,11 @@ def look_again(f: FrameRead, letters: LetterReader) -> None:
         return f.inferred and ((f.dist[i] < s.back_sure and f.same[i] is not False)
                                or (f.letterlike and i in f.group))
 
+    def turned(i: int) -> bool:
+        return f.same[i] is False or (f.same[i] is None and f.dist[i] >= s.back_not)
+
     doubt = [i for i, r in f.readings.items()
-             if (r.look_again or (r.letter is None and f.same[i] is False)) and not explained(i)]
+             if (r.look_again or (r.letter is None and turned(i))) and not explained(i)]
     if doubt:
         again = letters.read_again([f.crops[i] for i in doubt], f.alphabet)
         f.readings.update(zip(doubt, again, strict=True))
