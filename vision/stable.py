@@ -92,21 +92,25 @@ class Turned:
         diff = np.abs(a.astype(np.float32) - b.astype(np.float32) * gain)
         return cls(diff > TURN_LEVEL, scale)
 
+    def _changed(self) -> int | None:
+        """How many pixels changed; None when too few to say where (nothing turned)."""
+        total = int(self.mask.sum())
+        return None if total < TURN_LEAST * self.mask.size else total
+
     def inside(self, corners: np.ndarray) -> float | None:
         """The share of the change inside the quadrilateral ``corners`` (frame px); None when
         nothing changed."""
-        total = int(self.mask.sum())
-        if total < TURN_LEAST * self.mask.size:
+        total = self._changed()
+        if total is None:
             return None
         quad = np.zeros(self.mask.shape, np.uint8)
         cv2.fillConvexPoly(quad, np.round(np.asarray(corners) * self.scale).astype(np.int32), 1)
         return float(np.count_nonzero(self.mask & (quad > 0))) / total
 
-
     def box(self, margin: float) -> tuple[int, int, int, int] | None:
         """Where the change lies (x0, y0, x1, y1 in frame px), widened by ``margin`` of its
         size on every side; None when nothing changed."""
-        if int(self.mask.sum()) < TURN_LEAST * self.mask.size:
+        if self._changed() is None:
             return None
         ys, xs = np.nonzero(self.mask)
         x0, x1 = xs.min() / self.scale, (xs.max() + 1) / self.scale

@@ -133,23 +133,23 @@ def infer_the_back(f: FrameRead) -> None:
 
 def look_again(f: FrameRead, letters: LetterReader) -> None:
     """The cells the letter reader was unsure of at first sight, read again in four turns,
-    and the tiles surely face up (turned since the reference, or far from the back) that it
-    read as no letter (one view of a turned letter can say "no letter" surely where four
-    turns read it plainly, and a face-up tile is a letter or the one victim); but not the cells the back inferred from this frame already
-    explains (its own group, or plainly near it and unchanged): there a second look could
-    only turn a back into a letter, and it cost four passes a cell on every frame read
-    without a reference."""
+    and the cells surely face up (turned since the reference, or far from the back) that it
+    read as no letter: one view of a turned letter can say "no letter" surely where four
+    turns read it plainly, and a face-up tile is a letter or the one victim. Not the cells
+    the back inferred from this frame already explains (its own group, or plainly near it
+    and unchanged): there a second look could only turn a back into a letter, and it cost
+    four passes a cell on every frame read without a reference."""
     s = f.settings
 
     def explained(i: int) -> bool:
         return f.inferred and ((f.dist[i] < s.back_sure and f.same[i] is not False)
                                or (f.letterlike and i in f.group))
 
-    def turned(i: int) -> bool:
+    def face_up(i: int) -> bool:
         return f.same[i] is False or (f.same[i] is None and f.dist[i] >= s.back_not)
 
     doubt = [i for i, r in f.readings.items()
-             if (r.look_again or (r.letter is None and turned(i))) and not explained(i)]
+             if (r.look_again or (r.letter is None and face_up(i))) and not explained(i)]
     if doubt:
         again = letters.read_again([f.crops[i] for i in doubt], f.alphabet)
         f.readings.update(zip(doubt, again, strict=True))
