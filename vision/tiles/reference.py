@@ -27,12 +27,14 @@ class CellRef:
     contrast: float  # std of ``fine`` in the middle of the cell
     lab: np.ndarray  # (3,) median Lab of the middle
     burnt: float = 0.0  # share of the middle burnt white by glare
+    bgr: np.ndarray | None = None  # (3,) median BGR of the middle
 
 
-def _measure(crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _measure(crops: Sequence[np.ndarray],
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(fine (n, 64, 64) float32: gray minus its blur, the pattern without smooth light;
-    gray (n, 64, 64) bytes; median Lab of the middle (n, 3)) of crops, measured as one stack
-    (a frame compares all its cells at once)."""
+    gray (n, 64, 64) bytes; median Lab and median BGR of the middle (n, 3)) of crops,
+    measured as one stack (a frame compares all its cells at once)."""
     side = _SIDE
     stack = np.stack([cv2.resize(c, (side, side), interpolation=cv2.INTER_AREA) for c in crops])
     n = len(stack)
@@ -41,7 +43,8 @@ def _measure(crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.nd
     fine = g - blur_each(g, 4.0)
     mid = np.ascontiguousarray(stack[:, 10:54, 10:54]).reshape(n * 44, 44, 3)
     lab = cv2.cvtColor(mid, cv2.COLOR_BGR2LAB).reshape(n, -1, 3)  # bytes: a quicker median
-    return fine, gray, np.median(lab, axis=1).astype(np.float32)
+    bgr = np.median(mid.reshape(n, -1, 3), axis=1).astype(np.float32)
+    return fine, gray, np.median(lab, axis=1).astype(np.float32), bgr
 
 
 def cell_refs(crops: Sequence[np.ndarray],
@@ -49,10 +52,10 @@ def cell_refs(crops: Sequence[np.ndarray],
     """Each crop of a face-down cell as its reference."""
     if not crops:
         return []
-    fine, gray, lab = _measure(crops)
+    fine, gray, lab, bgr = _measure(crops)
     m = settings.ref_shift * 2
     return [CellRef(fine[i], float(fine[i, m:-m, m:-m].std()), lab[i],
-                    float(np.mean(gray[i, m:-m, m:-m] >= settings.glare_level)))
+                    float(np.mean(gray[i, m:-m, m:-m] >= settings.glare_level)), bgr[i])
             for i in range(len(fine))]
 
 
@@ -64,16 +67,42 @@ def compare(refs: Sequence[CellRef], crops: Sequence[np.ndarray],
             settings: TileSettings = DEFAULT_SETTINGS) -> list[tuple[bool | None, float]]:
     """For each cell, its crop against its own reference: (:func:`against_reference`'s
     verdict, how far the middle's colour moved: Lab, lightness counted half, as light is
-    uneven and glare comes and goes)."""
+    uneven and glare comes and goes). A cell whose colour moved only as a shade moves it
+    (every channel darker by one factor) and whose print is as in the reference is
+    unchanged: a hand's shadow over a face-down tile."""
     if not crops:
         return []
-    fine, _, lab = _measure(crops)
+    fine, _, lab, bgr = _measure(crops)
     out: list[tuple[bool | None, float]] = []
-    for ref, f, mid in zip(refs, fine, lab, strict=True):
-        d = ref.lab - mid
-        colour = float(np.hypot(np.hypot(d[1], d[2]), d[0] / 2))
-        out.append((_verdict(ref, f, colour, settings), colour))
+    for ref, f, mid, now in zip(refs, fine, lab, bgr, strict=True):
+        colour = _distance(ref.lab - mid)
+        verdict = _verdict(ref, f, colour, settings)
+        if verdict is False and colour > settings.ref_colour_changed:
+            shaded = _shaded(ref, now, settings)
+            if shaded is not None and shaded < settings.ref_colour_same and _verdict(
+                    ref, f, shaded, settings) is True:
+                verdict, colour = True, shaded
+        out.append((verdict, colour))
     return out
+
+
+def _distance(d: np.ndarray) -> float:
+    """A Lab difference, lightness counted half (light is uneven, glare comes and goes)."""
+    return float(np.hypot(np.hypot(d[1], d[2]), d[0] / 2))
+
+
+def _shaded(ref: CellRef, now: np.ndarray, s: TileSettings) -> float | None:
+    """How far the middle's colour moved once a shade over it is taken out (the cell's
+    colour divided by how much darker it got, as a hand's shadow darkens every channel
+    alike); None when it got lighter, or darker than a shadow makes it."""
+    if ref.bgr is None:
+        return None
+    k = float(now.sum()) / max(float(ref.bgr.sum()), 1.0)
+    if not s.ref_shade <= k < 1.0:
+        return None
+    px = np.stack([ref.bgr, np.clip(now / k, 0, 255)]).astype(np.uint8).reshape(1, 2, 3)
+    a, b = cv2.cvtColor(px, cv2.COLOR_BGR2LAB).reshape(2, 3).astype(np.float32)
+    return _distance(a - b)
 
 
 def against_reference(ref: CellRef, crop: np.ndarray,

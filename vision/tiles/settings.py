@@ -61,6 +61,9 @@ class TileSettings:
     # colour moved this far from the reference: no face-down tile nudged off its place (that
     # keeps the back's colour over most of the cell's middle), however near the back's model
     ref_recoloured: float = 30.0
+    # a cell whose colour is its reference's times a factor from this to 1 may lie in a shade
+    # (a hand's shadow): its colour is compared with that factor taken out
+    ref_shade: float = 0.35
     # cells read less surely than this after four turns are read blurred too, at these
     # widths (Gaussian sigma, share of the crop's side: dots of a dot-matrix letter run
     # together), and take that reading when it is this sure (clean dot-matrix and hollow
