@@ -91,6 +91,8 @@ def arguments() -> argparse.Namespace:
                     help="a letter model to try instead of the shipped one")
     ap.add_argument("--modes", default="reference,none",
                     help="comma list of: reference, none (reader modes to measure)")
+    ap.add_argument("--shadow", action="store_true",
+                    help="a hand's soft shadow over each board (the reference taken without)")
     ap.add_argument("--only-renders", action="store_true",
                     help="skip the real photos and the speed runs")
     ap.add_argument("--errors", nargs="?", const="", default=None, metavar="DIR",
@@ -166,6 +168,8 @@ def one_mode(args: argparse.Namespace, letters: LetterReader, styles: list[Style
         layout = synth.make_layout(style, seed)
         board = synth.random_board(rng)
         img, truth = synth.render_table(board, style, seed, layout=layout)
+        if args.shadow:
+            img = synth.hand_shadow(img, truth.corners, seed)
         tiles = TileReader(letters)
         ref = None
         if mode == "reference":
@@ -210,7 +214,7 @@ def one_mode(args: argparse.Namespace, letters: LetterReader, styles: list[Style
                 if got != want:
                     errors[f"{want}->{got}"] += 1
         t["boards_ok"] += ok
-    summary(mode, n_boards, t, errors, by_style)
+    summary(mode + (", a hand's shadow" if args.shadow else ""), n_boards, t, errors, by_style)
 
 def show_error(mode: str, k: int, seed: int, style: Style, i: int, cell: CellReading,
                want: str, rotation: int, img: np.ndarray, g: Grid,

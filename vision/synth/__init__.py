@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from companion.games.moerder.board import CELLS, Board, Tile
@@ -92,6 +93,23 @@ def render_game(boards: Sequence[Board], style: Style, seed: int, *,
             yield GameFrame(img, truth, turn)
 
 
+def hand_shadow(image: np.ndarray, corners: np.ndarray, seed: int) -> np.ndarray:
+    """``image`` with a hand's soft shadow over the grid (``corners``): a dark ellipse a
+    quarter to two fifths of the grid wide near its middle, the light down to 45-70 %
+    under it. The renders' light casts none; a reference taken without it shows whether a
+    shaded back stays a back."""
+    rng = np.random.default_rng([seed, 7])
+    side = corners[1] - corners[0]
+    centre = corners.mean(axis=0) + rng.uniform(-0.3, 0.3, 2) * side
+    ax = int(np.linalg.norm(side) * rng.uniform(0.2, 0.4))
+    shade = np.zeros(image.shape[:2], np.float32)
+    cv2.ellipse(shade, (int(centre[0]), int(centre[1])), (ax, int(ax * 0.6)),
+                float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+    shade = cv2.GaussianBlur(shade, (0, 0), max(ax * 0.15, 1.0))
+    dark = float(rng.uniform(0.45, 0.7))
+    return np.clip(image * (1 - (1 - dark) * shade[..., None]), 0, 255).astype(np.uint8)
+
+
 __all__ = [
     "BackPattern",
     "GameFrame",
@@ -106,6 +124,7 @@ __all__ = [
     "Victim",
     "fonts",
     "game_boards",
+    "hand_shadow",
     "make_layout",
     "random_board",
     "render_game",
