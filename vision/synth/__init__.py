@@ -102,12 +102,13 @@ def hand_shadow(image: np.ndarray, corners: np.ndarray, seed: int) -> np.ndarray
     side = corners[1] - corners[0]
     centre = corners.mean(axis=0) + rng.uniform(-0.3, 0.3, 2) * side
     ax = int(np.linalg.norm(side) * rng.uniform(0.2, 0.4))
-    shade = np.zeros(image.shape[:2], np.float32)
-    cv2.ellipse(shade, (int(centre[0]), int(centre[1])), (ax, int(ax * 0.6)),
+    mask = np.zeros(image.shape[:2], np.float32)
+    cv2.ellipse(mask, (int(centre[0]), int(centre[1])), (ax, int(ax * 0.6)),
                 float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
-    shade = cv2.GaussianBlur(shade, (0, 0), max(ax * 0.15, 1.0))
+    shade = np.asarray(cv2.GaussianBlur(mask, (0, 0), max(ax * 0.15, 1.0)), np.float32)
     dark = float(rng.uniform(0.45, 0.7))
-    return np.clip(image * (1 - (1 - dark) * shade[..., None]), 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(image * (1 - (1 - dark) * shade[..., None]), 0, 255)
+    return out.astype(np.uint8)
 
 
 __all__ = [
