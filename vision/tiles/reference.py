@@ -26,8 +26,8 @@ class CellRef:
     fine: np.ndarray  # (64, 64) gray minus its blur: the pattern without smooth light
     contrast: float  # std of ``fine`` in the middle of the cell
     lab: np.ndarray  # (3,) median Lab of the middle
+    bgr: np.ndarray  # (3,) median BGR of the middle
     burnt: float = 0.0  # share of the middle burnt white by glare
-    bgr: np.ndarray | None = None  # (3,) median BGR of the middle
 
 
 def _measure(crops: Sequence[np.ndarray],
@@ -54,8 +54,8 @@ def cell_refs(crops: Sequence[np.ndarray],
         return []
     fine, gray, lab, bgr = _measure(crops)
     m = settings.ref_shift * 2
-    return [CellRef(fine[i], float(fine[i, m:-m, m:-m].std()), lab[i],
-                    float(np.mean(gray[i, m:-m, m:-m] >= settings.glare_level)), bgr[i])
+    return [CellRef(fine[i], float(fine[i, m:-m, m:-m].std()), lab[i], bgr[i],
+                    float(np.mean(gray[i, m:-m, m:-m] >= settings.glare_level)))
             for i in range(len(fine))]
 
 
@@ -79,8 +79,7 @@ def compare(refs: Sequence[CellRef], crops: Sequence[np.ndarray],
         verdict = _verdict(ref, f, colour, settings)
         if verdict is False and colour > settings.ref_colour_changed:
             shaded = _shaded(ref, now, settings)
-            if shaded is not None and shaded < settings.ref_colour_same and _verdict(
-                    ref, f, shaded, settings) is True:
+            if shaded is not None and _verdict(ref, f, shaded, settings) is True:
                 verdict, colour = True, shaded
         out.append((verdict, colour))
     return out
@@ -95,8 +94,6 @@ def _shaded(ref: CellRef, now: np.ndarray, s: TileSettings) -> float | None:
     """How far the middle's colour moved once a shade over it is taken out (the cell's
     colour divided by how much darker it got, as a hand's shadow darkens every channel
     alike); None when it got lighter, or darker than a shadow makes it."""
-    if ref.bgr is None:
-        return None
     k = float(now.sum()) / max(float(ref.bgr.sum()), 1.0)
     if not s.ref_shade <= k < 1.0:
         return None
