@@ -43,7 +43,8 @@ def _measure(crops: Sequence[np.ndarray],
     fine = g - blur_each(g, 4.0)
     mid = np.ascontiguousarray(stack[:, 10:54, 10:54]).reshape(n * 44, 44, 3)
     lab = cv2.cvtColor(mid, cv2.COLOR_BGR2LAB).reshape(n, -1, 3)  # bytes: a quicker median
-    bgr = np.median(mid.reshape(n, -1, 3), axis=1).astype(np.float32)
+    # every other pixel of the middle: as good a median for a shade's factor, a quarter the time
+    bgr = np.median(stack[:, 10:54:2, 10:54:2].reshape(n, -1, 3), axis=1).astype(np.float32)
     return fine, gray, np.median(lab, axis=1).astype(np.float32), bgr
 
 
