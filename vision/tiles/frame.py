@@ -145,11 +145,8 @@ def look_again(f: FrameRead, letters: LetterReader) -> None:
         return f.inferred and ((f.dist[i] < s.back_sure and f.same[i] is not False)
                                or (f.letterlike and i in f.group))
 
-    def face_up(i: int) -> bool:
-        return f.same[i] is False or (f.same[i] is None and f.dist[i] >= s.back_not)
-
     doubt = [i for i, r in f.readings.items()
-             if (r.look_again or (r.letter is None and face_up(i))) and not explained(i)]
+             if (r.look_again or (r.letter is None and surely_up(f, i))) and not explained(i)]
     if doubt:
         again = letters.read_again([f.crops[i] for i in doubt], f.alphabet)
         f.readings.update(zip(doubt, again, strict=True))
@@ -176,10 +173,14 @@ def blurred_look(f: FrameRead, letters: LetterReader, doubt: list[int]) -> None:
             f.readings[i] = best
 
 
+def surely_up(f: FrameRead, i: int) -> bool:
+    """Is the cell surely face up: changed since the reference, or far from the back?"""
+    return f.same[i] is False or (f.same[i] is None and f.dist[i] >= f.settings.back_not)
+
+
 def find_faces(f: FrameRead) -> None:
-    """The cells surely face up: changed since the reference, or far from the back."""
-    f.faces = [i for i in f.readings if f.same[i] is False
-               or (f.same[i] is None and f.dist[i] >= f.settings.back_not)]
+    """The cells surely face up, of those read by the letter model."""
+    f.faces = [i for i in f.readings if surely_up(f, i)]
 
 
 def verdict(f: FrameRead, i: int) -> CellReading | None:
