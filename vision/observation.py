@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,32 +26,22 @@ import numpy as np
 
 from companion.games.moerder.board import CELLS, SIZE, Board, BoardError
 from vision import VisionError
-from vision.grid import Grid, GridNotFound, crop_tile, locate, rectify
+from vision.framing import checked_grid, crops_of, learn_back, same_view
+from vision.grid import Grid, GridNotFound, locate, rectify
 from vision.letters import LetterReader
-from vision.stable import Change, Stillness, Turned, compare
+from vision.stable import Change, Stillness, compare
 from vision.tiles import (
     CellReading,
     CellState,
     FaceModel,
     TileError,
     TileReader,
-    TileSettings,
     settle_set,
 )
-from vision.tiles.appearance import looks
-from vision.tiles.faces import cut_elsewhere, model_from_looks
 
-CROP = 64  # px of a tile crop for reading
-CROP_MARGIN = 0.04
 RECT_PX = 24  # px per cell of the rectified grid used to spot changes
 RECT_BORDER = 12  # px of table kept around it (an arm reaching in shows there)
 SETTLE_FRAMES = 15  # still frames after which a covering change is accepted as real
-# share of the change since the reference frame a grid must hold (140 train and bench
-# renders: the right grid holds 0.67-1.0 of it; a lattice in the cloth beside the tiles none)
-TURNED_INSIDE = 0.5
-# the frame is searched this far (a share of their extent) round the turned tiles: a grid's
-# border rows may all lie face down still
-TURNED_MARGIN = 0.25
 PROFILE_VERSION = 1
 
 
@@ -97,12 +86,6 @@ class Observation:
 def notation(cells: tuple[CellReading, ...] | list[CellReading]) -> str:
     return "/".join("".join(c.char for c in cells[r * SIZE : (r + 1) * SIZE])
                     for r in range(SIZE))
-
-
-def crops_of(image: np.ndarray, grid: Grid, cells: list[int] | range | None = None,
-             ) -> list[np.ndarray]:
-    idx = range(CELLS) if cells is None else cells
-    return [crop_tile(image, grid, i // SIZE, i % SIZE, CROP, CROP_MARGIN) for i in idx]
 
 
 # --------------------------------------------------------------------------------------------
@@ -167,7 +150,7 @@ class Profile:
 def read_grid(image: np.ndarray, tiles: TileReader, *, grid: Grid | None = None,
               reference: np.ndarray | None = None) -> tuple[Observation, Grid]:
     """Locate and read one frame. ``reference`` (all tiles face down, same set) teaches
-    ``tiles`` the back first, and checks the grid (:func:`_checked_grid`). Raises
+    ``tiles`` the back first, and checks the grid (:func:`checked_grid`). Raises
     :class:`GridNotFound` when there is no grid."""
     t0 = time.perf_counter()
     if grid is not None:
@@ -177,121 +160,12 @@ def read_grid(image: np.ndarray, tiles: TileReader, *, grid: Grid | None = None,
     elif reference is None:
         g = locate(image)
     else:
-        g = _checked_grid(image, reference, tiles)
+        g = checked_grid(image, reference, tiles)
     crops = crops_of(image, g)
     cells = tuple(tiles.read(crops))
     ms = (time.perf_counter() - t0) * 1000
     obs = Observation(notation(cells), cells, _corners(g), ms, tuple(range(CELLS)))
     return obs, g
-
-
-def _checked_grid(image: np.ndarray, reference: np.ndarray, tiles: TileReader) -> Grid:
-    """The frame's grid, checked against the reference frame of the same game (the camera
-    stays put), and the reference learned with it: the tiles turned since the reference lie
-    in the grid, and the grid cuts the reference into alike backs. When the frame shows no
-    grid, or one away from the turned tiles (a lattice in a patterned cloth beside them,
-    whose squares are alike too), the reference's own grid is taken if it passes both."""
-    try:
-        g: Grid | None = locate(image)
-    except GridNotFound:
-        g = None
-    turned = Turned.between(image, reference)
-
-    def holds(x: Grid) -> bool:
-        share = turned.inside(x.corners) if turned is not None else None
-        return share is None or share >= TURNED_INSIDE
-
-    if g is not None and holds(g):
-        used, backs = _reference_grid(reference, tiles, fallback=g)
-        return used if backs and used is not g and holds(used) else g
-    for other in _other_grids(image, reference, turned):
-        if holds(other):
-            crops, back, alike = _backs(reference, other, tiles.settings)
-            if alike:
-                tiles.learn_reference(crops, back)
-                return other
-    if g is None:
-        raise GridNotFound("no 6x6 grid of tiles found, in the frame or the reference")
-    tiles.learn_reference(crops_of(reference, g))
-    return g
-
-
-def _other_grids(image: np.ndarray, reference: np.ndarray, turned: Turned | None,
-                 ) -> Iterator[Grid]:
-    """Where else the grid may be, each looked for only if the one before would not do: the
-    reference's own grid, then the frame's grid found only round the tiles turned since (a
-    table with squares of its own, brighter under a lamp than the tiles, can hold a better
-    lattice than they; the tiles' own lies where they turned)."""
-    try:
-        yield locate(reference)
-    except GridNotFound:
-        pass
-    box = turned.box(TURNED_MARGIN) if turned is not None else None
-    if box is not None:
-        x0, y0, x1, y1 = box
-        try:
-            yield locate(image[y0:y1, x0:x1]).moved(x0, y0)
-        except GridNotFound:
-            pass
-
-
-def learn_back(reference: np.ndarray, tiles: TileReader, fallback: Grid | None = None) -> Grid:
-    """Teach ``tiles`` the back, and each cell's own look, from a frame where all 36 tiles lie
-    face down; returns the grid the reference was cropped with.
-
-    The reference is cropped with ``fallback`` (the grid of a frame of the same table) when
-    that grid cuts it into 36 alike backs: the camera has not moved, the same cell then covers
-    the same pixels in both frames (what the cell-by-cell comparison needs), and the back
-    learned from those crops is the one the reader needs anyway, so the reference is not
-    located at all. Otherwise it is located by itself; ``fallback`` is still used when both
-    grids lie in the same place, or when face-down tiles alone (the hardest grid to find: no
-    face-up tile stands out) give no grid.
-    """
-    return _reference_grid(reference, tiles, fallback)[0]
-
-
-def _reference_grid(reference: np.ndarray, tiles: TileReader, fallback: Grid | None,
-                    ) -> tuple[Grid, bool]:
-    """:func:`learn_back`, and whether its grid cuts the reference into alike backs. Each
-    grid's crops and their looks are measured once, whether they are learned or not."""
-    tried = None
-    if fallback is not None:
-        tried = _backs(reference, fallback, tiles.settings)
-        if tried[2]:
-            tiles.learn_reference(tried[0], tried[1])
-            return fallback, True
-    g: Grid | None = None
-    try:
-        g = locate(reference)
-    except GridNotFound:
-        if fallback is None:
-            raise
-    if fallback is not None and (g is None or same_view(g, fallback)):
-        g = fallback
-    assert g is not None
-    crops, back, alike = (tried if g is fallback and tried is not None
-                          else _backs(reference, g, tiles.settings))
-    tiles.learn_reference(crops, back)
-    return g, alike
-
-
-def _backs(reference: np.ndarray, grid: Grid, settings: TileSettings,
-           ) -> tuple[list[np.ndarray], FaceModel, bool]:
-    """The reference cut with ``grid``, the back learned from those crops, and whether they
-    all show that one face (a face-down grid, cropped where it lies): not when some cells
-    show something else (the grid does not fit this frame), nor when they are alike only as
-    pieces of patterned tiles, each cut in another place."""
-    crops = crops_of(reference, grid)
-    seen = looks(crops, settings)
-    model = model_from_looks(seen, settings)
-    alike = sum(model.distance(lk) < settings.back_sure for lk in seen) >= len(crops) - 1
-    return crops, model, alike and not cut_elsewhere(seen, settings)
-
-
-def same_view(a: Grid, b: Grid, tolerance: float = 0.15) -> bool:
-    """Do two located grids cover the same place (within ``tolerance`` of a cell pitch)?"""
-    pitch = float(np.linalg.norm(a.corners[1] - a.corners[0])) / SIZE
-    return float(np.abs(a.corners - b.corners).max()) < tolerance * pitch
 
 
 def _corners(g: Grid) -> tuple[tuple[float, float], ...]:
