@@ -12,7 +12,7 @@ from tiles_support import letters  # noqa: F401 (fixture)
 from vision import synth
 from vision.grid import GridNotFound, locate
 from vision.letters import LetterReader
-from vision.observation import read_grid
+from vision.observation import TableReader, read_grid
 from vision.tiles import TileReader
 
 Scene = tuple[Board, np.ndarray, synth.Truth, np.ndarray]
@@ -69,17 +69,23 @@ def test_a_lattice_of_the_tables_larger_squares_over_the_tiles_gives_way_to_the_
     assert all((c.char == ".") == (w == ".") for c, w in zip(obs.cells, _wants(board)))
 
 
+def _under_a_lamp(seed: int) -> Scene:
+    """A train board on a plaid under a lamp's spot (board, frame, truth, face-down frame)."""
+    style = synth.styles("train")[94]
+    assert style.table is synth.Table.PLAID
+    layout = synth.make_layout(style, seed)
+    board = synth.random_board(np.random.default_rng(seed))
+    img, truth = synth.render_table(board, style, seed, layout=layout)
+    ref, _ = synth.render_table(Board(), style, seed, layout=layout, frame=1)
+    return board, img, truth, ref
+
+
 def test_a_lattice_of_a_lamp_lit_cloth_gives_way_to_the_grid_round_the_turned_tiles(
         letters: LetterReader) -> None:  # noqa: F811
     # a plaid under a lamp's spot: its bright checks stand out from the cloth at the image's
     # border as tiles do, and make a better lattice than the touching tiles, in the frame
     # and in the face-down frame alike; the tiles' own grid lies where they turned
-    style = synth.styles("train")[94]
-    assert style.table is synth.Table.PLAID
-    layout = synth.make_layout(style, 12)
-    board = synth.random_board(np.random.default_rng(12))
-    img, truth = synth.render_table(board, style, 12, layout=layout)
-    ref, _ = synth.render_table(Board(), style, 12, layout=layout, frame=1)
+    board, img, truth, ref = _under_a_lamp(12)
     assert _off(locate(img).corners, truth) > 1.0
     assert _off(locate(ref).corners, truth) > 1.0
     obs, g = read_grid(img, TileReader(letters), reference=ref)
@@ -101,3 +107,19 @@ def test_a_hands_shadow_over_face_down_tiles_leaves_them_face_down(
     want = _wants(board)
     assert not [i for i, (c, w) in enumerate(zip(obs.cells, want)) if c.char not in ("?", w)]
     assert [c.char for c, w in zip(obs.cells, want) if w == "."] == ["."] * want.count(".")
+
+
+def test_the_table_finds_the_grid_where_the_tiles_turned_when_the_cloth_fooled_it(
+        letters: LetterReader) -> None:  # noqa: F811
+    # the same table at a game: the face-down frame's grid is the cloth's, and the table's
+    # frames compared with it there never change; the first frame with tiles turned outside
+    # that grid makes the table look for it as read-grid does, and read the board whole
+    board, img, truth, ref = _under_a_lamp(12)
+    table = TableReader(TileReader(letters))
+    table.learn_reference(ref)
+    assert table.grid is not None and _off(table.grid.corners, truth) > 1.0
+    seen = [table.read(ref) for _ in range(2)][-1]
+    assert seen is not None and seen.grid == str(Board())
+    seen = [table.read(img) for _ in range(2)][-1]
+    assert _off(table.grid.corners, truth) < 0.5
+    assert seen is not None and [c.char for c in seen.cells] == _wants(board)

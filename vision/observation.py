@@ -26,10 +26,10 @@ import numpy as np
 
 from companion.games.moerder.board import CELLS, SIZE, Board, BoardError
 from vision import VisionError
-from vision.framing import checked_grid, crops_of, learn_back, same_view
+from vision.framing import TURNED_INSIDE, checked_grid, crops_of, learn_back, same_view
 from vision.grid import Grid, GridNotFound, locate, rectify
 from vision.letters import LetterReader
-from vision.stable import Change, Stillness, compare
+from vision.stable import Change, Stillness, Turned, compare
 from vision.tiles import (
     CellReading,
     CellState,
@@ -193,6 +193,10 @@ class TableReader:
         self._pending: np.ndarray | None = None
         self._ref_grid: Grid | None = None  # the grid the cells' references were cropped with
         self._ref_rect: np.ndarray | None = None  # the reference frame's grid, rectified
+        # the reference frame, until a frame with tiles turned since shows whether its grid
+        # is the tiles' (:meth:`_prove_grid`)
+        self._unproven: np.ndarray | None = None
+        self._looked = 0  # how much had turned at the last look for the grid
         self.settle_frames = SETTLE_FRAMES
         self.status = "none"
 
@@ -207,6 +211,7 @@ class TableReader:
     def learn_reference(self, frame: np.ndarray) -> None:
         """Learn the back (and the grid) from a frame with all tiles face down. If its grid
         cannot be found, the frame is kept and learned from once a later frame shows it."""
+        self._unproven, self._looked = frame, 0
         try:
             self.grid = learn_back(frame, self.tiles, fallback=self.grid)
             self._ref_grid = self.grid
@@ -243,6 +248,8 @@ class TableReader:
             self.tiles.learn_reference(crops_of(self._pending, self.grid))
             self._ref_grid = self.grid
             self._pending = None
+        if self._unproven is not None and self._prove_grid(frame):
+            self._rect = None  # found elsewhere: this frame is read whole
         rect = rectify(frame, self.grid, RECT_PX, RECT_BORDER)
         change: Change | None = None
         if self._rect is not None and self.last is not None:
@@ -282,14 +289,55 @@ class TableReader:
         # grid (tile edges now in it) shows it
         return not (change.moved or change.covered)
 
+    def _prove_grid(self, frame: np.ndarray) -> bool:
+        """Is the grid the tiles'? Found in face-down tiles, it may be a lattice of a
+        patterned cloth that cuts the reference and every later frame into alike squares:
+        then no tile would ever be seen to turn. Tiles turned since the reference tell: they
+        lie in the tiles' grid. When they do not, the grid is looked for as a photo read
+        with its reference is (:func:`checked_grid`) and taken if it holds them; returns
+        whether it was (the frame is then read whole). A grid that holds them is proven and
+        the reference let go; a look that found none is tried again only once half as many
+        more tiles have turned (a few turned tiles show too little of the table to find it
+        round them, and a look costs a whole locate)."""
+        ref = self._unproven
+        assert ref is not None and self.grid is not None
+        turned = Turned.between(frame, ref)
+        if turned is None:
+            self._unproven = None  # not a frame of the reference's view
+            return False
+        share = turned.inside(self.grid.corners)
+        if share is None:
+            return False  # nothing turned yet
+        if share >= TURNED_INSIDE:
+            self._unproven = None
+            return False
+        seen = int(turned.mask.sum())
+        if seen < 1.5 * self._looked:
+            return False
+        self._looked = seen
+        refs, back = self.tiles.refs, self.tiles.back
+        try:
+            found = checked_grid(frame, ref, self.tiles)
+        except GridNotFound:
+            found = None
+        if found is None or (turned.inside(found.corners) or 0.0) < TURNED_INSIDE:
+            self.tiles.refs, self.tiles.back = refs, back  # as learned before the look
+            return False
+        self.grid = self._ref_grid = found
+        self._ref_rect = rectify(ref, found, RECT_PX, RECT_BORDER)
+        self._unproven = None
+        return True
+
     def _drop_stale_refs(self) -> None:
         """After the grid was located anew: if it moved (the camera was bumped), each cell's
         reference was cropped where the cell lay before and would compare wrong pixels; the
-        cells learn theirs again from the frames to come (the back's model stays)."""
+        cells learn theirs again from the frames to come (the back's model stays), and the
+        reference frame, of another view now, proves no grid."""
         if (self._ref_grid is not None and self.grid is not None
                 and not same_view(self._ref_grid, self.grid)):
             self.tiles.refs = None
             self._ref_grid = None
+            self._unproven = None
 
     def _relocate(self, frame: np.ndarray, t0: float) -> Observation | None:
         try:
