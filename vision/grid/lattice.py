@@ -14,6 +14,11 @@ import numpy as np
 from companion.games.moerder.board import SIZE
 from vision.grid.model import MIN_TILES, Candidate, GridNotFound, neighbour_counts, project
 
+# a blob of tiles laid edge to edge is a 6x6 grid when the joints stand out where its lattice
+# puts them: edges this many times those in the cells' middles, or else the mean brightness
+# along a row of tiles departing from its run this many times as much as in the middles
+JOINT_EDGES = 1.3
+JOINT_BRIGHTNESS = 4.0
 
 def _fit_h(lat: np.ndarray, img: np.ndarray) -> np.ndarray:
     """Least-squares homography lattice -> image, affine when the points are too few."""
@@ -483,18 +488,34 @@ def whole_grid(mask: np.ndarray, gray: np.ndarray) -> np.ndarray | None:
 def _has_six_lines(gray: np.ndarray, h: np.ndarray, px: int = 40) -> bool:
     """Do the joints between tiles fall where a 6x6 lattice puts them? Seen from above,
     the blob's edge profile must peak at every interior lattice line (a 4x4 or 5x5 block
-    of the same size peaks elsewhere)."""
+    of the same size peaks elsewhere). Backs printed all over (stripes) have edges
+    everywhere; averaged along a whole row of tiles their print evens out, and a joint is
+    still a dip or a rise of the mean brightness (:func:`_joints_in_brightness`)."""
     s = np.diag([1 / px, 1 / px, 1.0])
     top = cv2.warpPerspective(gray, h @ s, (SIZE * px, SIZE * px),
                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP).astype(np.float32)
     for axis in (0, 1):
         grad = np.abs(cv2.Sobel(top, cv2.CV_32F, 1 - axis, axis, ksize=3))
-        profile = grad.mean(axis=axis)
-        lines = [profile[k * px - 2 : k * px + 3].max() for k in range(1, SIZE)]
-        mids = [profile[int((k + 0.5) * px) - 2 : int((k + 0.5) * px) + 3].mean()
-                for k in range(SIZE)]
-        if min(lines) < 1.3 * float(np.median(mids)):
-            return False
+        if not _peaks_at_lines(grad.mean(axis=axis), px, JOINT_EDGES):
+            return _joints_in_brightness(top, px)
     return True
 
 
+def _peaks_at_lines(profile: np.ndarray, px: int, ratio: float) -> bool:
+    """Does ``profile`` (one value per px along an axis) peak at each interior lattice line
+    by ``ratio`` over its typical value in the middle of the cells?"""
+    lines = [profile[k * px - 2 : k * px + 3].max() for k in range(1, SIZE)]
+    mids = [profile[int((k + 0.5) * px) - 2 : int((k + 0.5) * px) + 3].mean()
+            for k in range(SIZE)]
+    return bool(min(lines) >= ratio * float(np.median(mids)))
+
+
+def _joints_in_brightness(top: np.ndarray, px: int) -> bool:
+    """The joints as departures of the mean brightness along each row and column of tiles
+    from its run over half a cell."""
+    for axis in (0, 1):
+        mean = top.mean(axis=axis)
+        run = np.convolve(mean, np.ones(px // 2) / (px // 2), mode="same")
+        if not _peaks_at_lines(np.abs(mean - run), px, JOINT_BRIGHTNESS):
+            return False
+    return True
