@@ -101,6 +101,14 @@ def learn_back(reference: np.ndarray, tiles: TileReader, fallback: Grid | None =
     return _reference_grid(reference, tiles, fallback)[0]
 
 
+def learn_alike(reference: np.ndarray, tiles: TileReader, grid: Grid) -> bool:
+    """Teach ``tiles`` the reference cut with ``grid`` if it cuts it into alike backs."""
+    crops, back, alike = _backs(reference, grid, tiles.settings)
+    if alike:
+        tiles.learn_reference(crops, back)
+    return alike
+
+
 def _reference_grid(reference: np.ndarray, tiles: TileReader, fallback: Grid | None,
                     ) -> tuple[Grid, bool]:
     """:func:`learn_back`, and whether its grid cuts the reference into alike backs. Each
@@ -145,5 +153,5 @@ def same_view(a: Grid, b: Grid, tolerance: float = 0.15) -> bool:
     return float(np.abs(a.corners - b.corners).max()) < tolerance * pitch
 
 
-__all__ = ["CROP", "TURNED_INSIDE", "TURNED_MARGIN", "checked_grid", "crops_of", "learn_back",
-           "same_view"]
+__all__ = ["CROP", "TURNED_INSIDE", "TURNED_MARGIN", "checked_grid", "crops_of", "learn_alike",
+           "learn_back", "same_view"]

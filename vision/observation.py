@@ -26,7 +26,8 @@ import numpy as np
 
 from companion.games.moerder.board import CELLS, SIZE, Board, BoardError
 from vision import VisionError
-from vision.framing import TURNED_INSIDE, checked_grid, crops_of, learn_back, same_view
+from vision.framing import (TURNED_INSIDE, checked_grid, crops_of, learn_alike, learn_back,
+                            same_view)
 from vision.grid import Grid, GridNotFound, locate, rectify
 from vision.letters import LetterReader
 from vision.stable import Change, Stillness, Turned, compare
@@ -248,7 +249,7 @@ class TableReader:
             self.tiles.learn_reference(crops_of(self._pending, self.grid))
             self._ref_grid = self.grid
             self._pending = None
-        if self._unproven is not None and self._prove_grid(frame):
+        if self._proved_elsewhere(frame, False):
             self._rect = None  # found elsewhere: this frame is read whole
         rect = rectify(frame, self.grid, RECT_PX, RECT_BORDER)
         change: Change | None = None
@@ -264,9 +265,11 @@ class TableReader:
                 change = Change(change.cells, False, False)  # it stayed: read what is there
             self._covered = 0
             if not change.cells:
-                self.status = "read"
-                return Observation(self.last.grid, self.last.cells, self.last.corners,
-                                   (time.perf_counter() - t0) * 1000, ())
+                if not self._proved_elsewhere(frame, True):
+                    self.status = "read"
+                    return Observation(self.last.grid, self.last.cells, self.last.corners,
+                                       (time.perf_counter() - t0) * 1000, ())
+                rect, change = rectify(frame, self.grid, RECT_PX, RECT_BORDER), None
         if change is None:
             obs = self._read_all(frame, t0)
         else:
@@ -289,16 +292,22 @@ class TableReader:
         # grid (tile edges now in it) shows it
         return not (change.moved or change.covered)
 
-    def _prove_grid(self, frame: np.ndarray) -> bool:
-        """Is the grid the tiles'? Found in face-down tiles, it may be a lattice of a
-        patterned cloth that cuts the reference and every later frame into alike squares:
-        then no tile would ever be seen to turn. Tiles turned since the reference tell: they
-        lie in the tiles' grid. When they do not, the grid is looked for as a photo read
-        with its reference is (:func:`checked_grid`) and taken if it holds them; returns
-        whether it was (the frame is then read whole). A grid that holds them is proven and
-        the reference let go; a look that found none is tried again only once half as many
-        more tiles have turned (a few turned tiles show too little of the table to find it
-        round them, and a look costs a whole locate)."""
+    def _proved_elsewhere(self, frame: np.ndarray, quiet: bool) -> bool:
+        """Is the grid, not yet proven the tiles', found elsewhere in this frame? Then the
+        frame is read whole (:meth:`_prove_grid`)."""
+        return self._unproven is not None and self._prove_grid(frame, quiet)
+
+    def _prove_grid(self, frame: np.ndarray, quiet: bool) -> bool:
+        """Is the grid the tiles', and where exactly? Found in face-down tiles, it may be a
+        lattice of a patterned cloth that cuts the reference and every later frame into
+        alike squares (then no tile would ever be seen to turn), or lie a fraction of a
+        cell off (a blob of backs shows its joints faintly). A frame with tiles turned since
+        the reference is located as a photo read with its reference is, and its grid taken
+        if it holds the turned tiles and lies elsewhere (returns True). When the grid held
+        so far holds them, only a ``quiet`` frame (nothing to read) is looked at: the look
+        costs a whole locate, once a game. When it does not, the look is at once, and again
+        once half as many more tiles have turned if no grid held them (a few turned tiles
+        show too little of the table round them)."""
         ref = self._unproven
         assert ref is not None and self.grid is not None
         turned = Turned.between(frame, ref)
@@ -306,27 +315,36 @@ class TableReader:
             self._unproven = None  # not a frame of the reference's view
             return False
         share = turned.inside(self.grid.corners)
-        if share is None:
-            return False  # nothing turned yet
-        if share >= TURNED_INSIDE:
-            self._unproven = None
-            return False
         seen = int(turned.mask.sum())
-        if seen < 1.5 * self._looked:
-            return False
+        if share is None or seen < 1.5 * self._looked:
+            return False  # nothing (more) turned yet
+        if share >= TURNED_INSIDE and not quiet:
+            return False  # a quiet frame will look
         self._looked = seen
         refs, back = self.tiles.refs, self.tiles.back
-        try:
-            found = checked_grid(frame, ref, self.tiles)
-        except GridNotFound:
-            found = None
-        if found is None or (turned.inside(found.corners) or 0.0) < TURNED_INSIDE:
+        found = self._look_for_grid(frame, ref, share >= TURNED_INSIDE)
+        holds = found is not None and (turned.inside(found.corners) or 0.0) >= TURNED_INSIDE
+        if holds or share >= TURNED_INSIDE:
+            self._unproven = None
+        if found is None or not holds or same_view(found, self.grid):
             self.tiles.refs, self.tiles.back = refs, back  # as learned before the look
             return False
         self.grid = self._ref_grid = found
         self._ref_rect = rectify(ref, found, RECT_PX, RECT_BORDER)
-        self._unproven = None
         return True
+
+    def _look_for_grid(self, frame: np.ndarray, ref: np.ndarray, near: bool) -> Grid | None:
+        """The frame's grid, checked against the reference (and learned from it): when the
+        grid held so far already holds the turned tiles (``near``), only the frame's own grid
+        is looked at, and taken if it cuts the reference into alike backs (a whole locate,
+        once a game); else also where else it may be, as :func:`checked_grid` does."""
+        try:
+            if not near:
+                return checked_grid(frame, ref, self.tiles)
+            found = locate(frame)
+        except GridNotFound:
+            return None
+        return found if learn_alike(ref, self.tiles, found) else None
 
     def _drop_stale_refs(self) -> None:
         """After the grid was located anew: if it moved (the camera was bumped), each cell's
