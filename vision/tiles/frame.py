@@ -162,15 +162,17 @@ def blurred_look(f: FrameRead, letters: LetterReader, doubt: list[int]) -> None:
     sight and never comes here; the victims of the train and bench renders, which do, stay
     no letter."""
     s = f.settings
-    if not doubt or not s.blurred:
-        return
-    crops = [cv2.GaussianBlur(f.crops[i], (0, 0), width * max(f.crops[i].shape[:2]))
-             for width in s.blurred for i in doubt]
-    got = letters.read_again(crops, f.alphabet)
-    for k, i in enumerate(doubt):
-        best = max(got[k::len(doubt)], key=lambda r: r.confidence)
-        if best.letter is not None and best.confidence >= s.blurred_sure:
-            f.readings[i] = best
+    for width in s.blurred:
+        if not doubt:
+            return
+        crops = [cv2.GaussianBlur(f.crops[i], (0, 0), width * max(f.crops[i].shape[:2]))
+                 for i in doubt]
+        got = letters.read_again(crops, f.alphabet)
+        for i, r in zip(doubt, got, strict=True):
+            if r.letter is not None and r.confidence >= s.blurred_sure:
+                f.readings[i] = r
+        doubt = [i for i in doubt if f.readings[i].confidence < s.blurred_sure
+                 or f.readings[i].letter is None]
 
 
 def surely_up(f: FrameRead, i: int) -> bool:

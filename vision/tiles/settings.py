@@ -69,7 +69,7 @@ class TileSettings:
     # together), and take that reading when it is this sure (clean dot-matrix and hollow
     # tiles of the train fonts: one width 71 % / 77 % sure and right, these three 80 % / 91 %)
     blurred_below: float = 0.6
-    blurred: tuple[float, ...] = (0.035, 0.05, 0.065)
+    blurred: tuple[float, ...] = (0.05, 0.035, 0.065)
     blurred_sure: float = 0.85
 
 
