@@ -65,9 +65,11 @@ class TileSettings:
     # (a hand's shadow): its colour is compared with that factor taken out
     ref_shade: float = 0.35
     # cells read less surely than this after four turns are read blurred too, at these
-    # widths (Gaussian sigma, share of the crop's side: dots of a dot-matrix letter run
-    # together), and take that reading when it is this sure (clean dot-matrix and hollow
-    # tiles of the train fonts: one width 71 % / 77 % sure and right, these three 80 % / 91 %)
+    # widths in turn (Gaussian sigma, share of the crop's side: dots of a dot-matrix letter
+    # run together), and take the first reading this sure (clean dot-matrix and hollow tiles
+    # of the train fonts: one width 71 % / 77 % sure and right, the surest of these three
+    # 80 % / 91 %; the first sure one in this order reads the grid bench's train dotted
+    # boards alike but for one cell of 2160, with a seventh fewer network passes)
     blurred_below: float = 0.6
     blurred: tuple[float, ...] = (0.05, 0.035, 0.065)
     blurred_sure: float = 0.85
