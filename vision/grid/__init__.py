@@ -24,7 +24,8 @@ import cv2
 import numpy as np
 
 from companion.games.moerder.board import SIZE
-from vision.grid.lattice import fit_lattice, order_quad, whole_grid
+from vision.grid.blob import whole_grid
+from vision.grid.lattice import fit_lattice, order_quad
 from vision.grid.model import WORK_SIDE, Candidate, Grid, GridNotFound, project
 from vision.grid.squares import (
     FILL,
