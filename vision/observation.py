@@ -26,8 +26,14 @@ import numpy as np
 
 from companion.games.moerder.board import CELLS, SIZE, Board, BoardError
 from vision import VisionError
-from vision.framing import (TURNED_INSIDE, checked_grid, crops_of, learn_alike, learn_back,
-                            same_view)
+from vision.framing import (
+    TURNED_INSIDE,
+    checked_grid,
+    crops_of,
+    learn_alike,
+    learn_back,
+    same_view,
+)
 from vision.grid import Grid, GridNotFound, locate, rectify
 from vision.letters import LetterReader
 from vision.stable import Change, Stillness, Turned, compare
