@@ -47,24 +47,22 @@ def checked_grid(image: np.ndarray, reference: np.ndarray, tiles: TileReader) ->
     except GridNotFound:
         g = None
     turned = Turned.between(image, reference)
-
-    def holds(x: Grid) -> bool:
-        share = turned.inside(x.corners) if turned is not None else None
-        return share is None or share >= TURNED_INSIDE
-
-    if g is not None and holds(g):
+    if g is not None and holds(turned, g):
         used, backs = _reference_grid(reference, tiles, fallback=g)
-        return used if backs and used is not g and holds(used) else g
+        return used if backs and used is not g and holds(turned, used) else g
     for other in _other_grids(image, reference, turned):
-        if holds(other):
-            crops, back, alike = _backs(reference, other, tiles.settings)
-            if alike:
-                tiles.learn_reference(crops, back)
-                return other
+        if holds(turned, other) and learn_alike(reference, tiles, other):
+            return other
     if g is None:
         raise GridNotFound("no 6x6 grid of tiles found, in the frame or the reference")
     tiles.learn_reference(crops_of(reference, g))
     return g
+
+
+def holds(turned: Turned | None, grid: Grid) -> bool:
+    """Does ``grid`` hold the tiles turned since the reference (or nothing turned)?"""
+    share = turned.inside(grid.corners) if turned is not None else None
+    return share is None or share >= TURNED_INSIDE
 
 
 def _other_grids(image: np.ndarray, reference: np.ndarray, turned: Turned | None,
@@ -153,5 +151,5 @@ def same_view(a: Grid, b: Grid, tolerance: float = 0.15) -> bool:
     return float(np.abs(a.corners - b.corners).max()) < tolerance * pitch
 
 
-__all__ = ["CROP", "TURNED_INSIDE", "TURNED_MARGIN", "checked_grid", "crops_of", "learn_alike",
-           "learn_back", "same_view"]
+__all__ = ["CROP", "TURNED_INSIDE", "TURNED_MARGIN", "checked_grid", "crops_of", "holds",
+           "learn_alike", "learn_back", "same_view"]

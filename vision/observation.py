@@ -27,9 +27,9 @@ import numpy as np
 from companion.games.moerder.board import CELLS, SIZE, Board, BoardError
 from vision import VisionError
 from vision.framing import (
-    TURNED_INSIDE,
     checked_grid,
     crops_of,
+    holds,
     learn_alike,
     learn_back,
     same_view,
@@ -255,7 +255,8 @@ class TableReader:
             self.tiles.learn_reference(crops_of(self._pending, self.grid))
             self._ref_grid = self.grid
             self._pending = None
-        if self._proved_elsewhere(frame, False):
+        turned = self._turned_since_reference(frame)
+        if self._proved_elsewhere(frame, turned, False):
             self._rect = None  # found elsewhere: this frame is read whole
         rect = rectify(frame, self.grid, RECT_PX, RECT_BORDER)
         change: Change | None = None
@@ -271,7 +272,7 @@ class TableReader:
                 change = Change(change.cells, False, False)  # it stayed: read what is there
             self._covered = 0
             if not change.cells:
-                if not self._proved_elsewhere(frame, True):
+                if not self._proved_elsewhere(frame, turned, True):
                     self.status = "read"
                     return Observation(self.last.grid, self.last.cells, self.last.corners,
                                        (time.perf_counter() - t0) * 1000, ())
@@ -298,12 +299,24 @@ class TableReader:
         # grid (tile edges now in it) shows it
         return not (change.moved or change.covered)
 
-    def _proved_elsewhere(self, frame: np.ndarray, quiet: bool) -> bool:
+    def _turned_since_reference(self, frame: np.ndarray) -> Turned | None:
+        """Where this frame differs from the reference frame, while the grid is not proven
+        (measured once a frame, for both looks of :meth:`read`); None once it is, or when
+        the frame is not of the reference's view (then it never will be)."""
+        if self._unproven is None:
+            return None
+        turned = Turned.between(frame, self._unproven)
+        if turned is None:
+            self._unproven = None
+        return turned
+
+    def _proved_elsewhere(self, frame: np.ndarray, turned: Turned | None, quiet: bool) -> bool:
         """Is the grid, not yet proven the tiles', found elsewhere in this frame? Then the
         frame is read whole (:meth:`_prove_grid`)."""
-        return self._unproven is not None and self._prove_grid(frame, quiet)
+        return (turned is not None and self._unproven is not None
+                and self._prove_grid(frame, turned, quiet))
 
-    def _prove_grid(self, frame: np.ndarray, quiet: bool) -> bool:
+    def _prove_grid(self, frame: np.ndarray, turned: Turned, quiet: bool) -> bool:
         """Is the grid the tiles', and where exactly? Found in face-down tiles, it may be a
         lattice of a patterned cloth that cuts the reference and every later frame into
         alike squares (then no tile would ever be seen to turn), or lie a fraction of a
@@ -316,23 +329,20 @@ class TableReader:
         show too little of the table round them)."""
         ref = self._unproven
         assert ref is not None and self.grid is not None
-        turned = Turned.between(frame, ref)
-        if turned is None:
-            self._unproven = None  # not a frame of the reference's view
-            return False
-        share = turned.inside(self.grid.corners)
         seen = int(turned.mask.sum())
-        if share is None or seen < 1.5 * self._looked:
+        if turned.inside(self.grid.corners) is None or seen < 1.5 * self._looked:
             return False  # nothing (more) turned yet
-        if share >= TURNED_INSIDE and not quiet:
+        near = holds(turned, self.grid)
+        if near and not quiet:
             return False  # a quiet frame will look
         self._looked = seen
         refs, back = self.tiles.refs, self.tiles.back
-        found = self._look_for_grid(frame, ref, share >= TURNED_INSIDE)
-        holds = found is not None and (turned.inside(found.corners) or 0.0) >= TURNED_INSIDE
-        if holds or share >= TURNED_INSIDE:
+        found = self._look_for_grid(frame, ref, near)
+        if found is not None and not holds(turned, found):
+            found = None
+        if found is not None or near:
             self._unproven = None
-        if found is None or not holds or same_view(found, self.grid):
+        if found is None or same_view(found, self.grid):
             self.tiles.refs, self.tiles.back = refs, back  # as learned before the look
             return False
         self.grid = self._ref_grid = found

@@ -156,8 +156,8 @@ def look_again(f: FrameRead, letters: LetterReader) -> None:
 def blurred_look(f: FrameRead, letters: LetterReader, doubt: list[int]) -> None:
     """The cells still doubtful after four turns, read again blurred at a few widths in
     turn, the first sure reading kept (a cell settled at one width is not read at the
-    next: each width is four network passes a cell). Sets print letters as dots or hollow strokes no font
-    draws; blurred about as wide as the dots lie apart, they are solid strokes again, which
+    next: each width is four network passes a cell). Sets print letters as dots or hollow
+    strokes no font draws; blurred about as wide as the dots lie apart, they are solid strokes again, which
     the network knows (clean dot-matrix tiles of the train fonts, MÖRDE only: 25 % read
     surely as they are, 80 % after this, 0.07 % wrong). A plain letter is sure at first
     sight and never comes here; the victims of the train and bench renders, which do, stay
@@ -168,12 +168,13 @@ def blurred_look(f: FrameRead, letters: LetterReader, doubt: list[int]) -> None:
             return
         crops = [cv2.GaussianBlur(f.crops[i], (0, 0), width * max(f.crops[i].shape[:2]))
                  for i in doubt]
-        got = letters.read_again(crops, f.alphabet)
-        for i, r in zip(doubt, got, strict=True):
+        still: list[int] = []
+        for i, r in zip(doubt, letters.read_again(crops, f.alphabet), strict=True):
             if r.letter is not None and r.confidence >= s.blurred_sure:
                 f.readings[i] = r
-        doubt = [i for i in doubt if f.readings[i].confidence < s.blurred_sure
-                 or f.readings[i].letter is None]
+            else:
+                still.append(i)
+        doubt = still
 
 
 def surely_up(f: FrameRead, i: int) -> bool:
