@@ -62,3 +62,17 @@ def test_two_touching_ones_are_offered_apart() -> None:
     assert cut_in_two
     widths = [[seg.pieces[i].bbox[2] for i in idx] for idx in cut_in_two]
     assert any(max(w) < 10 for w in widths)  # one of the cuts parts the two strokes
+
+
+def test_a_faint_digit_beside_a_dark_one_is_a_mark_of_its_own_and_whole() -> None:
+    """Pen pixels are judged against the ink near them: a thin, pale 1 beside a bold one
+    (a pen that skips) is kept whole, where a share of the box's darkest ink lost it."""
+    ink = np.zeros((49, 84), np.float32)
+    cv2.line(ink, (28, 8), (28, 40), 0.9, 4)  # bold
+    cv2.line(ink, (52, 8), (52, 40), 1.0, 1)
+    ink = cv2.GaussianBlur(ink, (0, 0), 0.8)
+    ink[:, 45:] *= 0.25 / float(ink[:, 45:].max())  # pale: its strongest pixel 0.25
+    seg = segment(ink, whole_only=True)
+    assert seg.marks == 2
+    faint = max(seg.pieces, key=lambda p: p.bbox[0])
+    assert faint.bbox[3] >= 30  # the whole stroke, not its darkest specks

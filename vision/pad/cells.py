@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.kniffel_pad.digits import INK_FLOOR, INK_ON, MIN_AREA, darkest
+from vision.kniffel_pad.digits import INK_FLOOR, INK_ON, MIN_AREA, darkest, pen_mask
 from vision.pad.lattice import Lattice
 
 CELL_H = 48  # px: a cell's height once cut out (the printed pad's boxes are read at this)
@@ -103,8 +103,7 @@ def cut(ink: np.ndarray, lat: Lattice, g: Group) -> np.ndarray:
     with marks centred outside the cell removed (the neighbours' overshooting digits)."""
     m, size, pad, width = cell_warp(lat, g)
     box = cv2.warpPerspective(ink, m, size, flags=cv2.INTER_LINEAR)
-    top = darkest(box)
-    mask = (box > float(np.clip(0.4 * top, INK_FLOOR, INK_ON))).astype(np.uint8)
+    mask = pen_mask(box).astype(np.uint8)  # the marks the digit reader will see
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     gone = [i for i in range(1, n) if _not_this_cells(
         int(stats[i, 0]), int(stats[i, 1]), int(stats[i, 2]), int(stats[i, 3]), width, pad)]
