@@ -9,7 +9,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.kniffel_pad.digits import CLASSES, JUNK, Piece, Segmentation, decide, segment
+from vision.kniffel_pad.digits import (CLASSES, JUNK, Piece, Segmentation, decide, pen_mask,
+                                       segment)
 
 BLANK_INPUT = np.zeros((28, 28), np.float32)
 Box = tuple[int, int, int, int]
@@ -76,3 +77,7 @@ def test_a_faint_digit_beside_a_dark_one_is_a_mark_of_its_own_and_whole() -> Non
     assert seg.marks == 2
     faint = max(seg.pieces, key=lambda p: p.bbox[0])
     assert faint.bbox[3] >= 30  # the whole stroke, not its darkest specks
+
+
+def test_an_empty_cut_has_no_pen() -> None:
+    assert pen_mask(np.zeros((0, 12), np.float32)).shape == (0, 12)

@@ -132,6 +132,8 @@ def pen_mask(ink_box: np.ndarray) -> np.ndarray:
     read as a firm pen one is, and so is a faint digit beside a dark one (a pen that skips,
     a thin stroke after a bold one): against the box's darkest ink, most of such a digit
     fell below the share and the number lost it, surely. A floor keeps paper grain out."""
+    if ink_box.size == 0:  # a degenerate cut: no pen (OpenCV refuses an empty image)
+        return np.zeros(ink_box.shape, bool)
     r = max(1, round(NEAR * ink_box.shape[0]))
     disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     near = cv2.dilate(ink_box, disk)
