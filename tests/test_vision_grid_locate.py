@@ -13,7 +13,7 @@ import pytest
 
 from companion.games.moerder.board import CELLS, SIZE, Board
 from vision import VisionError, dice_photos, glyphs, synth
-from vision.grid import Grid, GridNotFound, crop_tile, locate, project, rectify
+from vision.grid import Grid, GridNotFound, Look, crop_tile, locate, project, rectify
 
 
 def _pitch(truth: synth.Truth) -> float:
@@ -329,3 +329,20 @@ def test_a_tray_filling_the_view_is_found_though_its_cubes_are_the_tables_colour
                       (r * (side + gap) + side / 2 - m) * zoom]
                      for r in range(SIZE) for c in range(SIZE)])
     assert np.abs(centres - want).max() < 0.3 * (side + gap) * zoom
+
+
+def test_a_look_goes_fit_by_fit_and_ends_with_the_grid_or_none() -> None:
+    """A ``Look`` is ``locate`` one fit a call (the table spreads it over frames): a frame
+    with no grid gives None for each fit but the last, which raises GridNotFound; a board
+    gives at its first fit the grid ``locate`` gives."""
+    cloth = np.random.default_rng(3).integers(90, 110, (1232, 1640, 3)).astype(np.uint8)
+    look = Look()
+    assert [look.step(cloth) for _ in range(3)] == [None] * 3
+    with pytest.raises(GridNotFound):
+        look.step(cloth)
+    style = synth.styles("bench")[0]
+    img, truth = synth.render_table(Board(), style, 5, size=(1640, 1232))
+    found = Look().step(img)
+    assert found is not None
+    assert np.allclose(found.corners, locate(img).corners)
+    assert float(np.abs(found.corners - truth.corners).max()) < 0.3 * _pitch(truth)

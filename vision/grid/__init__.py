@@ -44,15 +44,51 @@ _log = logging.getLogger(__name__)
 
 def locate(image: np.ndarray) -> Grid:
     """The grid in a BGR frame; raises :class:`GridNotFound` if there is none."""
-    if image is None or image.ndim != 3 or min(image.shape[:2]) < 32:
-        raise GridNotFound("not a colour image")
-    views = _Views(image)
-    try:
-        return _locate(views, FILL)
-    except GridNotFound:
-        # round-cornered cube faces are not square enough for the first look: a second one
-        # takes rounder blobs too (only here, so square tiles are located as before)
-        return _locate(views, ROUND_FILL)
+    look = Look()
+    while True:
+        grid = look.step(image)
+        if grid is not None:
+            return grid
+
+
+class Look:
+    """:func:`locate` one fit a call. A frame without a grid is fitted four times: square
+    tiles at two scales, then rounder blobs at both (round-cornered cube faces are not
+    square enough for the first fits), 60-150 ms of one core each. The table makes one fit
+    a frame, each on the frame it has then (tiles turned since only help), instead of four
+    on one frame, over the frame's time; fits on the same image share its cuts."""
+
+    def __init__(self) -> None:
+        self.fits = 0
+        self._views: _Views | None = None
+
+    def step(self, image: np.ndarray) -> Grid | None:
+        """The next fit, on ``image``: the grid, or None when it found none; raises
+        :class:`GridNotFound` when the last one found none (or ``image`` is no frame)."""
+        if image is None or image.ndim != 3 or min(image.shape[:2]) < 32:
+            raise GridNotFound("not a colour image")
+        if self._views is None or self._views.image is not image:
+            self._views = _Views(image)
+        sides = [WORK_SIDE]
+        if max(image.shape[:2]) > WORK_SIDE * 1.2:  # a small grid in a wide frame: finer
+            sides.append(int(WORK_SIDE * 1.6))
+        ways = [(fill, side) for fill in (FILL, ROUND_FILL) for side in sides]
+        fill, side = ways[self.fits % len(ways)]
+        self.fits += 1
+        small, scale, seen = self._views.at(side)
+        try:
+            cands, (h_small, cells, tile) = _fit(small, seen, fill)
+            return _from_fit(cands, h_small, cells, tile, scale)
+        except (GridNotFound, np.linalg.LinAlgError):
+            pass
+        if side != WORK_SIDE and fill == FILL:  # tiles laid edge to edge: one blob, no squares
+            whole = whole_grid(seen.mask, cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
+            if whole is not None:
+                up = np.diag([1 / scale, 1 / scale, 1.0])
+                return _grid(up @ whole, 0.92, (None,) * (SIZE * SIZE), 0)
+        if self.fits % len(ways) == 0:
+            raise GridNotFound("no 6x6 grid of tiles found")
+        return None
 
 
 class _Views:
@@ -107,29 +143,15 @@ def _fit(small: np.ndarray, seen: Segments, fill: float,
     if 2 * sum(on_table) > len(on_table) and whole_grid(
             seen.mask, cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)) is not None:
         # tiles laid edge to edge are one blob, no squares: a window mostly on the table's
-        # squares beside such a blob is the cloth; the blob is the grid (see :func:`_locate`)
+        # squares beside such a blob is the cloth; the blob is the grid (see :class:`Look`)
         raise GridNotFound("the table's own squares beside one blob of tiles")
     return every, fit
 
 
-def _locate(views: _Views, fill: float) -> Grid:
-    image = views.image
-    try:
-        small, scale, seen = views.at(WORK_SIDE)
-        cands, (h_small, cells, tile) = _fit(small, seen, fill)
-    except (GridNotFound, np.linalg.LinAlgError):
-        # a small grid in a wide frame: look again at a finer scale before giving up
-        if max(image.shape[:2]) <= WORK_SIDE * 1.2:
-            raise GridNotFound("no 6x6 grid of tiles found") from None
-        small, scale, seen = views.at(int(WORK_SIDE * 1.6))
-        try:
-            cands, (h_small, cells, tile) = _fit(small, seen, fill)
-        except (GridNotFound, np.linalg.LinAlgError):
-            whole = whole_grid(seen.mask, cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
-            if whole is None:
-                raise GridNotFound("no 6x6 grid of tiles found") from None
-            up = np.diag([1 / scale, 1 / scale, 1.0])
-            return _grid(up @ whole, 0.92, (None,) * (SIZE * SIZE), 0)
+def _from_fit(cands: list[Candidate], h_small: np.ndarray, cells: dict[tuple[int, int], int],
+              tile: float, scale: float) -> Grid:
+    """The grid in full-resolution pixels from a fit at a working scale; each cell keeps the
+    outline of the tile seen there."""
     up = np.diag([1 / scale, 1 / scale, 1.0])
     h = up @ h_small
     hinv = np.linalg.inv(h)
