@@ -208,3 +208,30 @@ def test_the_first_quiet_frame_with_tiles_turned_finds_where_the_grid_lies_exact
     assert quiet is not None and len(quiet.changed) == CELLS
     assert quiet.grid == str(boards[1])
     assert reader.read(img) is not None and off() < 0.15  # one look a game
+
+
+def test_with_no_grid_anywhere_the_look_goes_on_one_fit_a_frame(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table where no grid is found cost each still frame four fits (square tiles at two
+    scales, then rounder blobs at both), over a frame's time; the look now makes one fit a
+    frame and begins again when all four have failed, so a later frame can still find
+    the grid."""
+    import vision.grid as grid_module
+
+    cloth = np.random.default_rng(3).integers(90, 110, (1232, 1640, 3)).astype(np.uint8)
+    fits: list[int] = []
+    real_fit = grid_module._fit
+
+    def counted(*args: object, **kwargs: object) -> object:
+        fits.append(1)
+        return real_fit(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(grid_module, "_fit", counted)
+    reader = TableReader(TileReader(LetterReader.load()), still_frames=1)
+    per_frame = []
+    for _ in range(7):
+        before = len(fits)
+        assert reader.read(cloth) is None
+        per_frame.append(len(fits) - before)
+    assert reader.status == "no-grid"
+    assert max(per_frame) == 1 and sum(per_frame) >= 5  # one fit a still frame, and on

@@ -139,7 +139,7 @@ def _debug_image(image: Any, grid: Any, obs: Any, path: str) -> None:
 
 def _load_image(path: str) -> Any:
     """A photo, refused by its header if its pixels would not fit in the Pi's memory."""
-    from vision.observation import load_image
+    from vision.photo import load_image
 
     check_image(path)
     return load_image(path)

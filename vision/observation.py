@@ -34,11 +34,12 @@ from vision.framing import (
     learn_back,
     same_view,
 )
-from vision.grid import Grid, GridNotFound, locate, rectify
+from vision.grid import Grid, GridNotFound, Look, locate, rectify
 from vision.letters import LetterReader
 from vision.stable import Change, Stillness, Turned, compare
 from vision.tiles import (
     CellReading,
+    CellRef,
     CellState,
     FaceModel,
     TileError,
@@ -204,6 +205,10 @@ class TableReader:
         # is the tiles' (:meth:`_prove_grid`)
         self._unproven: np.ndarray | None = None
         self._looked = 0  # how much had turned at the last look for the grid
+        # a look for the grid that goes on one fit a frame: while there is no grid at all,
+        # or to prove one (:meth:`_prove_grid`), with what had turned when it began
+        self._finding: Look | None = None
+        self._proving: tuple[Look, Turned] | None = None
         self.settle_frames = SETTLE_FRAMES
         self.status = "none"
 
@@ -219,6 +224,7 @@ class TableReader:
         """Learn the back (and the grid) from a frame with all tiles face down. If its grid
         cannot be found, the frame is kept and learned from once a later frame shows it."""
         self._unproven, self._looked = frame, 0
+        self._finding = self._proving = None
         try:
             self.grid = learn_back(frame, self.tiles, fallback=self.grid)
             self._ref_grid = self.grid
@@ -241,12 +247,15 @@ class TableReader:
             # in this frame, not trusted from the reference frame, whose camera may have
             # been moved since
             try:
-                found = locate(frame)
+                found = self._find(frame)
             except GridNotFound:
                 if self.grid is None:
                     self.status = "no-grid"
                     return None
                 found = self.grid  # the reference's grid, when this frame shows none
+            if found is None:
+                self.status = "no-grid"  # still looking
+                return None
             if self.grid is None or not same_view(found, self.grid):
                 self.grid = found  # else the one the references were cropped with stays
             self._drop_stale_refs()
@@ -285,6 +294,23 @@ class TableReader:
         self.last = obs
         self.status = "read"
         return obs
+
+    def _find(self, frame: np.ndarray) -> Grid | None:
+        """The grid of a first read. With no grid at all (none in the reference frame
+        either), the look goes on one fit a frame (:class:`Look`), on the frame then at
+        hand, None meanwhile: four fits on each frame took it over the frame's time. With
+        the reference's grid to fall back on, the frame is located at once."""
+        if self.grid is not None:
+            return locate(frame)
+        look = self._finding = self._finding or Look()
+        try:
+            found = look.step(frame)
+        except GridNotFound:
+            self._finding = None
+            raise
+        if found is not None:
+            self._finding = None
+        return found
 
     def _as_in_reference(self, frame: np.ndarray) -> bool:
         """Does the first frame of a game show the grid where the reference frame did (most
@@ -329,6 +355,8 @@ class TableReader:
         show too little of the table round them)."""
         ref = self._unproven
         assert ref is not None and self.grid is not None
+        if self._proving is not None:
+            return not quiet and self._go_on_proving(ref, frame)  # one fit a frame
         seen = int(turned.mask.sum())
         if turned.inside(self.grid.corners) is None or seen < 1.5 * self._looked:
             return False  # nothing (more) turned yet
@@ -336,31 +364,51 @@ class TableReader:
         if near and not quiet:
             return False  # a quiet frame will look
         self._looked = seen
-        refs, back = self.tiles.refs, self.tiles.back
-        found = self._look_for_grid(frame, ref, near)
+        if near:
+            self._proving = Look(), turned
+            return self._go_on_proving(ref, frame)
+        before = self.tiles.refs, self.tiles.back
+        try:
+            found: Grid | None = checked_grid(frame, ref, self.tiles)
+        except GridNotFound:
+            found = None
+        return self._take(found, turned, ref, before, near)
+
+    def _go_on_proving(self, ref: np.ndarray, frame: np.ndarray) -> bool:
+        """The look begun on a quiet frame goes on, one fit on this frame; when it ends,
+        its grid is taken if it cuts the reference into alike backs and as :meth:`_take`
+        says (True: read this frame whole)."""
+        assert self._proving is not None
+        look, turned = self._proving
+        try:
+            found = look.step(frame)
+            if found is None:
+                return False
+        except GridNotFound:
+            found = None
+        self._proving = None
+        before = self.tiles.refs, self.tiles.back
+        if found is not None and not learn_alike(ref, self.tiles, found):
+            found = None
+        return self._take(found, turned, ref, before, True)
+
+    def _take(self, found: Grid | None, turned: Turned, ref: np.ndarray,
+              before: tuple[tuple[CellRef | None, ...] | None, FaceModel | None],
+              near: bool) -> bool:
+        """Take the grid a look found (its backs learned from the reference, ``before``
+        what was learned until then) if it holds the turned tiles and lies elsewhere. A
+        look made while the grid held so far holds the turned tiles is the last."""
+        assert self.grid is not None
         if found is not None and not holds(turned, found):
             found = None
         if found is not None or near:
             self._unproven = None
         if found is None or same_view(found, self.grid):
-            self.tiles.refs, self.tiles.back = refs, back  # as learned before the look
+            self.tiles.refs, self.tiles.back = before  # as learned before the look
             return False
         self.grid = self._ref_grid = found
         self._ref_rect = rectify(ref, found, RECT_PX, RECT_BORDER)
         return True
-
-    def _look_for_grid(self, frame: np.ndarray, ref: np.ndarray, near: bool) -> Grid | None:
-        """The frame's grid, checked against the reference (and learned from it): when the
-        grid held so far already holds the turned tiles (``near``), only the frame's own grid
-        is looked at, and taken if it cuts the reference into alike backs (a whole locate,
-        once a game); else also where else it may be, as :func:`checked_grid` does."""
-        try:
-            if not near:
-                return checked_grid(frame, ref, self.tiles)
-            found = locate(frame)
-        except GridNotFound:
-            return None
-        return found if learn_alike(ref, self.tiles, found) else None
 
     def _drop_stale_refs(self) -> None:
         """After the grid was located anew: if it moved (the camera was bumped), each cell's
@@ -371,7 +419,7 @@ class TableReader:
                 and not same_view(self._ref_grid, self.grid)):
             self.tiles.refs = None
             self._ref_grid = None
-            self._unproven = None
+            self._unproven, self._proving = None, None
 
     def _relocate(self, frame: np.ndarray, t0: float) -> Observation | None:
         try:
@@ -434,19 +482,5 @@ class TableReader:
                            (time.perf_counter() - t0) * 1000, tuple(idx))
 
 
-def load_image(path: str | Path) -> np.ndarray:
-    """A BGR image from a file; VisionError (one line) when it is not a readable image."""
-    import cv2
-
-    p = Path(path)
-    if not p.is_file():
-        raise VisionError(f"{p}: no such file")
-    data = np.fromfile(str(p), np.uint8)
-    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if img is None:
-        raise VisionError(f"{p}: not a readable image")
-    return img
-
-
 __all__ = ["Observation", "Profile", "ProfileError", "TableReader", "crops_of", "learn_back",
-           "load_image", "notation", "read_grid", "same_view"]
+           "notation", "read_grid", "same_view"]

@@ -40,7 +40,7 @@ def run_read_pad(args: argparse.Namespace) -> int:
     import cv2
 
     from vision.kniffel_pad.digits import DigitReader
-    from vision.observation import load_image
+    from vision.photo import load_image
     from vision.pad import draw, read_pad
 
     if args.debug_out:

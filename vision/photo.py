@@ -1,4 +1,4 @@
-"""A phone photo brought to the camera's size before it is read.
+"""A photo from a file, and a phone photo brought to the camera's size before it is read.
 
 A phone takes 12 MP; the Pi camera's frames are 1640x1232, and every reader's kernels, line
 widths and page resolution are set for that. Reading a phone photo at its own size only costs
@@ -8,8 +8,12 @@ camera's size) and sees nothing more the readers use.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
+
+from vision import VisionError
 
 READ_SIDE = 1640  # px: a photo's long side at most, the Pi camera's
 
@@ -32,4 +36,16 @@ def shrink(image: np.ndarray, side: int = READ_SIDE) -> tuple[np.ndarray, float]
     return image, image.shape[1] / w0 if image.shape[1] != w0 else 1.0
 
 
-__all__ = ["READ_SIDE", "shrink"]
+def load_image(path: str | Path) -> np.ndarray:
+    """A BGR image from a file; VisionError (one line) when it is not a readable image."""
+    p = Path(path)
+    if not p.is_file():
+        raise VisionError(f"{p}: no such file")
+    data = np.fromfile(str(p), np.uint8)
+    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if img is None:
+        raise VisionError(f"{p}: not a readable image")
+    return img
+
+
+__all__ = ["READ_SIDE", "load_image", "shrink"]

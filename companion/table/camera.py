@@ -243,7 +243,7 @@ class GridReader:
 
     def __init__(self, settings: Mapping[str, Any]) -> None:
         from vision.observation import TableReader as VisionTable
-        from vision.observation import load_image
+        from vision.photo import load_image
 
         profile = str(settings.get("profile", "")) or None
         self._vision = VisionTable.create(profile=profile, still_frames=2)
