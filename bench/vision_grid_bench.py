@@ -98,6 +98,8 @@ def arguments() -> argparse.Namespace:
     ap.add_argument("--games", type=int, default=3, metavar="N",
                     help="games read as the table reads them (each on the next style)")
     ap.add_argument("--turns", type=int, default=12, metavar="T", help="turns a game")
+    ap.add_argument("--still", type=int, default=3, metavar="S",
+                    help="still frames a turn in the games (the table reads 4 a second)")
     ap.add_argument("--only-games", action="store_true",
                     help="only the games as the table reads them")
     ap.add_argument("--errors", nargs="?", const="", default=None, metavar="DIR",
@@ -354,7 +356,8 @@ def speed(args: argparse.Namespace, letters: object, styles: list) -> None:  # t
         ref, _ = synth.render_table(Board(), style, seed, layout=layout, frame=10_000)
         reader = TableReader(TileReader(letters), still_frames=2)  # type: ignore[arg-type]
         reader.learn_reference(ref)
-        frames = list(synth.render_game(boards, style, seed, size=size, still_frames=3))
+        frames = list(synth.render_game(boards, style, seed, size=size,
+                                        still_frames=args.still))
         last = None
         for k, fr in enumerate(frames):
             t0, c0 = time.perf_counter(), time.thread_time()
