@@ -349,10 +349,10 @@ class TableReader:
         cell off (a blob of backs shows its joints faintly). A frame with tiles turned since
         the reference is located as a photo read with its reference is, and its grid taken
         if it holds the turned tiles and lies elsewhere (returns True). When the grid held
-        so far holds them, only a ``quiet`` frame (nothing to read) is looked at: the look
-        costs a whole locate, once a game. When it does not, the look is at once, and again
-        once half as many more tiles have turned if no grid held them (a few turned tiles
-        show too little of the table round them)."""
+        so far holds them, the look begins on a ``quiet`` frame (nothing to read) and goes
+        on one fit a frame: a whole locate, once a game. When it does not, the look is made
+        whole at once, and again once half as many more tiles have turned if no grid held
+        them (a few turned tiles show too little of the table round them)."""
         ref = self._unproven
         assert ref is not None and self.grid is not None
         if self._proving is not None:
