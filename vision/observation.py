@@ -372,7 +372,7 @@ class TableReader:
             found: Grid | None = checked_grid(frame, ref, self.tiles)
         except GridNotFound:
             found = None
-        return self._take(found, turned, ref, before, near)
+        return self._take(found, turned, ref, before, last=False)
 
     def _go_on_proving(self, ref: np.ndarray, frame: np.ndarray) -> bool:
         """The look begun on a quiet frame goes on, one fit on this frame; when it ends,
@@ -390,18 +390,19 @@ class TableReader:
         before = self.tiles.refs, self.tiles.back
         if found is not None and not learn_alike(ref, self.tiles, found):
             found = None
-        return self._take(found, turned, ref, before, True)
+        return self._take(found, turned, ref, before, last=True)
 
     def _take(self, found: Grid | None, turned: Turned, ref: np.ndarray,
               before: tuple[tuple[CellRef | None, ...] | None, FaceModel | None],
-              near: bool) -> bool:
+              last: bool) -> bool:
         """Take the grid a look found (its backs learned from the reference, ``before``
-        what was learned until then) if it holds the turned tiles and lies elsewhere. A
-        look made while the grid held so far holds the turned tiles is the last."""
+        what was learned until then) if it holds the turned tiles and lies elsewhere. The
+        ``last`` look (made while the grid held so far holds the turned tiles) proves the
+        grid either way."""
         assert self.grid is not None
         if found is not None and not holds(turned, found):
             found = None
-        if found is not None or near:
+        if found is not None or last:
             self._unproven = None
         if found is None or same_view(found, self.grid):
             self.tiles.refs, self.tiles.back = before  # as learned before the look

@@ -111,7 +111,7 @@ def _to_input(ink: np.ndarray) -> np.ndarray:
 def darkest(ink_box: np.ndarray) -> float:
     """The box's darkest ink, bar specks: its 99.5th percentile (as ``np.percentile``'s
     linear one), by one partition; numpy's percentile costs several times more on a box
-    this small, and every cell of a pad asks for it."""
+    this small, and every cell of a markerless sheet asks for it (is it print?)."""
     flat = ink_box.ravel()
     n = flat.size
     if n == 0:

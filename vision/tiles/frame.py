@@ -157,11 +157,11 @@ def blurred_look(f: FrameRead, letters: LetterReader, doubt: list[int]) -> None:
     """The cells still doubtful after four turns, read again blurred at a few widths in
     turn, the first sure reading kept (a cell settled at one width is not read at the
     next: each width is four network passes a cell). Sets print letters as dots or hollow
-    strokes no font draws; blurred about as wide as the dots lie apart, they are solid strokes again, which
-    the network knows (clean dot-matrix tiles of the train fonts, MÖRDE only: 25 % read
-    surely as they are, 80 % after this, 0.07 % wrong). A plain letter is sure at first
-    sight and never comes here; the victims of the train and bench renders, which do, stay
-    no letter."""
+    strokes no font draws; blurred about as wide as the dots lie apart, they are solid
+    strokes again, which the network knows (clean dot-matrix tiles of the train fonts,
+    MÖRDE only: 25 % read surely as they are, 80 % after this, 0.07 % wrong). A plain
+    letter is sure at first sight and never comes here; the victims of the train and bench
+    renders, which do, stay no letter."""
     s = f.settings
     for width in s.blurred:
         if not doubt:
