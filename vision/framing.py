@@ -9,12 +9,12 @@ Both the single-photo read and the table's reader of a game use these checks.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator
 
 import numpy as np
 
 from companion.games.moerder.board import CELLS, SIZE
-from vision.grid import Grid, GridNotFound, crop_tile, locate
+from vision.grid import Grid, GridNotFound, crop_tile, finish, looking
 from vision.stable import Turned
 from vision.tiles import FaceModel, TileReader, TileSettings
 from vision.tiles.appearance import looks
@@ -38,50 +38,58 @@ def crops_of(image: np.ndarray, grid: Grid, cells: list[int] | range | None = No
 
 def checked_grid(image: np.ndarray, reference: np.ndarray, tiles: TileReader) -> Grid:
     """The frame's grid, checked against the reference frame of the same game (the camera
-    stays put), and the reference learned with it: the tiles turned since the reference lie
-    in the grid, and the grid cuts the reference into alike backs. When the frame shows no
-    grid, or one away from the turned tiles (a lattice in a patterned cloth beside them,
-    whose squares are alike too), the reference's own grid is taken if it passes both."""
-    try:
-        g: Grid | None = locate(image)
-    except GridNotFound:
-        g = None
+    stays put), and the reference learned with it (:func:`checking`, done at once). Raises
+    :class:`GridNotFound` when neither shows a grid."""
+    found = finish(checking(image, reference, tiles))
+    if found is None:
+        raise GridNotFound("no 6x6 grid of tiles found, in the frame or the reference")
+    return found
+
+
+def checking(image: np.ndarray, reference: np.ndarray, tiles: TileReader,
+             ) -> Generator[None, None, Grid | None]:
+    """:func:`checked_grid` one fit a step (up to three locates: the table makes one fit a
+    frame). The tiles turned since the reference lie in the grid, and the grid cuts the
+    reference into alike backs. When the frame shows no grid, or one away from the turned
+    tiles (a lattice in a patterned cloth beside them, whose squares are alike too), the
+    reference's own grid is taken if it passes both. ``tiles`` learns only in the last step."""
+    g = yield from looking(image)
     turned = Turned.between(image, reference)
     if g is not None and holds(turned, g):
-        used, backs = _reference_grid(reference, tiles, fallback=g)
+        used, backs = yield from _reference_grid(reference, tiles, fallback=g)
         return used if backs and used is not g and holds(turned, used) else g
-    for other in _other_grids(image, reference, turned):
-        if holds(turned, other) and learn_alike(reference, tiles, other):
-            return other
-    if g is None:
-        raise GridNotFound("no 6x6 grid of tiles found, in the frame or the reference")
-    tiles.learn_reference(crops_of(reference, g))
+    # where else the grid may be, each looked for only if the one before would not do: the
+    # reference's own grid, then the frame's grid found only round the tiles turned since
+    # (a table with squares of its own, brighter under a lamp than the tiles, can hold a
+    # better lattice than they; the tiles' own lies where they turned)
+    other = yield from looking(reference)
+    if other is not None and holds(turned, other) and learn_alike(reference, tiles, other):
+        return other
+    box = turned.box(TURNED_MARGIN) if turned is not None else None
+    if box is not None:
+        x0, y0, x1, y1 = box
+        other = yield from looking(image[y0:y1, x0:x1])
+        if other is not None:
+            other = other.moved(x0, y0)
+            if holds(turned, other) and learn_alike(reference, tiles, other):
+                return other
+    if g is not None:
+        tiles.learn_reference(crops_of(reference, g))
     return g
+
+
+def proving(frame: np.ndarray, reference: np.ndarray, tiles: TileReader,
+            ) -> Generator[None, None, Grid | None]:
+    """The frame's grid one fit a step, if it cuts the reference into alike backs (then
+    ``tiles`` learns them, in the last step)."""
+    g = yield from looking(frame)
+    return g if g is not None and learn_alike(reference, tiles, g) else None
 
 
 def holds(turned: Turned | None, grid: Grid) -> bool:
     """Does ``grid`` hold the tiles turned since the reference (or nothing turned)?"""
     share = turned.inside(grid.corners) if turned is not None else None
     return share is None or share >= TURNED_INSIDE
-
-
-def _other_grids(image: np.ndarray, reference: np.ndarray, turned: Turned | None,
-                 ) -> Iterator[Grid]:
-    """Where else the grid may be, each looked for only if the one before would not do: the
-    reference's own grid, then the frame's grid found only round the tiles turned since (a
-    table with squares of its own, brighter under a lamp than the tiles, can hold a better
-    lattice than they; the tiles' own lies where they turned)."""
-    try:
-        yield locate(reference)
-    except GridNotFound:
-        pass
-    box = turned.box(TURNED_MARGIN) if turned is not None else None
-    if box is not None:
-        x0, y0, x1, y1 = box
-        try:
-            yield locate(image[y0:y1, x0:x1]).moved(x0, y0)
-        except GridNotFound:
-            pass
 
 
 def learn_back(reference: np.ndarray, tiles: TileReader, fallback: Grid | None = None) -> Grid:
@@ -96,7 +104,7 @@ def learn_back(reference: np.ndarray, tiles: TileReader, fallback: Grid | None =
     grids lie in the same place, or when face-down tiles alone (the hardest grid to find: no
     face-up tile stands out) give no grid.
     """
-    return _reference_grid(reference, tiles, fallback)[0]
+    return finish(_reference_grid(reference, tiles, fallback))[0]
 
 
 def learn_alike(reference: np.ndarray, tiles: TileReader, grid: Grid) -> bool:
@@ -108,21 +116,18 @@ def learn_alike(reference: np.ndarray, tiles: TileReader, grid: Grid) -> bool:
 
 
 def _reference_grid(reference: np.ndarray, tiles: TileReader, fallback: Grid | None,
-                    ) -> tuple[Grid, bool]:
-    """:func:`learn_back`, and whether its grid cuts the reference into alike backs. Each
-    grid's crops and their looks are measured once, whether they are learned or not."""
+                    ) -> Generator[None, None, tuple[Grid, bool]]:
+    """:func:`learn_back` one fit a step, and whether its grid cuts the reference into alike
+    backs. Each grid's crops and their looks are measured once, whether learned or not."""
     tried = None
     if fallback is not None:
         tried = _backs(reference, fallback, tiles.settings)
         if tried[2]:
             tiles.learn_reference(tried[0], tried[1])
             return fallback, True
-    g: Grid | None = None
-    try:
-        g = locate(reference)
-    except GridNotFound:
-        if fallback is None:
-            raise
+    g = yield from looking(reference)
+    if g is None and fallback is None:
+        raise GridNotFound("no 6x6 grid of tiles found in the reference frame")
     if fallback is not None and (g is None or same_view(g, fallback)):
         g = fallback
     assert g is not None
@@ -151,5 +156,5 @@ def same_view(a: Grid, b: Grid, tolerance: float = 0.15) -> bool:
     return float(np.abs(a.corners - b.corners).max()) < tolerance * pitch
 
 
-__all__ = ["CROP", "TURNED_INSIDE", "TURNED_MARGIN", "checked_grid", "crops_of", "holds",
-           "learn_alike", "learn_back", "same_view"]
+__all__ = ["CROP", "TURNED_INSIDE", "TURNED_MARGIN", "checked_grid", "checking", "crops_of",
+           "holds", "learn_alike", "learn_back", "proving", "same_view"]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import tempfile
 import time
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,13 +29,14 @@ from companion.games.moerder.board import CELLS, SIZE, Board, BoardError
 from vision import VisionError
 from vision.framing import (
     checked_grid,
+    checking,
     crops_of,
     holds,
-    learn_alike,
     learn_back,
+    proving,
     same_view,
 )
-from vision.grid import Grid, GridNotFound, Look, locate, rectify
+from vision.grid import Grid, GridNotFound, begun, locate, looking, rectify
 from vision.letters import LetterReader
 from vision.stable import Change, Stillness, Turned, compare
 from vision.tiles import (
@@ -46,6 +48,8 @@ from vision.tiles import (
     TileReader,
     settle_set,
 )
+
+Steps = Generator[None, None, Grid | None]  # a look for the grid, one fit a step
 
 RECT_PX = 24  # px per cell of the rectified grid used to spot changes
 RECT_BORDER = 12  # px of table kept around it (an arm reaching in shows there)
@@ -205,10 +209,11 @@ class TableReader:
         # is the tiles' (:meth:`_prove_grid`)
         self._unproven: np.ndarray | None = None
         self._looked = 0  # how much had turned at the last look for the grid
-        # a look for the grid that goes on one fit a frame: while there is no grid at all,
-        # or to prove one (:meth:`_prove_grid`), with what had turned when it began
-        self._finding: Look | None = None
-        self._proving: tuple[Look, Turned] | None = None
+        # looks for the grid that go on one fit a frame, each on the frame it began on: for
+        # a first read (:meth:`_find`), or to prove the grid (:meth:`_prove_grid`, with
+        # what had turned when it began and whether it is the last look)
+        self._finding: Steps | None = None
+        self._proving: tuple[Steps, Turned, bool] | None = None
         self.settle_frames = SETTLE_FRAMES
         self.status = "none"
 
@@ -246,19 +251,15 @@ class TableReader:
             # the first read (of a game, or after the grid was lost): the table is located
             # in this frame, not trusted from the reference frame, whose camera may have
             # been moved since
-            try:
-                found = self._find(frame)
-            except GridNotFound:
-                if self.grid is None:
-                    self.status = "no-grid"
-                    return None
-                found = self.grid  # the reference's grid, when this frame shows none
+            found = self._find(frame)
             if found is None:
-                self.status = "no-grid"  # still looking
+                self.status = "no-grid"  # still looking, or nothing found
                 return None
             if self.grid is None or not same_view(found, self.grid):
                 self.grid = found  # else the one the references were cropped with stays
             self._drop_stale_refs()
+        else:
+            self._finding = None
         assert self.grid is not None
         if self._pending is not None:
             self.tiles.learn_reference(crops_of(self._pending, self.grid))
@@ -271,8 +272,10 @@ class TableReader:
         change: Change | None = None
         if self._rect is not None and self.last is not None:
             change = compare(rect, self._rect, RECT_PX, self.grid.tile, RECT_BORDER)
-            if change.moved:
-                return self._relocate(frame, t0)
+            if change.moved:  # the camera was bumped: the grid is looked for again
+                self.grid, self._rect, self._finding = None, None, None
+                self.status = "no-grid"
+                return None
             if change.covered:
                 self._covered += 1
                 if self._covered < self.settle_frames:
@@ -296,21 +299,18 @@ class TableReader:
         return obs
 
     def _find(self, frame: np.ndarray) -> Grid | None:
-        """The grid of a first read. With no grid at all (none in the reference frame
-        either), the look goes on one fit a frame (:class:`Look`), on the frame then at
-        hand, None meanwhile: four fits on each frame took it over the frame's time. With
-        the reference's grid to fall back on, the frame is located at once."""
-        if self.grid is not None:
-            return locate(frame)
-        look = self._finding = self._finding or Look()
+        """The grid of a first read, or None meanwhile: the look goes on one fit a frame
+        (four fits on one frame took it over the frame's time). When it ends with none, the
+        reference's grid is taken if there is one (None otherwise, and the next frame looks
+        again)."""
+        finding = self._finding = self._finding or begun(looking(frame))
         try:
-            found = look.step(frame)
-        except GridNotFound:
+            next(finding)
+            return None
+        except StopIteration as done:
             self._finding = None
-            raise
-        if found is not None:
-            self._finding = None
-        return found
+            found: Grid | None = done.value
+        return found if found is not None else self.grid
 
     def _as_in_reference(self, frame: np.ndarray) -> bool:
         """Does the first frame of a game show the grid where the reference frame did (most
@@ -347,16 +347,18 @@ class TableReader:
         lattice of a patterned cloth that cuts the reference and every later frame into
         alike squares (then no tile would ever be seen to turn), or lie a fraction of a
         cell off (a blob of backs shows its joints faintly). A frame with tiles turned since
-        the reference is located as a photo read with its reference is, and its grid taken
-        if it holds the turned tiles and lies elsewhere (returns True). When the grid held
-        so far holds them, the look begins on a ``quiet`` frame (nothing to read) and goes
-        on one fit a frame: a whole locate, once a game. When it does not, the look is made
-        whole at once, and again once half as many more tiles have turned if no grid held
-        them (a few turned tiles show too little of the table round them)."""
+        the reference is located, and its grid taken if it holds the turned tiles and lies
+        elsewhere (returns True on the frame the look ends: read it whole). The look goes
+        on one fit a frame, on the frame it began on (three locates took a frame to 590 ms).
+        When the grid held so far holds the turned tiles, it begins on a ``quiet`` frame
+        (nothing to read), once a game, and the grid must cut the reference into alike
+        backs. When it does not, it is the look a photo read with its reference makes
+        (:func:`checking`), made again once half as many more tiles have turned if no
+        grid held them (a few turned tiles show too little of the table round them)."""
         ref = self._unproven
         assert ref is not None and self.grid is not None
         if self._proving is not None:
-            return not quiet and self._go_on_proving(ref, frame)  # one fit a frame
+            return not quiet and self._go_on_proving(ref)  # one fit a frame
         seen = int(turned.mask.sum())
         if turned.inside(self.grid.corners) is None or seen < 1.5 * self._looked:
             return False  # nothing (more) turned yet
@@ -364,33 +366,23 @@ class TableReader:
         if near and not quiet:
             return False  # a quiet frame will look
         self._looked = seen
-        if near:
-            self._proving = Look(), turned
-            return self._go_on_proving(ref, frame)
-        before = self.tiles.refs, self.tiles.back
-        try:
-            found: Grid | None = checked_grid(frame, ref, self.tiles)
-        except GridNotFound:
-            found = None
-        return self._take(found, turned, ref, before, last=False)
+        steps = proving(frame, ref, self.tiles) if near else checking(frame, ref, self.tiles)
+        self._proving = begun(steps), turned, near
+        return self._go_on_proving(ref)
 
-    def _go_on_proving(self, ref: np.ndarray, frame: np.ndarray) -> bool:
-        """The look begun on a quiet frame goes on, one fit on this frame; when it ends,
-        its grid is taken if it cuts the reference into alike backs and as :meth:`_take`
-        says (True: read this frame whole)."""
+    def _go_on_proving(self, ref: np.ndarray) -> bool:
+        """The look for the grid goes on, one fit; when it ends, its grid is taken as
+        :meth:`_take` says (True: read this frame whole)."""
         assert self._proving is not None
-        look, turned = self._proving
+        steps, turned, last = self._proving
+        before = self.tiles.refs, self.tiles.back  # the look learns only in its last step
         try:
-            found = look.step(frame)
-            if found is None:
-                return False
-        except GridNotFound:
-            found = None
+            next(steps)
+            return False
+        except StopIteration as done:
+            found: Grid | None = done.value
         self._proving = None
-        before = self.tiles.refs, self.tiles.back
-        if found is not None and not learn_alike(ref, self.tiles, found):
-            found = None
-        return self._take(found, turned, ref, before, last=True)
+        return self._take(found, turned, ref, before, last)
 
     def _take(self, found: Grid | None, turned: Turned, ref: np.ndarray,
               before: tuple[tuple[CellRef | None, ...] | None, FaceModel | None],
@@ -421,20 +413,6 @@ class TableReader:
             self.tiles.refs = None
             self._ref_grid = None
             self._unproven, self._proving = None, None
-
-    def _relocate(self, frame: np.ndarray, t0: float) -> Observation | None:
-        try:
-            self.grid = locate(frame)
-        except GridNotFound:
-            self.status = "no-grid"
-            self.grid = None
-            return None
-        self._drop_stale_refs()
-        obs = self._read_all(frame, t0)
-        self._rect = rectify(frame, self.grid, RECT_PX, RECT_BORDER)
-        self.last = obs
-        self.status = "read"
-        return obs
 
     def _remember_backs(self, where: range | list[int], crops: list[np.ndarray],
                         cells: list[CellReading]) -> None:

@@ -19,6 +19,8 @@ outline when there is one (so a tile far off its place is still cropped whole).
 from __future__ import annotations
 
 import logging
+from collections.abc import Generator
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -40,6 +42,7 @@ from vision.grid.squares import (
 )
 
 _log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def locate(image: np.ndarray) -> Grid:
@@ -49,6 +52,36 @@ def locate(image: np.ndarray) -> Grid:
         grid = look.step(image)
         if grid is not None:
             return grid
+
+
+def looking(image: np.ndarray) -> Generator[None, None, Grid | None]:
+    """:func:`locate` as steps, for work the table spreads over frames: it yields before
+    each fit, so that looks made one after another still make one fit a step (begin it with
+    :func:`begun`). Returns the grid, or None when there is none."""
+    look = Look()
+    while True:
+        yield
+        try:
+            grid = look.step(image)
+        except GridNotFound:
+            return None
+        if grid is not None:
+            return grid
+
+
+def begun(steps: Generator[None, None, T]) -> Generator[None, None, T]:
+    """Stepwise work brought to its first fit: each ``next`` after this makes one."""
+    next(steps)
+    return steps
+
+
+def finish(steps: Generator[None, None, T]) -> T:
+    """Stepwise work done at once: a single photo has no next frame to go on in."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value  # type: ignore[no-any-return]
 
 
 class Look:
@@ -196,5 +229,5 @@ def crop_tile(image: np.ndarray, grid: Grid, row: int, col: int, px: int = 64,
     return out
 
 
-__all__ = ["Candidate", "Grid", "GridNotFound", "crop_tile", "find_tiles", "fit_lattice",
-           "locate", "not_table_mask", "project", "rectify"]
+__all__ = ["Candidate", "Grid", "GridNotFound", "Look", "begun", "crop_tile", "find_tiles",
+           "finish", "fit_lattice", "locate", "looking", "not_table_mask", "project", "rectify"]
