@@ -47,7 +47,7 @@ def checked_grid(image: np.ndarray, reference: np.ndarray, tiles: TileReader) ->
 
 
 def checking(image: np.ndarray, reference: np.ndarray, tiles: TileReader,
-             ) -> Generator[None, None, Grid | None]:
+             ) -> Generator[None, np.ndarray | None, Grid | None]:
     """:func:`checked_grid` one fit a step (up to three locates: the table makes one fit a
     frame). The tiles turned since the reference lie in the grid, and the grid cuts the
     reference into alike backs. When the frame shows no grid, or one away from the turned
@@ -79,10 +79,10 @@ def checking(image: np.ndarray, reference: np.ndarray, tiles: TileReader,
 
 
 def proving(frame: np.ndarray, reference: np.ndarray, tiles: TileReader,
-            ) -> Generator[None, None, Grid | None]:
-    """The frame's grid one fit a step, if it cuts the reference into alike backs (then
-    ``tiles`` learns them, in the last step)."""
-    g = yield from looking(frame)
+            ) -> Generator[None, np.ndarray | None, Grid | None]:
+    """The grid one fit a step, each on the frame sent (``frame`` first), if it cuts the
+    reference into alike backs (then ``tiles`` learns them, in the last step)."""
+    g = yield from looking(frame, follow=True)
     return g if g is not None and learn_alike(reference, tiles, g) else None
 
 
@@ -116,7 +116,7 @@ def learn_alike(reference: np.ndarray, tiles: TileReader, grid: Grid) -> bool:
 
 
 def _reference_grid(reference: np.ndarray, tiles: TileReader, fallback: Grid | None,
-                    ) -> Generator[None, None, tuple[Grid, bool]]:
+                    ) -> Generator[None, np.ndarray | None, tuple[Grid, bool]]:
     """:func:`learn_back` one fit a step, and whether its grid cuts the reference into alike
     backs. Each grid's crops and their looks are measured once, whether learned or not."""
     tried = None

@@ -49,7 +49,8 @@ from vision.tiles import (
     settle_set,
 )
 
-Steps = Generator[None, None, Grid | None]  # a look for the grid, one fit a step
+# a look for the grid, one fit a step; sent the frame at hand (see vision.grid.looking)
+Steps = Generator[None, np.ndarray | None, Grid | None]
 
 RECT_PX = 24  # px per cell of the rectified grid used to spot changes
 RECT_BORDER = 12  # px of table kept around it (an arm reaching in shows there)
@@ -303,9 +304,9 @@ class TableReader:
         (four fits on one frame took it over the frame's time). When it ends with none, the
         reference's grid is taken if there is one (None otherwise, and the next frame looks
         again)."""
-        finding = self._finding = self._finding or begun(looking(frame))
+        finding = self._finding = self._finding or begun(looking(frame, follow=True))
         try:
-            next(finding)
+            finding.send(frame)
             return None
         except StopIteration as done:
             self._finding = None
@@ -358,7 +359,7 @@ class TableReader:
         ref = self._unproven
         assert ref is not None and self.grid is not None
         if self._proving is not None:
-            return not quiet and self._go_on_proving(ref)  # one fit a frame
+            return not quiet and self._go_on_proving(ref, frame)  # one fit a frame
         seen = int(turned.mask.sum())
         if turned.inside(self.grid.corners) is None or seen < 1.5 * self._looked:
             return False  # nothing (more) turned yet
@@ -368,16 +369,16 @@ class TableReader:
         self._looked = seen
         steps = proving(frame, ref, self.tiles) if near else checking(frame, ref, self.tiles)
         self._proving = begun(steps), turned, near
-        return self._go_on_proving(ref)
+        return self._go_on_proving(ref, frame)
 
-    def _go_on_proving(self, ref: np.ndarray) -> bool:
+    def _go_on_proving(self, ref: np.ndarray, frame: np.ndarray) -> bool:
         """The look for the grid goes on, one fit; when it ends, its grid is taken as
         :meth:`_take` says (True: read this frame whole)."""
         assert self._proving is not None
         steps, turned, last = self._proving
         before = self.tiles.refs, self.tiles.back  # the look learns only in its last step
         try:
-            next(steps)
+            steps.send(frame)
             return False
         except StopIteration as done:
             found: Grid | None = done.value

@@ -42,6 +42,7 @@ from vision.grid.squares import (
 )
 
 _log = logging.getLogger(__name__)
+S = TypeVar("S")
 T = TypeVar("T")
 
 
@@ -54,13 +55,18 @@ def locate(image: np.ndarray) -> Grid:
             return grid
 
 
-def looking(image: np.ndarray) -> Generator[None, None, Grid | None]:
+def looking(image: np.ndarray, follow: bool = False,
+            ) -> Generator[None, np.ndarray | None, Grid | None]:
     """:func:`locate` as steps, for work the table spreads over frames: it yields before
     each fit, so that looks made one after another still make one fit a step (begin it with
-    :func:`begun`). Returns the grid, or None when there is none."""
+    :func:`begun`). With ``follow``, each fit is made on the frame sent to it, the one the
+    table has then (tiles turned since only help), else on ``image``. Returns the grid, or
+    None when there is none."""
     look = Look()
     while True:
-        yield
+        sent = yield
+        if follow and sent is not None:
+            image = sent
         try:
             grid = look.step(image)
         except GridNotFound:
@@ -69,13 +75,13 @@ def looking(image: np.ndarray) -> Generator[None, None, Grid | None]:
             return grid
 
 
-def begun(steps: Generator[None, None, T]) -> Generator[None, None, T]:
+def begun(steps: Generator[None, S, T]) -> Generator[None, S, T]:
     """Stepwise work brought to its first fit: each ``next`` after this makes one."""
     next(steps)
     return steps
 
 
-def finish(steps: Generator[None, None, T]) -> T:
+def finish(steps: Generator[None, S, T]) -> T:
     """Stepwise work done at once: a single photo has no next frame to go on in."""
     while True:
         try:
