@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from companion.games.moerder.board import Board
-from tiles_support import letters  # noqa: F401 (fixture)
+from tiles_support import fits, letters  # noqa: F401 (fixtures)
 from vision import synth
 from vision.grid import GridNotFound, locate
 from vision.letters import LetterReader
@@ -110,27 +110,17 @@ def test_a_hands_shadow_over_face_down_tiles_leaves_them_face_down(
 
 
 def test_the_table_finds_the_grid_where_the_tiles_turned_when_the_cloth_fooled_it(
-        letters: LetterReader, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+        letters: LetterReader, fits: list[int]) -> None:  # noqa: F811
     # the same table at a game: the face-down frame's grid is the cloth's, and the table's
     # frames compared with it there never change; the first frame with tiles turned outside
     # that grid makes the table look for it as read-grid does, one fit a frame, and read
     # the board whole on the frame the look ends
-    import vision.grid as grid_module
-
     board, img, truth, ref = _under_a_lamp(12)
     table = TableReader(TileReader(letters))
     table.learn_reference(ref)
     assert table.grid is not None and _off(table.grid.corners, truth) > 1.0
     seen = [table.read(ref) for _ in range(2)][-1]
     assert seen is not None and seen.grid == str(Board())
-    fits: list[int] = []
-    real_fit = grid_module._fit
-
-    def counted(*args: object, **kwargs: object) -> object:
-        fits.append(1)
-        return real_fit(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(grid_module, "_fit", counted)
     assert table.read(img) is None  # the hand has just left: not yet still
     per_frame = []
     for _ in range(12):  # three locates of four fits at most

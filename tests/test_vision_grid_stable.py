@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 
 from companion.games.moerder.board import CELLS, Board
+from tiles_support import fits  # noqa: F401 (fixture)
 from vision.grid import locate, rectify
 from vision.letters import LetterReader
-from vision import observation, synth
+from vision import synth
 from vision.observation import RECT_BORDER, RECT_PX, TableReader
 from vision.stable import Stillness, Turned, compare
 from vision.tiles import CellState, TileReader
@@ -155,7 +156,7 @@ def test_a_moved_camera_forgets_the_cells_references() -> None:
 
 
 def test_the_first_frame_of_a_game_in_the_references_view_keeps_its_grid(
-        game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+        game: Game, fits: list[int]) -> None:
     """The game's first frame, seen where the reference frame was, is read with the grid the
     cells' references were cut with: not located again (face-down grids are the slowest to
     find), and its turned tile is read against its own reference."""
@@ -166,16 +167,10 @@ def test_the_first_frame_of_a_game_in_the_references_view_keeps_its_grid(
     reader = TableReader(TileReader(LetterReader.load()), still_frames=1)
     reader.learn_reference(ref)
     grid, refs = reader.grid, reader.tiles.refs
-    located: list[np.ndarray] = []
-
-    def counted(img: np.ndarray) -> object:
-        located.append(img)
-        return locate(img)
-
-    monkeypatch.setattr(observation, "locate", counted)
+    before = len(fits)
     later = next(f for f in frames if f.still and f.turn == 1)
     obs = reader.read(later.image)
-    assert obs is not None and not located
+    assert obs is not None and len(fits) == before
     assert reader.grid is grid and reader.tiles.refs is refs
     turned = [i for i in range(CELLS) if boards[1].cells[i] is not None]
     assert [i for i, c in enumerate(obs.cells) if c.state is not CellState.HIDDEN] == turned
@@ -210,23 +205,12 @@ def test_the_first_quiet_frame_with_tiles_turned_finds_where_the_grid_lies_exact
     assert reader.read(img) is not None and off() < 0.15  # one look a game
 
 
-def test_with_no_grid_anywhere_the_look_goes_on_one_fit_a_frame(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_with_no_grid_anywhere_the_look_goes_on_one_fit_a_frame(fits: list[int]) -> None:
     """A table where no grid is found cost each still frame four fits (square tiles at two
     scales, then rounder blobs at both), over a frame's time; the look now makes one fit a
     frame and begins again when all four have failed, so a later frame can still find
     the grid."""
-    import vision.grid as grid_module
-
     cloth = np.random.default_rng(3).integers(90, 110, (1232, 1640, 3)).astype(np.uint8)
-    fits: list[int] = []
-    real_fit = grid_module._fit
-
-    def counted(*args: object, **kwargs: object) -> object:
-        fits.append(1)
-        return real_fit(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(grid_module, "_fit", counted)
     reader = TableReader(TileReader(LetterReader.load()), still_frames=1)
     per_frame = []
     for _ in range(7):

@@ -1,5 +1,5 @@
 """The table the tile tests read: one bench-style board (never tuned on) and its reference;
-and a letter reader that answers from a script."""
+a letter reader that answers from a script; and the grid's fits, counted."""
 
 from __future__ import annotations
 
@@ -55,3 +55,20 @@ def letters() -> LetterReader:
 def scene() -> Scene:
     """:func:`bench_scene`, once a test module (imported as a fixture)."""
     return bench_scene()
+
+
+@pytest.fixture
+def fits(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One entry for every lattice fit the grid's looks make from now on: a table's frame
+    may make one."""
+    import vision.grid as grid_module
+
+    made: list[int] = []
+    real_fit = grid_module._fit
+
+    def counted(*args: object, **kwargs: object) -> object:
+        made.append(1)
+        return real_fit(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(grid_module, "_fit", counted)
+    return made
