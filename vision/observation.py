@@ -210,9 +210,9 @@ class TableReader:
         # is the tiles' (:meth:`_prove_grid`)
         self._unproven: np.ndarray | None = None
         self._looked = 0  # how much had turned at the last look for the grid
-        # looks for the grid that go on one fit a frame, each on the frame it began on: for
-        # a first read (:meth:`_find`), or to prove the grid (:meth:`_prove_grid`, with
-        # what had turned when it began and whether it is the last look)
+        # looks for the grid that go on one fit a frame: for a first read (:meth:`_find`),
+        # or to prove the grid (:meth:`_prove_grid`, with what had turned when it began and
+        # whether it is the last look)
         self._finding: Steps | None = None
         self._proving: tuple[Steps, Turned, bool] | None = None
         self.settle_frames = SETTLE_FRAMES
@@ -350,12 +350,13 @@ class TableReader:
         cell off (a blob of backs shows its joints faintly). A frame with tiles turned since
         the reference is located, and its grid taken if it holds the turned tiles and lies
         elsewhere (returns True on the frame the look ends: read it whole). The look goes
-        on one fit a frame, on the frame it began on (three locates took a frame to 590 ms).
-        When the grid held so far holds the turned tiles, it begins on a ``quiet`` frame
-        (nothing to read), once a game, and the grid must cut the reference into alike
-        backs. When it does not, it is the look a photo read with its reference makes
-        (:func:`checking`), made again once half as many more tiles have turned if no
-        grid held them (a few turned tiles show too little of the table round them)."""
+        on one fit a frame (three locates on one took a frame to 590 ms). When the grid
+        held so far holds the turned tiles, it begins on a ``quiet`` frame (nothing to
+        read), once a game, fits on the frame at hand, and the grid must cut the reference
+        into alike backs. When it does not, it is the look a photo read with its reference
+        makes (:func:`checking`, on the frame it began on, whose turned tiles it checks),
+        made again once half as many more tiles have turned if no grid held them (a few
+        turned tiles show too little of the table round them)."""
         ref = self._unproven
         assert ref is not None and self.grid is not None
         if self._proving is not None:

@@ -76,7 +76,8 @@ def looking(image: np.ndarray, follow: bool = False,
 
 
 def begun(steps: Generator[None, S, T]) -> Generator[None, S, T]:
-    """Stepwise work brought to its first fit: each ``next`` after this makes one."""
+    """Stepwise work brought to its first fit: each step after this (``send`` the frame at
+    hand, or ``next``) makes one."""
     next(steps)
     return steps
 
