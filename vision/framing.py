@@ -9,12 +9,10 @@ Both the single-photo read and the table's reader of a game use these checks.
 
 from __future__ import annotations
 
-from collections.abc import Generator
-
 import numpy as np
 
 from companion.games.moerder.board import CELLS, SIZE
-from vision.grid import Grid, GridNotFound, crop_tile, finish, looking
+from vision.grid import Grid, GridNotFound, Steps, crop_tile, finish, looking
 from vision.stable import Turned
 from vision.tiles import FaceModel, TileReader, TileSettings
 from vision.tiles.appearance import looks
@@ -47,7 +45,7 @@ def checked_grid(image: np.ndarray, reference: np.ndarray, tiles: TileReader) ->
 
 
 def checking(image: np.ndarray, reference: np.ndarray, tiles: TileReader,
-             ) -> Generator[None, np.ndarray | None, Grid | None]:
+             ) -> Steps[Grid | None]:
     """:func:`checked_grid` one fit a step (up to three locates: the table makes one fit a
     frame). The tiles turned since the reference lie in the grid, and the grid cuts the
     reference into alike backs. When the frame shows no grid, or one away from the turned
@@ -79,7 +77,7 @@ def checking(image: np.ndarray, reference: np.ndarray, tiles: TileReader,
 
 
 def proving(frame: np.ndarray, reference: np.ndarray, tiles: TileReader,
-            ) -> Generator[None, np.ndarray | None, Grid | None]:
+            ) -> Steps[Grid | None]:
     """The grid one fit a step, each on the frame sent (``frame`` first), if it cuts the
     reference into alike backs (then ``tiles`` learns them, in the last step)."""
     g = yield from looking(frame, follow=True)
@@ -116,7 +114,7 @@ def learn_alike(reference: np.ndarray, tiles: TileReader, grid: Grid) -> bool:
 
 
 def _reference_grid(reference: np.ndarray, tiles: TileReader, fallback: Grid | None,
-                    ) -> Generator[None, np.ndarray | None, tuple[Grid, bool]]:
+                    ) -> Steps[tuple[Grid, bool]]:
     """:func:`learn_back` one fit a step, and whether its grid cuts the reference into alike
     backs. Each grid's crops and their looks are measured once, whether learned or not."""
     tried = None

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Generator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,7 +35,7 @@ from vision.framing import (
     proving,
     same_view,
 )
-from vision.grid import Grid, GridNotFound, begun, locate, looking, rectify
+from vision.grid import Grid, GridNotFound, Steps, begun, locate, looking, rectify
 from vision.letters import LetterReader
 from vision.stable import Change, Stillness, Turned, compare
 from vision.tiles import (
@@ -48,9 +47,6 @@ from vision.tiles import (
     TileReader,
     settle_set,
 )
-
-# a look for the grid, one fit a step; sent the frame at hand (see vision.grid.looking)
-Steps = Generator[None, np.ndarray | None, Grid | None]
 
 RECT_PX = 24  # px per cell of the rectified grid used to spot changes
 RECT_BORDER = 12  # px of table kept around it (an arm reaching in shows there)
@@ -213,8 +209,8 @@ class TableReader:
         # looks for the grid that go on one fit a frame: for a first read (:meth:`_find`),
         # or to prove the grid (:meth:`_prove_grid`, with what had turned when it began and
         # whether it is the last look)
-        self._finding: Steps | None = None
-        self._proving: tuple[Steps, Turned, bool] | None = None
+        self._finding: Steps[Grid | None] | None = None
+        self._proving: tuple[Steps[Grid | None], Turned, bool] | None = None
         self.settle_frames = SETTLE_FRAMES
         self.status = "none"
 
@@ -274,7 +270,7 @@ class TableReader:
         if self._rect is not None and self.last is not None:
             change = compare(rect, self._rect, RECT_PX, self.grid.tile, RECT_BORDER)
             if change.moved:  # the camera was bumped: the grid is looked for again
-                self.grid, self._rect, self._finding = None, None, None
+                self.grid, self._rect = None, None
                 self.status = "no-grid"
                 return None
             if change.covered:

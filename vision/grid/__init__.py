@@ -42,8 +42,10 @@ from vision.grid.squares import (
 )
 
 _log = logging.getLogger(__name__)
-S = TypeVar("S")
 T = TypeVar("T")
+# work the table spreads over frames, one fit a step: each step is sent the frame at hand
+# (or None), and the work ends with its result
+Steps = Generator[None, np.ndarray | None, T]
 
 
 def locate(image: np.ndarray) -> Grid:
@@ -56,7 +58,7 @@ def locate(image: np.ndarray) -> Grid:
 
 
 def looking(image: np.ndarray, follow: bool = False,
-            ) -> Generator[None, np.ndarray | None, Grid | None]:
+            ) -> Steps[Grid | None]:
     """:func:`locate` as steps, for work the table spreads over frames: it yields before
     each fit, so that looks made one after another still make one fit a step (begin it with
     :func:`begun`). With ``follow``, each fit is made on the frame sent to it, the one the
@@ -75,14 +77,14 @@ def looking(image: np.ndarray, follow: bool = False,
             return grid
 
 
-def begun(steps: Generator[None, S, T]) -> Generator[None, S, T]:
+def begun(steps: Steps[T]) -> Steps[T]:
     """Stepwise work brought to its first fit: each step after this (``send`` the frame at
     hand, or ``next``) makes one."""
     next(steps)
     return steps
 
 
-def finish(steps: Generator[None, S, T]) -> T:
+def finish(steps: Steps[T]) -> T:
     """Stepwise work done at once: a single photo has no next frame to go on in."""
     while True:
         try:
@@ -236,5 +238,6 @@ def crop_tile(image: np.ndarray, grid: Grid, row: int, col: int, px: int = 64,
     return out
 
 
-__all__ = ["Candidate", "Grid", "GridNotFound", "Look", "begun", "crop_tile", "find_tiles",
-           "finish", "fit_lattice", "locate", "looking", "not_table_mask", "project", "rectify"]
+__all__ = ["Candidate", "Grid", "GridNotFound", "Look", "Steps", "begun", "crop_tile",
+           "find_tiles", "finish", "fit_lattice", "locate", "looking", "not_table_mask",
+           "project", "rectify"]
