@@ -34,6 +34,7 @@ from vision.grid.squares import (
     ROUND_FILL,
     Segments,
     find_tiles,
+    flat_light,
     not_table_mask,
     segments,
     table_pattern,
@@ -96,7 +97,8 @@ def finish(steps: Steps[T]) -> T:
 class Look:
     """:func:`locate` one fit a call. A frame without a grid is fitted four times: square
     tiles at two scales, then rounder blobs at both (round-cornered cube faces are not
-    square enough for the first fits), 60-150 ms of one core each. The table makes one fit
+    square enough for the first fits), 60-150 ms of one core each, then both shapes on the
+    frame as if evenly lit (:func:`flat_light`). The table makes one fit
     a frame, each on the frame it has then (tiles turned since only help), instead of four
     on one frame, over the frame's time; fits on the same image share its cuts."""
 
@@ -114,16 +116,18 @@ class Look:
         sides = [WORK_SIDE]
         if max(image.shape[:2]) > WORK_SIDE * 1.2:  # a small grid in a wide frame: finer
             sides.append(int(WORK_SIDE * 1.6))
-        ways = [(fill, side) for fill in (FILL, ROUND_FILL) for side in sides]
-        fill, side = ways[self.fits % len(ways)]
+        ways = [(fill, side, False) for fill in (FILL, ROUND_FILL) for side in sides]
+        ways += [(fill, WORK_SIDE, True) for fill in (FILL, ROUND_FILL)]
+        fill, side, flat = ways[self.fits % len(ways)]
         self.fits += 1
-        small, scale, seen = self._views.at(side)
+        small, scale, seen = self._views.at(side, flat)
         try:
             cands, (h_small, cells, tile) = _fit(small, seen, fill)
             return _from_fit(cands, h_small, cells, tile, scale)
         except (GridNotFound, np.linalg.LinAlgError):
             pass
-        if side != WORK_SIDE and fill == FILL:  # tiles laid edge to edge: one blob, no squares
+        if side != WORK_SIDE and fill == FILL and not flat:  # tiles laid edge to edge: one
+            # blob, no squares
             whole = whole_grid(seen.mask, cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
             if whole is not None:
                 up = np.diag([1 / scale, 1 / scale, 1.0])
@@ -141,13 +145,14 @@ class _Views:
 
     def __init__(self, image: np.ndarray) -> None:
         self.image = image
-        self._at: dict[int, tuple[np.ndarray, float, Segments]] = {}
+        self._at: dict[tuple[int, bool], tuple[np.ndarray, float, Segments]] = {}
 
-    def at(self, side: int) -> tuple[np.ndarray, float, Segments]:
-        if side not in self._at:
+    def at(self, side: int, flat: bool = False) -> tuple[np.ndarray, float, Segments]:
+        if (side, flat) not in self._at:
             small, scale = work_image(self.image, side)
-            self._at[side] = small, scale, segments(small, not_table_mask(small))
-        return self._at[side]
+            small = flat_light(small) if flat else small
+            self._at[side, flat] = small, scale, segments(small, not_table_mask(small))
+        return self._at[side, flat]
 
 
 def _fit(small: np.ndarray, seen: Segments, fill: float,

@@ -34,6 +34,28 @@ def work_image(image: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray, fl
     return image, scale
 
 
+_LOG = np.log(np.arange(256, dtype=np.float32) + 4.0)
+
+
+def flat_light(small: np.ndarray) -> np.ndarray:
+    """``small`` as if evenly lit: a lamp's spot, a gradient and vignetting multiply the
+    light, so in the log of its lightness they are a slow shift, taken away with a blur
+    wider than a tile; the colours stay. Dark tiles on a dark table under a dim lamp differ
+    by a few grey levels, too few for the edges and colours the other looks go by, but by
+    as large a ratio as anywhere else."""
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    f = cv2.LUT(lab[..., 0], _LOG)
+    h, w = f.shape
+    coarse = cv2.resize(f, (max(1, w // 8), max(1, h // 8)), interpolation=cv2.INTER_AREA)
+    coarse = cv2.GaussianBlur(coarse, (0, 0), 0.05 * max(h, w) / 8)  # slow; blurred small
+    f -= cv2.resize(coarse, (w, h), interpolation=cv2.INTER_LINEAR)
+    lo, hi = np.percentile(f[::4, ::4], (0.5, 99.5))
+    span = max(float(hi - lo), 1e-3)
+    lab[..., 0] = cv2.convertScaleAbs(f, alpha=255.0 / span, beta=-255.0 * lo / span)
+    out: np.ndarray = cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
+    return out
+
+
 def not_table_mask(small: np.ndarray) -> np.ndarray:
     """Pixels unlike the table, whose colour is learned from the image border.
 
