@@ -297,7 +297,7 @@ class TableReader:
 
     def _find(self, frame: np.ndarray) -> Grid | None:
         """The grid of a first read, or None meanwhile: the look goes on one fit a frame
-        (four fits on one frame took it over the frame's time). When it ends with none, the
+        (all its fits on one frame took it over the frame's time). When it ends with none, the
         reference's grid is taken if there is one (None otherwise, and the next frame looks
         again)."""
         finding = self._finding = self._finding or begun(looking(frame, follow=True))

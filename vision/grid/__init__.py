@@ -95,12 +95,13 @@ def finish(steps: Steps[T]) -> T:
 
 
 class Look:
-    """:func:`locate` one fit a call. A frame without a grid is fitted four times: square
+    """:func:`locate` one fit a call. A frame without a grid is fitted six times: square
     tiles at two scales, then rounder blobs at both (round-cornered cube faces are not
-    square enough for the first fits), 60-150 ms of one core each, then both shapes on the
-    frame as if evenly lit (:func:`flat_light`). The table makes one fit
-    a frame, each on the frame it has then (tiles turned since only help), instead of four
-    on one frame, over the frame's time; fits on the same image share its cuts."""
+    square enough for the first fits), then both shapes on the frame as if evenly lit
+    (:func:`flat_light`: dark tiles on a dark table under a dim lamp), 60-150 ms of one
+    core each. The table makes one fit a frame, each on the frame it has then (tiles turned
+    since only help), instead of all on one frame, over the frame's time; fits on the same
+    image share its cuts."""
 
     def __init__(self) -> None:
         self.fits = 0
@@ -126,8 +127,7 @@ class Look:
             return _from_fit(cands, h_small, cells, tile, scale)
         except (GridNotFound, np.linalg.LinAlgError):
             pass
-        if side != WORK_SIDE and fill == FILL and not flat:  # tiles laid edge to edge: one
-            # blob, no squares
+        if side != WORK_SIDE and fill == FILL:  # tiles laid edge to edge: one blob, no squares
             whole = whole_grid(seen.mask, cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
             if whole is not None:
                 up = np.diag([1 / scale, 1 / scale, 1.0])
@@ -140,8 +140,8 @@ class Look:
 class _Views:
     """The frame at each working scale, with its not-the-table mask and its cuts, made the
     first time a look at that scale needs them: a frame without a grid is looked at up to
-    four times (two scales, then rounder blobs at both), and cutting the image was most of
-    each look."""
+    six times (two scales, rounder blobs at both, both shapes evenly lit), and cutting the
+    image was most of each look."""
 
     def __init__(self, image: np.ndarray) -> None:
         self.image = image
