@@ -28,6 +28,17 @@ def rule_texts() -> Path:
     return Path(folder)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def word_index() -> None:
+    """Wort-Kniffel's word index on disk before any table runs, as `companion serve` and
+    `companion demo` build it first: a table whose first Wort-Kniffel game builds it holds its
+    thread longer than a phone's request waits, so a test starting such a game on a fresh
+    machine would pass only after another test had built it."""
+    from companion.commands import word_index
+
+    word_index()
+
+
 @pytest.fixture
 def factory() -> Iterator[MockFactory]:
     """gpiozero's own MockFactory as the pin factory, reset afterwards (as gpiozero's tests do)."""
