@@ -236,3 +236,39 @@ def test_a_trace_that_left_its_line_for_a_strip_is_sent_back() -> None:
     wavy = course + np.array([0.0, 6.0, -6.0, 6.0, -6.0, 6.0, 0.0])
     assert _off_course(centres, wavy) == []
     assert _off_course(centres, course) == []
+
+
+def _cell_with_a_one(gap: int) -> tuple[np.ndarray, np.ndarray]:
+    """A flat page's ink holding one cell (200 x 100 px between its lines) with a 1 written
+    ``gap`` px inside its left line and a 0 beside it; the cell cut as the reader cuts it
+    (the grid lines taken out first), and where the 1 lies in that cut."""
+    from types import SimpleNamespace
+
+    from vision.pad.cells import Group, cell_warp, cut
+
+    ink = np.zeros((200, 300), np.float32)
+    for x in (48, 248):
+        ink[40:160, x:x + 5] = 0.9  # the left and right lines
+    for y in (48, 148):
+        ink[y:y + 5, 40:260] = 0.9  # the top and bottom lines
+    lines = ink > 0
+    one = (slice(70, 130), slice(53 + gap, 59 + gap))
+    ink[one] = 0.8
+    cv2.ellipse(ink, (140, 100), (20, 30), 0, 0, 360, 0.8, 5)
+    corners = np.array([[[50, 50], [250, 50]], [[50, 150], [250, 150]]], np.float32)
+    lat = SimpleNamespace(ink=ink, corners=corners)
+    cleaned = np.where(lines, 0.0, ink).astype(np.float32)
+    box = cut(cleaned, lat, Group(0, 0, 0, 0))  # type: ignore[arg-type]
+    m = cell_warp(lat, Group(0, 0, 0, 0))[0]  # type: ignore[arg-type]
+    where = np.zeros_like(ink)
+    where[one] = 1.0
+    return box, cv2.warpPerspective(where, m, box.shape[::-1]) > 0.5
+
+
+def test_a_one_written_just_inside_a_side_line_is_kept() -> None:
+    """A 1 a few pixels inside the cell's left line is tall and thin by that line, as the
+    line's leftover is; but paper parts it from the line, where a leftover runs into it."""
+    box, one = _cell_with_a_one(gap=6)
+    assert box[one].mean() > 0.5
+    box, one = _cell_with_a_one(gap=0)  # running into the line: its leftover, taken out
+    assert box[one].max() < 0.1

@@ -107,18 +107,41 @@ def cut(ink: np.ndarray, lat: Lattice, g: Group) -> np.ndarray:
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     gone = [i for i in range(1, n) if _not_this_cells(
         int(stats[i, 0]), int(stats[i, 1]), int(stats[i, 2]), int(stats[i, 3]), width, pad)]
+    if gone:  # a mark along a side line is the line's only where no paper parts them
+        raw = cv2.warpPerspective(lat.ink, m, size, flags=cv2.INTER_LINEAR)
+        gone = [i for i in gone if not _apart_from_its_side(raw, labels == i, stats[i],
+                                                            width, pad)]
     if gone:
         box[cv2.dilate(np.isin(labels, gone).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0] = 0
     out: np.ndarray = box
     return out
 
 
+def _apart_from_its_side(raw: np.ndarray, mine: np.ndarray, stat: np.ndarray, width: int,
+                         pad: int) -> bool:
+    """Is this digit-tall mark by the cell's left or right line parted from the line by
+    paper? A 1 written a few pixels inside the line looks like the line's leftover, but
+    between them the page shows paper all along the mark, where a leftover runs into its
+    line."""
+    x, y, w, h = (int(v) for v in stat[:4])
+    if not (SMALL_H * CELL_H <= h <= CELL_H and h >= 3 * w):
+        return False
+    left = x + w / 2 < pad + width / 2
+    a, b = (pad, x) if left else (x + w, pad + width + 1)  # from the line's middle
+    if b - a < 2:
+        return False
+    band = raw[y:y + h, max(0, a):b]
+    ink = float(np.median(raw[mine]))
+    gap = np.median(band, axis=0) < 0.3 * ink  # columns of paper along the mark
+    return bool(gap.any())
+
+
 def _not_this_cells(x: int, y: int, w: int, h: int, width: int, pad: int) -> bool:
     """A mark centred outside the cell is the neighbour's; a flat sliver along the cell's
     top or bottom line is what is left of a wobbly or thick line (a hand-ruled sheet), not
     writing: a minus or a struck line is drawn through the middle of the box. So is a thin
-    sliver hugging the left or right line (a 1 written that close to the line is rare, and
-    the line's removal has taken most of it)."""
+    sliver hugging the left or right line, unless paper parts it from the line (a 1 written
+    just inside it: :func:`_apart_from_its_side`)."""
     middle, centre = y + h / 2, x + w / 2
     if not (pad <= middle <= pad + CELL_H and pad <= centre <= pad + width):
         return True
