@@ -107,14 +107,21 @@ def cut(ink: np.ndarray, lat: Lattice, g: Group) -> np.ndarray:
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     gone = [i for i in range(1, n) if _not_this_cells(
         int(stats[i, 0]), int(stats[i, 1]), int(stats[i, 2]), int(stats[i, 3]), width, pad)]
-    if gone:  # a mark along a side line is the line's only where no paper parts them
+    tall = [i for i in gone if _digit_tall(stats[i])]
+    if tall:  # a mark along a side line is the line's only where no paper parts them
         raw = cv2.warpPerspective(lat.ink, m, size, flags=cv2.INTER_LINEAR)
-        gone = [i for i in gone if not _apart_from_its_side(raw, labels == i, stats[i],
-                                                            width, pad)]
+        kept = {i for i in tall if _apart_from_its_side(raw, labels == i, stats[i], width, pad)}
+        gone = [i for i in gone if i not in kept]
     if gone:
         box[cv2.dilate(np.isin(labels, gone).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0] = 0
     out: np.ndarray = box
     return out
+
+
+def _digit_tall(stat: np.ndarray) -> bool:
+    """A thin upright mark as tall as a handwritten digit (a 1, or a side line's leftover)."""
+    w, h = int(stat[2]), int(stat[3])
+    return SMALL_H * CELL_H <= h <= CELL_H and h >= 3 * w
 
 
 def _apart_from_its_side(raw: np.ndarray, mine: np.ndarray, stat: np.ndarray, width: int,
@@ -124,8 +131,6 @@ def _apart_from_its_side(raw: np.ndarray, mine: np.ndarray, stat: np.ndarray, wi
     between them the page shows paper all along the mark, where a leftover runs into its
     line."""
     x, y, w, h = (int(v) for v in stat[:4])
-    if not (SMALL_H * CELL_H <= h <= CELL_H and h >= 3 * w):
-        return False
     left = x + w / 2 < pad + width / 2
     a, b = (pad, x) if left else (x + w, pad + width + 1)  # from the line's middle
     if b - a < 2:
