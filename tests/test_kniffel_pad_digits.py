@@ -79,5 +79,28 @@ def test_a_faint_digit_beside_a_dark_one_is_a_mark_of_its_own_and_whole() -> Non
     assert faint.bbox[3] >= 30  # the whole stroke, not its darkest specks
 
 
+def test_a_slanted_stroke_broken_in_two_is_one_mark() -> None:
+    """A thin slanted 1 whose pen skipped halfway is two short pieces, each less than a
+    digit's height and read as specks: they were dropped and 15 read surely as 5. One above
+    the other, a stroke's width apart sideways, they are one mark."""
+    ink = np.zeros((50, 88), np.float32)
+    cv2.line(ink, (29, 14), (28, 25), 1.0, 2)  # the upper half
+    cv2.line(ink, (27, 29), (26, 40), 1.0, 2)  # the lower half, a gap below it
+    cv2.circle(ink, (48, 26), 10, 1.0, 2)  # a digit beside
+    seg = segment(ink, whole_only=True)
+    assert seg.marks == 2
+    stroke = min(seg.pieces, key=lambda p: p.bbox[0])
+    assert stroke.bbox[3] >= 25  # both halves, top to bottom
+
+
+def test_marks_beside_each_other_are_not_stacked() -> None:
+    """Two short marks side by side at one height (a 1's pieces would be one above the
+    other) stay two marks."""
+    ink = np.zeros((50, 88), np.float32)
+    cv2.line(ink, (26, 20), (26, 30), 1.0, 2)
+    cv2.line(ink, (30, 20), (30, 30), 1.0, 2)
+    assert segment(ink, whole_only=True).marks == 2
+
+
 def test_an_empty_cut_has_no_pen() -> None:
     assert pen_mask(np.zeros((0, 12), np.float32)).shape == (0, 12)

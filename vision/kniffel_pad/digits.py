@@ -42,6 +42,7 @@ SPECK = 0.8  # a mark smaller than a digit this surely junk is not joined or cut
 DIGIT_SIZED, DROP_COST = 0.25, float(np.log(0.005))
 UNREAD = 0.3  # the confidence of a box where a digit-sized mark was left unread
 MAX_JOIN = 3
+STACK_SLIP = 0.1  # a stroke broken in two: its pieces one above the other, this far apart
 APART_COST = float(np.log(0.05))
 MIN_AREA = 14  # px at PX_PER_MM: smaller marks are dust
 INSET_MM = 1.1  # keep clear of the printed lines
@@ -156,7 +157,10 @@ def _groups(mask: np.ndarray) -> list[np.ndarray]:
             ids, (gx0, gy0, gx1, gy1) = groups[-1]
             overlap = min(gx1, x + w) - max(gx0, x)
             union = [min(gx0, x), min(gy0, y), max(gx1, x + w), max(gy1, y + h)]
-            if overlap >= 0.6 * min(w, gx1 - gx0) and union[2] - union[0] <= union[3] - union[1]:
+            uh = union[3] - union[1]
+            stacked = (y >= gy1 or y + h <= gy0) and overlap >= -STACK_SLIP * uh
+            if ((overlap >= 0.6 * min(w, gx1 - gx0) or stacked)
+                    and union[2] - union[0] <= uh):
                 groups[-1] = (ids + [i], union)
                 continue
         groups.append(([i], [x, y, x + w, y + h]))
