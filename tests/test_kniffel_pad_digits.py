@@ -49,6 +49,21 @@ def test_a_join_of_a_mark_and_its_small_piece_still_wins() -> None:
     assert reading.value == 5
 
 
+def test_a_thin_stroke_short_of_the_digits_is_dropped_surely() -> None:
+    """A 1 with a thinner, shorter stroke beside it (a line drawn twice): the network calls
+    the stroke junk, but a little likelier a 1 than not at all would have made it 11. It is
+    dropped, with no doubt; a digit-tall junk mark as tall as the digits is not (below)."""
+    seg = _two_marks((10, 5, 6, 30), (19, 12, 2, 18), joined=(10, 5, 11, 30))
+    probs = _probs((1, 0.99), (JUNK, 0.7), (0, 0.2))
+    probs[1, 1] = 0.26
+    reading = decide(seg, probs, box_w=80)
+    assert reading.value == 1 and reading.confidence > 0.9
+    tall = _two_marks((10, 5, 6, 30), (19, 6, 4, 28), joined=(10, 5, 13, 30))
+    probs = _probs((1, 0.99), (JUNK, 0.7), (0, 0.2))
+    probs[2, JUNK] = 0.0
+    assert decide(tall, probs, box_w=80).confidence < 0.5
+
+
 def test_two_touching_ones_are_offered_apart() -> None:
     """Two 1s written touching make one mark a third as wide as it is tall; it is offered
     cut in two, so the network can read both."""

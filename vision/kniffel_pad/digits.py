@@ -42,6 +42,7 @@ SPECK = 0.8  # a mark smaller than a digit this surely junk is not joined or cut
 DIGIT_SIZED, DROP_COST = 0.25, float(np.log(0.005))
 UNREAD = 0.3  # the confidence of a box where a digit-sized mark was left unread
 MAX_JOIN = 3
+STRAY_W, STRAY_H = 0.35, 0.75  # a stray stroke: width for its height, height for the tallest
 STACK_SLIP = 0.1  # a stroke broken in two: its pieces one above the other, this far apart
 APART_COST = float(np.log(0.05))
 MIN_AREA = 14  # px at PX_PER_MM: smaller marks are dust
@@ -379,6 +380,17 @@ def _digit_sized(seg: Segmentation, piece: int) -> bool:
     return seg.pieces[piece].bbox[3] >= DIGIT_SIZED * seg.height
 
 
+def _stray(seg: Segmentation, piece: int) -> bool:
+    """A thin stroke well short of the box's tallest mark (a line drawn twice beside a 1, a
+    slip of the pen): not a digit the network failed to read, as a digit-sized mark it
+    calls junk is taken to be (two digits touching, wanting a cut), so dropping it costs
+    nothing and leaves no doubt. On the selection pads such strokes were read as a 1: 41
+    as 411, 10 as 110, 18 as 188."""
+    _, _, w, h = seg.pieces[piece].bbox
+    tallest = max(seg.pieces[i].bbox[3] for i in _whole(seg).values())
+    return w <= STRAY_W * h and h <= STRAY_H * tallest
+
+
 def _best_chain(seg: Segmentation, logp: np.ndarray) -> list[tuple[int, int, float]]:
     """The likeliest reading: (piece, class, probability) left to right, junk included
     (the caller drops it).
@@ -403,7 +415,7 @@ def _best_chain(seg: Segmentation, logp: np.ndarray) -> list[tuple[int, int, flo
             for i in idx:
                 c = int(np.argmax(logp[i] if whole else logp[i, :JUNK]))
                 score += float(logp[i, c])
-                if c == JUNK and _digit_sized(seg, i):
+                if c == JUNK and _digit_sized(seg, i) and not _stray(seg, i):
                     score += DROP_COST  # junk the size of a digit wants cutting, not dropping
                 chain.append((i, c, float(np.exp(logp[i, c]))))
             if score > best[end][0]:
@@ -464,7 +476,8 @@ def decide(seg: Segmentation, probs: np.ndarray, box_w: int, signed: bool = Fals
     every = _best_chain(seg, logp)
     chain = [link for link in every if link[1] != JUNK]
     # a mark the size of a digit dropped as junk: something is written that was not read
-    doubt = UNREAD if any(c == JUNK and _digit_sized(seg, i) for i, c, _ in every) else 1.0
+    doubt = UNREAD if any(c == JUNK and _digit_sized(seg, i) and not _stray(seg, i)
+                          for i, c, _ in every) else 1.0
     if not chain:
         junk = max((float(probs[i, JUNK]) for i in range(len(seg.pieces))), default=1.0)
         return BoxReading(None, False, min(junk, doubt))
