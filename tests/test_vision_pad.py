@@ -165,6 +165,20 @@ def test_a_shadow_across_the_page_is_not_a_line() -> None:
     assert ink[201, 100] > 0.5 and ink[201, 450] > 0.5  # the line, in light and in shadow
 
 
+def test_a_band_of_table_along_the_image_edge_is_not_a_line() -> None:
+    """A table's cut-out may end a few pixels beyond the page's edge (ruled lines that
+    overshoot the table reach almost to it): that thin band of dark table along the image's
+    border is not paper, so it is no ink and no line."""
+    from vision.pad.find import paper_ink
+
+    page = np.full((400, 600), 225, np.uint8)
+    page[:3, :] = 70  # the table beyond the page's top edge
+    page[40:43, 50:550] = 40  # the table's top line
+    ink = paper_ink(page)
+    assert ink[:6, 100:500].max() < 0.1
+    assert ink[41, 100] > 0.5
+
+
 def test_training_marks_follow_the_ink_into_the_photo() -> None:
     """The digit network learns from pieces labelled by these marks: they must lie on the
     handwriting the camera saw, one mark per digit, minus and stroke."""

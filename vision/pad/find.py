@@ -19,6 +19,7 @@ import numpy as np
 
 WORK = 1000  # long side (px) at which tables are looked for
 INK = 0.1  # ink map level of a faint printed line
+CLOSE_PX = 15  # a closing wider than any stroke or printed line: the paper level
 PAPER = 0.35  # of the lit paper's brightness: darker is the table, not the page
 MIN_CROSSINGS = 9  # a table has at least 3 x 3 line crossings; a letter E has 3
 MIN_SIDE = 0.06  # of the photo's long side: smaller grids are print, not a table
@@ -83,8 +84,15 @@ def _ink_map(gray: np.ndarray, closed: np.ndarray) -> np.ndarray:
 def paper_ink(gray: np.ndarray) -> np.ndarray:
     """0..1 ink map of the paper only: a dark table top's grain and the band along the
     page's edge (darker than the paper beside it) are not ink. Paper is what is bright once
-    lines and writing are closed over; it is shrunk a little so its edge is left out."""
-    closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8))
+    lines and writing are closed over; it is shrunk a little so its edge is left out.
+    The image is first padded with its own border: a closing fills a thin band of table
+    along the image's edge from the paper beside it (OpenCV's border stands in for paper),
+    and that band, a page's edge a few pixels inside a table's cut-out, was taken for one
+    more ruled line."""
+    pad = CLOSE_PX
+    padded = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    closed = cv2.morphologyEx(padded, cv2.MORPH_CLOSE,
+                              np.ones((CLOSE_PX, CLOSE_PX), np.uint8))[pad:-pad, pad:-pad]
     ink = _ink_map(gray, closed)
     level = float(np.percentile(gray[::4, ::4], 95))
     # paper in a deep shadow (a hand or a lamp's shade over part of a card) is still paper
