@@ -179,6 +179,28 @@ def test_a_band_of_table_along_the_image_edge_is_not_a_line() -> None:
     assert ink[41, 100] > 0.5
 
 
+def test_a_row_line_bent_more_than_a_stretch_holds_is_still_a_row() -> None:
+    """A curled page's last line sags across the table, so in every quarter of it the line
+    drifts by more than its width and makes no full peak; the gap it leaves, twice a row,
+    is looked at again."""
+    from vision.pad.lattice import build
+
+    page = np.full((700, 560), 235, np.uint8)
+    x0, x1, y0, step = 40, 520, 40, 60
+    for i in range(11):
+        y = y0 + i * step
+        xs = np.arange(x0, x1 + 1)
+        sag = 16 * np.sin(np.pi * (xs - x0) / (x1 - x0)) ** 2 if i == 9 else 0 * xs
+        pts = np.stack([xs, y + sag], 1).round().astype(np.int32)
+        cv2.polylines(page, [pts], False, 30, 2)
+    for j in range(5):
+        x = x0 + j * (x1 - x0) // 4
+        cv2.line(page, (x, y0), (x, y0 + 10 * step), 30, 2)
+    quad = np.array([[x0, y0], [x1, y0], [x1, y0 + 10 * step], [x0, y0 + 10 * step]], float)
+    lat = build(page, quad)
+    assert lat is not None and (lat.rows, lat.cols) == (10, 4)
+
+
 def test_training_marks_follow_the_ink_into_the_photo() -> None:
     """The digit network learns from pieces labelled by these marks: they must lie on the
     handwriting the camera saw, one mark per digit, minus and stroke."""

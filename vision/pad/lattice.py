@@ -20,6 +20,7 @@ from vision.pad.find import INK, line_masks, paper_ink
 MAX_SIDE = 1400  # px: the flat table's long side at most (a phone photo is not read at 12 MP)
 MARGIN = 0.03  # of the long side, kept around the found quad
 LINE_SHARE = 0.65  # a grid line runs along at least this share of a band of the table
+GAP_FILL = 1.7  # a gap this many usual rows wide is looked at again
 BANDS = 4  # stretches along a line in which it is looked for
 STRIP_PX = 45  # a line is traced in strips about this wide
 EDGE_SHARE = 0.2  # a line between two crossings is printed when this share of it is ink
@@ -100,7 +101,29 @@ def _peaks(profile: np.ndarray, min_gap: int, level: float) -> list[int]:
             break
         if all(abs(int(i) - t) >= min_gap for t in taken):
             taken.append(int(i))
-    return _spaced(sorted(taken), smooth)
+    return _missed(_spaced(sorted(taken), smooth), smooth, min_gap, level)
+
+
+def _missed(peaks: list[int], smooth: np.ndarray, min_gap: int, level: float) -> list[int]:
+    """A gap twice the table's usual row (or column) is most often a line bent more than a
+    stretch can hold (a curled page's last rows): its peak is spread, and lower. The
+    strongest place well inside such a gap is offered when half as strong as a line must
+    be; whether it is a grid line is decided by its trace, as for every other."""
+    if len(peaks) < 3:
+        return peaks
+    usual = float(np.median(np.diff(peaks)))
+    room = max(min_gap, round(0.3 * usual))
+    while True:  # a gap of three rows gets its two lines one at a time
+        out = [peaks[0]]
+        for a, b in zip(peaks[:-1], peaks[1:]):
+            if b - a >= GAP_FILL * usual and b - a > 2 * room:
+                k = a + room + int(np.argmax(smooth[a + room:b - room]))
+                if smooth[k] >= 0.5 * level:
+                    out.append(k)
+            out.append(b)
+        if len(out) == len(peaks):
+            return out
+        peaks = out
 
 
 def _spaced(peaks: list[int], strength: np.ndarray) -> list[int]:
