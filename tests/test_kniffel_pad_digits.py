@@ -6,11 +6,13 @@ from what a trained model happens to say; the pads' own tests read real renders.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
-from vision.kniffel_pad.digits import (CLASSES, JUNK, Piece, Segmentation, decide, pen_mask,
-                                       segment)
+from vision.kniffel_pad.digits import (CLASSES, JUNK, DigitReader, Piece, Segmentation, decide,
+                                       pen_mask, segment)
 
 BLANK_INPUT = np.zeros((28, 28), np.float32)
 Box = tuple[int, int, int, int]
@@ -115,6 +117,24 @@ def test_marks_beside_each_other_are_not_stacked() -> None:
     cv2.line(ink, (26, 20), (26, 30), 1.0, 2)
     cv2.line(ink, (30, 20), (30, 30), 1.0, 2)
     assert segment(ink, whole_only=True).marks == 2
+
+
+class _ReadsAOne(DigitReader):
+    """The digit network as it read a long slash through a cell on a tune sheet: a 1."""
+
+    def probs(self, images: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+        return _probs(*[(1, 0.96)] * len(images))
+
+
+def test_a_stroke_across_a_cell_cut_wide_strikes_it() -> None:
+    """The markerless reader cuts a cell with a margin beyond its lines (a number written
+    over a line stays whole); a stroke's share of the cell is measured between the lines.
+    Over the whole cut, a slash across 70 % of the cell read as a 1 was 1, not struck."""
+    reader = _ReadsAOne.load(None, numbers=None)
+    box = np.zeros((72, 94), np.float32)  # 48 px high and 70 wide inside, 12 px margins
+    cv2.line(box, (24, 56), (74, 18), 0.8, 3)
+    assert reader.read_boxes([box], signed=True, margin=12)[0].struck
+    assert not reader.read_boxes([box], signed=True)[0].struck  # the cut's width: as before
 
 
 def test_an_empty_cut_has_no_pen() -> None:

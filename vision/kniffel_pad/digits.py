@@ -308,7 +308,7 @@ class DigitReader:
         return p
 
     def read_boxes(self, ink_boxes: Sequence[np.ndarray], signed: bool = False,
-                   sums: bool = False) -> list[BoxReading]:
+                   sums: bool = False, margin: int = 0) -> list[BoxReading]:
         """Every box: first each mark as it is; where the network is not sure a mark is one
         digit or stroke, the joins and cuts that involve that mark are scored too.
         ``signed``: a dash before the digits is a minus (other score sheets have negative
@@ -319,7 +319,9 @@ class DigitReader:
         with the network's), and only the boxes where they differ are cut and joined, which
         is most of the digit network's work on a pad. With ``sums`` (a pad whose sums are
         checked), a box with a mark left unread gets the number network's guess too (see
-        :meth:`NumberReader.check`)."""
+        :meth:`NumberReader.check`). ``margin``: px of each box beyond its printed lines on
+        either side (a cut kept wide so a number over a line is whole); a stroke's share of
+        the box is measured between the lines."""
         quick = [segment(b, whole_only=True) for b in ink_boxes]
         probs = self.probs([p.image for sg in quick for p in sg.pieces])
         out: list[BoxReading | None] = []
@@ -333,7 +335,7 @@ class DigitReader:
             sure = {i for i, piece in whole.items() if p[piece, :JUNK].max() >= SURE or (
                 p[piece, JUNK] >= SPECK and not _digit_sized(sg, piece))}
             unsure = frozenset(range(sg.marks)) - sure  # a mark too thin alone has no piece
-            first = decide(sg, p, box.shape[1], signed)
+            first = decide(sg, p, box.shape[1] - 2 * margin, signed)
             out.append(None if unsure else first)
             if unsure:
                 redo.append((n, unsure, {i: p[piece] for i, piece in whole.items()}))
@@ -344,14 +346,15 @@ class DigitReader:
             value, p_net = guess.best()
             if value == firsts[n].value and p_net >= AGREE:
                 out[n] = firsts[n]
-        self._cut_and_join(ink_boxes, [r for r in redo if out[r[0]] is None], out, signed)
+        self._cut_and_join(ink_boxes, [r for r in redo if out[r[0]] is None], out, signed,
+                           margin)
         readings = [r for r in out if r is not None]
         return (readings if self.numbers is None
                 else self.numbers.check(ink_boxes, readings, known, guess_unread=sums))
 
     def _cut_and_join(self, ink_boxes: Sequence[np.ndarray],
                       redo: list[tuple[int, frozenset[int], dict[int, np.ndarray]]],
-                      out: list[BoxReading | None], signed: bool) -> None:
+                      out: list[BoxReading | None], signed: bool, margin: int) -> None:
         """The second look at boxes with unsure marks: every join and cut around them."""
         full = [segment(ink_boxes[n], around=unsure) for n, unsure, _ in redo]
         # a mark as it is was read in the first look: the same crop, the same answer
@@ -361,7 +364,8 @@ class DigitReader:
         fresh = iter(self.probs(new))
         for (n, _, seen), sg, kn in zip(redo, full, known):
             p = np.array([seen[kn[j]] if j in kn else next(fresh) for j in range(len(sg.pieces))])
-            out[n] = decide(sg, p.reshape(-1, len(CLASSES)), ink_boxes[n].shape[1], signed)
+            out[n] = decide(sg, p.reshape(-1, len(CLASSES)),
+                            ink_boxes[n].shape[1] - 2 * margin, signed)
 
 
 def plain(reading: BoxReading) -> bool:
