@@ -160,8 +160,7 @@ def _groups(mask: np.ndarray) -> list[np.ndarray]:
             union = [min(gx0, x), min(gy0, y), max(gx1, x + w), max(gy1, y + h)]
             uh = union[3] - union[1]
             stacked = (y >= gy1 or y + h <= gy0) and overlap >= -STACK_SLIP * uh
-            if ((overlap >= 0.6 * min(w, gx1 - gx0) or stacked)
-                    and union[2] - union[0] <= uh):
+            if (overlap >= 0.6 * min(w, gx1 - gx0) or stacked) and union[2] - union[0] <= uh:
                 groups[-1] = (ids + [i], union)
                 continue
         groups.append(([i], [x, y, x + w, y + h]))
@@ -319,9 +318,8 @@ class DigitReader:
         with the network's), and only the boxes where they differ are cut and joined, which
         is most of the digit network's work on a pad. With ``sums`` (a pad whose sums are
         checked), a box with a mark left unread gets the number network's guess too (see
-        :meth:`NumberReader.check`). ``margin``: px of each box beyond its printed lines on
-        either side (a cut kept wide so a number over a line is whole); a stroke's share of
-        the box is measured between the lines."""
+        :meth:`NumberReader.check`). ``margin``: px of each box beyond its lines either side
+        (a cut kept wide); a stroke's share of the box is measured between the lines."""
         quick = [segment(b, whole_only=True) for b in ink_boxes]
         probs = self.probs([p.image for sg in quick for p in sg.pieces])
         out: list[BoxReading | None] = []
@@ -346,8 +344,7 @@ class DigitReader:
             value, p_net = guess.best()
             if value == firsts[n].value and p_net >= AGREE:
                 out[n] = firsts[n]
-        self._cut_and_join(ink_boxes, [r for r in redo if out[r[0]] is None], out, signed,
-                           margin)
+        self._cut_and_join(ink_boxes, [r for r in redo if out[r[0]] is None], out, signed, margin)
         readings = [r for r in out if r is not None]
         return (readings if self.numbers is None
                 else self.numbers.check(ink_boxes, readings, known, guess_unread=sums))
@@ -385,11 +382,9 @@ def _digit_sized(seg: Segmentation, piece: int) -> bool:
 
 
 def _stray(seg: Segmentation, piece: int) -> bool:
-    """A thin stroke well short of the box's tallest mark (a line drawn twice beside a 1, a
-    slip of the pen): not a digit the network failed to read, as a digit-sized mark it
-    calls junk is taken to be (two digits touching, wanting a cut), so dropping it costs
-    nothing and leaves no doubt. On the selection pads such strokes were read as a 1: 41
-    as 411, 10 as 110, 18 as 188."""
+    """A thin stroke well short of the box's tallest mark (a line drawn twice beside a 1):
+    no digit the network failed to read (nor two touching, wanting a cut), so dropping it
+    costs nothing and leaves no doubt; such strokes were read as a 1: 41 as 411, 10 as 110."""
     _, _, w, h = seg.pieces[piece].bbox
     tallest = max(seg.pieces[i].bbox[3] for i in _whole(seg).values())
     return w <= STRAY_W * h and h <= STRAY_H * tallest
