@@ -381,13 +381,13 @@ def _digit_sized(seg: Segmentation, piece: int) -> bool:
     return seg.pieces[piece].bbox[3] >= DIGIT_SIZED * seg.height
 
 
-def _stray(seg: Segmentation, piece: int) -> bool:
-    """A thin stroke well short of the box's tallest mark (a line drawn twice beside a 1):
-    no digit the network failed to read (nor two touching, wanting a cut), so dropping it
-    costs nothing and leaves no doubt; such strokes were read as a 1: 41 as 411, 10 as 110."""
+def _unread(seg: Segmentation, piece: int) -> bool:
+    """Dropped as junk, this mark leaves something written unread: it is as tall as a digit
+    and no stray stroke, a thin one well short of the box's tallest mark (a line drawn twice
+    beside a 1, read as one more 1: 41 as 411, 10 as 110), which is dropped freely."""
     _, _, w, h = seg.pieces[piece].bbox
     tallest = max(seg.pieces[i].bbox[3] for i in _whole(seg).values())
-    return w <= STRAY_W * h and h <= STRAY_H * tallest
+    return _digit_sized(seg, piece) and not (w <= STRAY_W * h and h <= STRAY_H * tallest)
 
 
 def _best_chain(seg: Segmentation, logp: np.ndarray) -> list[tuple[int, int, float]]:
@@ -414,7 +414,7 @@ def _best_chain(seg: Segmentation, logp: np.ndarray) -> list[tuple[int, int, flo
             for i in idx:
                 c = int(np.argmax(logp[i] if whole else logp[i, :JUNK]))
                 score += float(logp[i, c])
-                if c == JUNK and _digit_sized(seg, i) and not _stray(seg, i):
+                if c == JUNK and _unread(seg, i):
                     score += DROP_COST  # junk the size of a digit wants cutting, not dropping
                 chain.append((i, c, float(np.exp(logp[i, c]))))
             if score > best[end][0]:
@@ -475,8 +475,7 @@ def decide(seg: Segmentation, probs: np.ndarray, box_w: int, signed: bool = Fals
     every = _best_chain(seg, logp)
     chain = [link for link in every if link[1] != JUNK]
     # a mark the size of a digit dropped as junk: something is written that was not read
-    doubt = UNREAD if any(c == JUNK and _digit_sized(seg, i) and not _stray(seg, i)
-                          for i, c, _ in every) else 1.0
+    doubt = UNREAD if any(c == JUNK and _unread(seg, i) for i, c, _ in every) else 1.0
     if not chain:
         junk = max((float(probs[i, JUNK]) for i in range(len(seg.pieces))), default=1.0)
         return BoxReading(None, False, min(junk, doubt))

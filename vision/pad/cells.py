@@ -24,6 +24,7 @@ from vision.pad.lattice import Lattice
 
 CELL_H = 48  # px: a cell's height once cut out (the printed pad's boxes are read at this)
 OVER = 0.25  # of the height, kept above and below a cell
+MARGIN_PX = round(OVER * CELL_H)  # the cut's margin beyond the cell's lines
 TEXT_VOTE = 0.5  # share of a column's written cells that look printed
 ROW_VOTE = 0.8  # of a row's: a row of handwriting may hold a few broken digits
 SMALL_H = 0.42  # of the height: a mark lower than this is no handwritten digit
@@ -91,7 +92,7 @@ def cell_warp(lat: Lattice, g: Group) -> tuple[np.ndarray, tuple[int, int], int,
     w_px = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
     h_px = float(np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
     width = max(8, round(CELL_H * w_px / max(h_px, 1.0)))
-    pad = round(OVER * CELL_H)
+    pad = MARGIN_PX
     dst = np.array([[pad, pad], [pad + width, pad], [pad + width, pad + CELL_H],
                     [pad, pad + CELL_H]], np.float32)
     m = cv2.getPerspectiveTransform(quad, dst)

@@ -19,7 +19,7 @@ import numpy as np
 from vision import VisionError
 from vision.kniffel_pad.digits import DigitReader
 from vision.pad.cells import (
-    CELL_H, OVER, Group, clean_ink, cut, groups, looks_printed, printed_cells, read_text,
+    MARGIN_PX, Group, clean_ink, cut, groups, looks_printed, printed_cells, read_text,
 )
 from vision.pad.find import find_tables, gray_of
 from vision.pad.lattice import Lattice, build
@@ -94,7 +94,7 @@ def _read_table(lat: Lattice, reader: DigitReader, text: bool) -> Table:
     cells_of = list(boxes)
     hand = [g for g in cells_of if g not in printed]
     readings = dict(zip(hand, reader.read_boxes([boxes[g] for g in hand], signed=True,
-                                                margin=round(OVER * CELL_H))))
+                                                margin=MARGIN_PX)))
     words = dict(zip(sorted(printed, key=lambda g: (g.r0, g.c0)),
                      read_text([boxes[g] for g in sorted(printed, key=lambda g: (g.r0, g.c0))])
                      if text else [""] * len(printed)))
