@@ -13,6 +13,7 @@ import itertools
 import json
 import re
 import sys
+import warnings
 from pathlib import Path
 from typing import IO, Any, NoReturn
 
@@ -136,8 +137,10 @@ def check_image(name: str | Path, *, max_pixels: int = MAX_IMAGE_PIXELS) -> None
 
     path = check_file(name)
     try:
-        with Image.open(path) as img:  # lazy: reads the header only
-            width, height = img.size
+        with warnings.catch_warnings():  # Pillow warns of 90-180 MP: we refuse it below
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(path) as img:  # lazy: reads the header only
+                width, height = img.size
     except Image.DecompressionBombError:  # Pillow's own, far higher, limit
         raise InputError(
             f"{path}: more than {max_pixels // 1_000_000} megapixels; not decoded"

@@ -148,6 +148,17 @@ def test_a_png_claiming_30000_squared_is_refused_before_decoding(
     refused(run(*argv, str(huge_png)), str(huge_png), "megapixels")
 
 
+@pytest.mark.parametrize("argv", [("vision", "read-pad"), ("kniffel", "pad-check")])
+def test_a_photo_pillow_only_warns_about_is_still_one_line(
+    argv: tuple[str, ...], tmp_path: Path
+) -> None:
+    """12000x9000 lies between Pillow's warning (89 MP) and its own refusal (179 MP): its
+    warning must not come before the one line."""
+    path = tmp_path / "phone-panorama.png"
+    path.write_bytes(png_claiming(12000, 9000))
+    refused(run(*argv, str(path)), str(path), "12000x9000", "megapixels")
+
+
 def test_a_truncated_photo_is_one_line_not_a_decoders_complaint(tmp_path: Path) -> None:
     import cv2
     import numpy as np
