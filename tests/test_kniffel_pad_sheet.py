@@ -90,6 +90,49 @@ def test_held_out_handwriting_is_read_back(reader: DigitReader) -> None:
     assert total.blank_right >= MIN_BLANK_RIGHT * total.blank, total
 
 
+def test_a_ballpoint_draws_each_digit_as_one_thin_unbroken_line() -> None:
+    """The pens the game comes with: a line 0.4-0.7 mm wide whatever the digit's size,
+    every stroke of the digit kept, where MNIST's own strokes are a felt pen's."""
+    images, labels = held_out_digits()
+    rng = np.random.default_rng(3)
+    widths, felt_widths, whole = [], [], 0
+    for k in range(0, 400, 10):
+        bank = (images[k:k + 1], labels[k:k + 1])
+        line = synth.digit_glyph(bank, int(labels[k]), rng, 34, pen="ballpoint")
+        felt = synth.digit_glyph(bank, int(labels[k]), rng, 34)
+        widths.append(line.sum() / synth._centre_line(line > 0.5).sum())
+        felt_widths.append(felt.sum() / synth._centre_line(felt > 0.5).sum())
+        whole += cv2.connectedComponents((line > 0.3).astype(np.uint8))[0] - 1 == 1
+    lo, hi = (w * PX_PER_MM for w in synth.BALLPOINT_MM)
+    assert lo * 0.8 <= float(np.median(widths)) <= hi * 1.2, np.median(widths)
+    assert float(np.median(felt_widths)) > 1.5 * float(np.median(widths))
+    assert whole >= 36  # of 40: a 5 whose bar MNIST wrote apart stays apart
+
+
+def test_a_centre_line_is_one_pixel_wide_and_unbroken() -> None:
+    bar = np.zeros((30, 60), bool)
+    bar[10:19, 5:55] = True  # 9 px thick
+    ring = np.zeros((60, 60), np.uint8)
+    cv2.circle(ring, (30, 30), 20, 1, 7)
+    for shape in (bar, ring.astype(bool)):
+        line = synth._centre_line(shape)
+        assert cv2.connectedComponents(line.astype(np.uint8))[0] - 1 == 1
+        assert not cv2.erode(line.astype(np.uint8), np.ones((2, 2), np.uint8)).any()
+        assert (line <= shape).all()
+    assert 40 <= synth._centre_line(bar).sum() <= 50
+
+
+def test_a_pad_written_with_a_ballpoint_is_read_back(reader: DigitReader) -> None:
+    rng = np.random.default_rng(2025)
+    total = synth.Score()
+    for layout in (Layout(2, 3), Layout(3, 2)):
+        pad = synth.filled_pad(layout, held_out_digits(), rng, pen="ballpoint")
+        synth.score(read_pad(pad.photo, reader), pad.truth, total)
+    assert total.numbers + total.struck > 120
+    assert total.written >= MIN_WRITTEN_RIGHT, total
+    assert total.blank_right >= MIN_BLANK_RIGHT * total.blank, total
+
+
 def test_a_wrong_total_is_reported(reader: DigitReader) -> None:
     """Each pad has one column whose total is written off by 1-10; where the reader reads
     that total as written, the check must flag it (and the computed total is the true one)."""

@@ -21,6 +21,11 @@ from vision.kniffel_pad.reader import PX_PER_MM, PadReading
 from vision.kniffel_pad.sheet import page_image
 
 INKS = ((150, 60, 20), (40, 30, 30), (110, 110, 110), (170, 40, 40), (30, 30, 160))  # BGR
+# "felt": MNIST's own strokes, thinned a little or not; "ballpoint": the digit's centre line
+# drawn again as a line 0.4-0.7 mm wide (the game ships with ballpoints), far thinner for the
+# digit's height than any MNIST stroke
+PENS = ("felt", "ballpoint")
+BALLPOINT_MM = (0.4, 0.7)  # a ballpoint line's width
 # what each box may plausibly hold, to draw values from
 RANGES = {"two": 24, "three": 30, "four": 24, "five": 30, "six": 36, "pair_of_words": 40,
           "three_words": 50, "full_house": 25, "street": 30, "kniffel": 50, "chance": 60}
@@ -74,9 +79,10 @@ def column_values(rng: np.random.Generator, fill: float, wrong_sum: bool = False
 
 
 def digit_glyph(bank: tuple[np.ndarray, np.ndarray], label: int, rng: np.random.Generator,
-                height: int) -> np.ndarray:
+                height: int, pen: str = "felt", px_per_mm: float = PX_PER_MM) -> np.ndarray:
     """One handwritten digit of ``bank`` as ink (0..1) at a pen's size and stroke; shared with
-    the markerless pads' renders (vision.pad.synth) so both write alike."""
+    the markerless pads' renders (vision.pad.synth) so both write alike. ``px_per_mm``: the
+    page's, for a ballpoint's width."""
     images, labels = bank
     choice = np.flatnonzero(labels == label)
     img = images[int(rng.choice(choice))].astype(np.float32) / 255.0
@@ -85,6 +91,8 @@ def digit_glyph(bank: tuple[np.ndarray, np.ndarray], label: int, rng: np.random.
     scale = height / img.shape[0]
     w = max(2, round(img.shape[1] * scale * rng.uniform(0.85, 1.15)))
     out = cv2.resize(img, (w, height), interpolation=cv2.INTER_LINEAR)
+    if pen == "ballpoint":
+        return _ballpoint(out, rng, px_per_mm)
     thin = rng.uniform(0.0, 0.55)  # MNIST strokes are felt-pen wide; a ballpoint is thinner
     out = np.clip((out - thin) / (1.0 - thin), 0.0, 1.0)
     if rng.random() < 0.15:
@@ -92,12 +100,48 @@ def digit_glyph(bank: tuple[np.ndarray, np.ndarray], label: int, rng: np.random.
     return np.asarray(out, np.float32)
 
 
+def _ballpoint(digit: np.ndarray, rng: np.random.Generator, px_per_mm: float) -> np.ndarray:
+    """The digit as a ballpoint draws it: its centre line, every stroke kept (thinning a
+    felt stroke's ink instead loses the faint bar of a 5), as a line of even width with soft
+    edges."""
+    centre = _centre_line(digit > 0.4)
+    if not centre.any():
+        return digit
+    far = cv2.distanceTransform((~centre).astype(np.uint8), cv2.DIST_L2, 3)
+    half = rng.uniform(*BALLPOINT_MM) * px_per_mm / 2
+    return np.asarray(np.clip(half + 0.5 - far, 0.0, 1.0), np.float32)
+
+
+def _centre_line(mask: np.ndarray) -> np.ndarray:
+    """A stroke's centre line, one pixel wide and unbroken (Zhang and Suen's thinning: peel
+    the outer pixels that no path needs, from two sides in turn, until none is left)."""
+    img = np.pad(mask.astype(np.uint8), 1)
+    while True:
+        changed = False
+        for first in (True, False):
+            c = img[1:-1, 1:-1]
+            n = [img[:-2, 1:-1], img[:-2, 2:], img[1:-1, 2:], img[2:, 2:],  # N NE E SE
+                 img[2:, 1:-1], img[2:, :-2], img[1:-1, :-2], img[:-2, :-2]]  # S SW W NW
+            count = sum(v.astype(np.int32) for v in n)
+            steps = sum(((n[i] == 0) & (n[(i + 1) % 8] == 1)).astype(np.int32)
+                        for i in range(8))
+            north, east, south, west = n[0], n[2], n[4], n[6]
+            side = ((north * east * south == 0) & (east * south * west == 0) if first
+                    else (north * east * west == 0) & (north * south * west == 0))
+            gone = (c == 1) & (count >= 2) & (count <= 6) & (steps == 1) & side
+            if gone.any():
+                c[gone] = 0
+                changed = True
+        if not changed:
+            return img[1:-1, 1:-1].astype(bool)
+
+
 def _write_number(ink: np.ndarray, rect: tuple[float, float, float, float], value: int,
-                  bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator
-                  ) -> list[tuple[str, tuple[int, int, int, int]]]:
+                  bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator,
+                  pen: str = "felt") -> list[tuple[str, tuple[int, int, int, int]]]:
     x, y, w, h = (v * PX_PER_MM for v in rect)
     height = round(h * rng.uniform(0.45, 0.72))
-    glyphs = [digit_glyph(bank, int(c), rng, height) for c in str(value)]
+    glyphs = [digit_glyph(bank, int(c), rng, height, pen) for c in str(value)]
     gaps = [round(rng.uniform(-0.12, 0.25) * height) for _ in glyphs[1:]]
     total_w = sum(g.shape[1] for g in glyphs) + sum(gaps)
     if total_w > w * 0.9:  # write narrower in a narrow box, as people do
@@ -147,10 +191,11 @@ def _strike(ink: np.ndarray, rect: tuple[float, float, float, float],
 
 def fill(layout: Layout, bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator,
          page: np.ndarray | None = None, fill_rate: float = 0.8, wrong: int | None = None,
-         any_number: bool = False
+         any_number: bool = False, pen: str = "felt"
          ) -> tuple[np.ndarray, dict[tuple[int, int], int | None], list[Mark]]:
     """The page (BGR, at PX_PER_MM) with every column filled; ``wrong`` a column whose
-    total is written wrong; ``any_number`` as in :func:`column_values`."""
+    total is written wrong; ``any_number`` as in :func:`column_values`; ``pen`` one of
+    :data:`PENS`."""
     base = page if page is not None else page_image(layout, PX_PER_MM)
     ink = np.zeros(base.shape, np.float32)
     truth: dict[tuple[int, int], int | None] = {}
@@ -164,7 +209,7 @@ def fill(layout: Layout, bank: tuple[np.ndarray, np.ndarray], rng: np.random.Gen
             if value is None:
                 continue
             written = ([_strike(ink, rect, rng)] if value < 0
-                       else _write_number(ink, rect, value, bank, rng))
+                       else _write_number(ink, rect, value, bank, rng, pen))
             marks += [Mark(label, bbox, column, row_index) for label, bbox in written]
     colour = np.array(INKS[int(rng.integers(0, len(INKS)))], np.float32)
     strength = rng.uniform(0.75, 1.0)
@@ -218,9 +263,11 @@ def photograph(page: np.ndarray, rng: np.random.Generator, tilt: float = 0.05,
 
 
 def filled_pad(layout: Layout, bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator,
-               page: np.ndarray | None = None, wrong: int | None = None) -> Filled:
+               page: np.ndarray | None = None, wrong: int | None = None,
+               pen: str = "felt") -> Filled:
     """A filled pad, photographed, with the truth of every box and every mark's place."""
-    img, truth, marks = fill(layout, bank, rng, page, float(rng.uniform(0.6, 1.0)), wrong)
+    img, truth, marks = fill(layout, bank, rng, page, float(rng.uniform(0.6, 1.0)), wrong,
+                             pen=pen)
     return Filled(photograph(img, rng), truth, tuple(marks))
 
 
@@ -263,5 +310,5 @@ def score(reading: PadReading, truth: dict[tuple[int, int], int | None],
     return out
 
 
-__all__ = ["Filled", "Score", "score", "Mark", "column_values", "digit_glyph", "fill",
+__all__ = ["PENS", "Filled", "Score", "score", "Mark", "column_values", "digit_glyph", "fill",
            "filled_pad", "photograph", "written"]

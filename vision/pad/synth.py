@@ -213,12 +213,12 @@ def _text(layer: Image.Image, style: Style, text: str, box: tuple[float, ...],
 
 def _write(ink: np.ndarray, box: tuple[float, ...], value: int,
            bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator,
-           marks: Marks | None = None) -> None:
+           marks: Marks | None = None, pen: str = "felt") -> None:
     """A handwritten number (a minus as a short bar before it), sometimes over the line."""
     x0, y0, x1, y1 = (v * PX for v in box)
     w, h = x1 - x0, y1 - y0
     height = round(h * rng.uniform(0.5, 0.78))
-    glyphs = [digit_glyph(bank, int(c), rng, height) for c in str(abs(value))]
+    glyphs = [digit_glyph(bank, int(c), rng, height, pen, PX) for c in str(abs(value))]
     if value < 0:
         bar = np.zeros((height, max(4, round(height * rng.uniform(0.35, 0.55)))), np.float32)
         cy = height // 2 + int(rng.integers(-2, 3))
@@ -276,7 +276,8 @@ def _value(rng: np.random.Generator, is_sum: bool) -> int:
 
 def _fill(t: _Table, labels: tuple[str, ...], style: Style, layer: Image.Image,
           inks: list[np.ndarray], bank: tuple[np.ndarray, np.ndarray],
-          rng: np.random.Generator, fill: float, marks: Marks | None = None) -> None:
+          rng: np.random.Generator, fill: float, marks: Marks | None = None,
+          pen: str = "felt") -> None:
     rows, cols = len(t.ys) - 1, len(t.xs) - 1
     t.cells = [[CellTruth("blank") for _ in range(cols)] for _ in range(rows)]
     if t.title:
@@ -304,14 +305,15 @@ def _fill(t: _Table, labels: tuple[str, ...], style: Style, layer: Image.Image,
                 t.cells[r][c] = CellTruth("struck", 0)
             else:
                 value = _value(rng, r >= t.sums)
-                _write(inks[c - 1], box, value, bank, rng, marks)
+                _write(inks[c - 1], box, value, bank, rng, marks, pen)
                 t.cells[r][c] = CellTruth("number", value)
 
 
 def render_sheet(style: Style, bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator,
-                 marks: Marks | None = None) -> tuple[np.ndarray, list[_Table]]:
+                 marks: Marks | None = None, pen: str = "felt") -> tuple[np.ndarray, list[_Table]]:
     """The filled sheet, flat (BGR at ``PX``), and its tables in mm; ``marks`` (its ids
-    left empty) is filled with where every handwritten mark went."""
+    left empty) is filled with where every handwritten mark went; ``pen`` as
+    :data:`vision.kniffel_pad.synth.PENS`."""
     tables, w_mm, h_mm = _plan(style, rng)
     size = (round(h_mm * PX), round(w_mm * PX))
     if marks is not None:
@@ -326,7 +328,7 @@ def render_sheet(style: Style, bank: tuple[np.ndarray, np.ndarray], rng: np.rand
     fill = float(rng.uniform(0.5, 1.0))
     for t, labels in zip(tables, parts):
         _draw_grid(page, t, style, rng)
-        _fill(t, labels, style, layer, inks, bank, rng, fill, marks)
+        _fill(t, labels, style, layer, inks, bank, rng, fill, marks, pen)
     out = page.astype(np.float32)
     printed = np.asarray(layer, np.float32)[..., None] / 255.0
     out = out * (1 - printed) + np.array([25, 25, 25], np.float32) * printed
@@ -416,9 +418,9 @@ def _light(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def render(style: Style, bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator,
            size: tuple[int, int] = (1640, 1232), tilt: float = 0.04,
-           curl: float = 0.008, marks: Marks | None = None) -> Rendered:
+           curl: float = 0.008, marks: Marks | None = None, pen: str = "felt") -> Rendered:
     """A filled sheet of ``style``, photographed, with every table's truth (top to bottom)."""
-    page, tables = render_sheet(style, bank, rng, marks)
+    page, tables = render_sheet(style, bank, rng, marks, pen)
     photo, corners = photograph(page, tables, rng, size, tilt, curl, marks)
     truth = tuple(TableTruth(len(t.ys) - 1, len(t.xs) - 1, c,
                              tuple(tuple(row) for row in t.cells))
