@@ -9,9 +9,12 @@ on one core (cv2.setNumThreads(1)), the median over the pads. One column of each
 total written wrong: how many of those are flagged, and how many sums written right are
 flagged wrong because a box or the sum was misread (a false alarm), each also counted only
 where every box was read surely (the table tells no finding on an unsure read).
-``--digits-only`` reads without the whole-number network, to see what it adds.
+``--digits-only`` reads without the whole-number network, to see what it adds. ``--pen
+ballpoint`` writes every digit as a ballpoint's thin line (the pens the game comes with)
+instead of MNIST's own felt-pen strokes.
 
     .venv/bin/python bench/kniffel_pad_bench.py [--pads 24] [--seed 11] [--tilt 0.05]
+        [--pen felt|ballpoint]
 """
 
 from __future__ import annotations
@@ -46,6 +49,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="a whole-number model to try instead")
     ap.add_argument("--digits-only", action="store_true",
                     help="read with the digit network alone (no whole-number reading)")
+    ap.add_argument("--pen", choices=synth.PENS, default="felt",
+                    help="how the digits are drawn (default: MNIST's strokes)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     with np.load(HELDOUT) as z:
@@ -60,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         layout = layouts[i % len(layouts)]
         wrong = int(rng.integers(0, layout.columns))
         img, truth, _ = synth.fill(layout, bank, rng, wrong=wrong,
-                                   fill_rate=float(rng.uniform(0.6, 1.0)))
+                                   fill_rate=float(rng.uniform(0.6, 1.0)), pen=args.pen)
         photo = synth.photograph(img, rng, tilt=args.tilt)
         result = read_pad(photo, reader)
         ms.append(result.ms)
@@ -79,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
                 sure_alarms += check.ok is False and check.sure
     n = total.numbers + total.struck
     print(f"pads: {args.pads} photos, {n} written boxes, {total.blank} blank "
-          f"(held-out MNIST digits)")
+          f"(held-out MNIST digits, {args.pen} pen)")
     print(f"written boxes right: {total.written:.4f} "
           f"({total.numbers_right + total.struck_right}/{n})")
     print(f"  numbers right:     {total.numbers_right / max(1, total.numbers):.4f} "

