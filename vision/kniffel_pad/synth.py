@@ -93,7 +93,7 @@ def digit_glyph(bank: tuple[np.ndarray, np.ndarray], label: int, rng: np.random.
     out = cv2.resize(img, (w, height), interpolation=cv2.INTER_LINEAR)
     if pen == "ballpoint":
         return _ballpoint(out, rng, px_per_mm)
-    thin = rng.uniform(0.0, 0.55)  # MNIST strokes are felt-pen wide; a ballpoint is thinner
+    thin = rng.uniform(0.0, 0.55)  # MNIST strokes are felt-pen wide; a finer felt pen
     out = np.clip((out - thin) / (1.0 - thin), 0.0, 1.0)
     if rng.random() < 0.15:
         out = cv2.dilate(out, np.ones((2, 2), np.uint8))
