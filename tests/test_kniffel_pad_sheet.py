@@ -22,6 +22,7 @@ from pad_support import held_out_digits, reader  # noqa: F401 (a fixture)
 
 from companion.cli import main
 from companion.tools.kniffel_pad import _print
+from vision.glyphs.strokes import skeleton
 from vision.kniffel_pad import sheet, synth
 from vision.kniffel_pad.digits import BoxReading, DigitReader
 from vision.kniffel_pad.layout import ROWS, Layout
@@ -32,6 +33,10 @@ SVG = "{http://www.w3.org/2000/svg}"
 # asserted with a margin below
 MIN_WRITTEN_RIGHT = 0.85
 MIN_BLANK_RIGHT = 0.97
+
+
+def _centre_line(mask: np.ndarray) -> np.ndarray:
+    return skeleton(mask.astype(np.uint8) * 255) > 0
 
 
 def _markers(img: np.ndarray) -> list[int]:
@@ -100,8 +105,8 @@ def test_a_ballpoint_draws_each_digit_as_one_thin_unbroken_line() -> None:
         bank = (images[k:k + 1], labels[k:k + 1])
         line = synth.digit_glyph(bank, int(labels[k]), rng, 34, pen="ballpoint")
         felt = synth.digit_glyph(bank, int(labels[k]), rng, 34)
-        widths.append(line.sum() / synth._centre_line(line > 0.5).sum())
-        felt_widths.append(felt.sum() / synth._centre_line(felt > 0.5).sum())
+        widths.append(line.sum() / _centre_line(line > 0.5).sum())
+        felt_widths.append(felt.sum() / _centre_line(felt > 0.5).sum())
         whole += cv2.connectedComponents((line > 0.3).astype(np.uint8))[0] - 1 == 1
     lo, hi = (w * PX_PER_MM for w in synth.BALLPOINT_MM)
     assert lo * 0.8 <= float(np.median(widths)) <= hi * 1.2, np.median(widths)
@@ -115,11 +120,11 @@ def test_a_centre_line_is_one_pixel_wide_and_unbroken() -> None:
     ring = np.zeros((60, 60), np.uint8)
     cv2.circle(ring, (30, 30), 20, 1, 7)
     for shape in (bar, ring.astype(bool)):
-        line = synth._centre_line(shape)
+        line = _centre_line(shape)
         assert cv2.connectedComponents(line.astype(np.uint8))[0] - 1 == 1
         assert not cv2.erode(line.astype(np.uint8), np.ones((2, 2), np.uint8)).any()
         assert (line <= shape).all()
-    assert 40 <= synth._centre_line(bar).sum() <= 50
+    assert 40 <= _centre_line(bar).sum() <= 50
 
 
 def test_a_pad_written_with_a_ballpoint_is_read_back(reader: DigitReader) -> None:

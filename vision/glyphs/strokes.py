@@ -118,9 +118,10 @@ def _hollow(mask: np.ndarray, width: float, where: int) -> np.ndarray:
     return cv2.subtract(cv2.dilate(mask, k), cv2.erode(mask, k))
 
 
-def _skeleton(mask: np.ndarray) -> np.ndarray:
-    """The glyph's middle lines, one pixel wide and joined (Zhang-Suen thinning, each pass
-    over the whole image at once)."""
+def skeleton(mask: np.ndarray) -> np.ndarray:
+    """The middle lines of a drawing's strokes (``mask`` 0/255), one pixel wide and joined
+    (Zhang-Suen thinning, each pass over the whole image at once); shared with the pad
+    renders' ballpoint (vision.kniffel_pad.synth)."""
     img = (mask > 127).astype(np.uint8)
     while True:
         changed = False
@@ -170,7 +171,7 @@ def _dots(mask: np.ndarray, box: tuple[int, int, int, int], cap: int, style: Sty
     gy = y0 + (y1 - y0 + 1 - rows * pitch) / 2.0
     f = 48.0 / cap  # thinned and counted at about 48 px a cap height: quick, fine enough
     small = cv2.resize(mask, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
-    ink = _ends_restored(_skeleton(small), small) > 0
+    ink = _ends_restored(skeleton(small), small) > 0
     ys, xs = np.nonzero(ink)
     r = np.floor(((ys + 0.5) / f - gy) / pitch).astype(int)
     c = np.floor(((xs + 0.5) / f - gx) / pitch).astype(int)

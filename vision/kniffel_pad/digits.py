@@ -321,19 +321,20 @@ class DigitReader:
         :meth:`NumberReader.check`). ``margin``: px of each box beyond its lines either side
         (a cut kept wide); a stroke's share of the box is measured between the lines."""
         quick = [segment(b, whole_only=True) for b in ink_boxes]
+        widths = [b.shape[1] - 2 * margin for b in ink_boxes]
         probs = self.probs([p.image for sg in quick for p in sg.pieces])
         out: list[BoxReading | None] = []
         redo: list[tuple[int, frozenset[int], dict[int, np.ndarray]]] = []
         firsts: dict[int, BoxReading] = {}
         k = 0
-        for n, (box, sg) in enumerate(zip(ink_boxes, quick)):
+        for n, (sg, width) in enumerate(zip(quick, widths)):
             p = probs[k:k + len(sg.pieces)]
             k += len(sg.pieces)
             whole = _whole(sg)
             sure = {i for i, piece in whole.items() if p[piece, :JUNK].max() >= SURE or (
                 p[piece, JUNK] >= SPECK and not _digit_sized(sg, piece))}
             unsure = frozenset(range(sg.marks)) - sure  # a mark too thin alone has no piece
-            first = decide(sg, p, box.shape[1] - 2 * margin, signed)
+            first = decide(sg, p, width, signed)
             out.append(None if unsure else first)
             if unsure:
                 redo.append((n, unsure, {i: p[piece] for i, piece in whole.items()}))
@@ -344,14 +345,15 @@ class DigitReader:
             value, p_net = guess.best()
             if value == firsts[n].value and p_net >= AGREE:
                 out[n] = firsts[n]
-        self._cut_and_join(ink_boxes, [r for r in redo if out[r[0]] is None], out, signed, margin)
+        self._cut_and_join(ink_boxes, [r for r in redo if out[r[0]] is None], out, signed,
+                           widths)
         readings = [r for r in out if r is not None]
         return (readings if self.numbers is None
                 else self.numbers.check(ink_boxes, readings, known, guess_unread=sums))
 
     def _cut_and_join(self, ink_boxes: Sequence[np.ndarray],
                       redo: list[tuple[int, frozenset[int], dict[int, np.ndarray]]],
-                      out: list[BoxReading | None], signed: bool, margin: int) -> None:
+                      out: list[BoxReading | None], signed: bool, widths: list[int]) -> None:
         """The second look at boxes with unsure marks: every join and cut around them."""
         full = [segment(ink_boxes[n], around=unsure) for n, unsure, _ in redo]
         # a mark as it is was read in the first look: the same crop, the same answer
@@ -361,8 +363,7 @@ class DigitReader:
         fresh = iter(self.probs(new))
         for (n, _, seen), sg, kn in zip(redo, full, known):
             p = np.array([seen[kn[j]] if j in kn else next(fresh) for j in range(len(sg.pieces))])
-            out[n] = decide(sg, p.reshape(-1, len(CLASSES)),
-                            ink_boxes[n].shape[1] - 2 * margin, signed)
+            out[n] = decide(sg, p.reshape(-1, len(CLASSES)), widths[n], signed)
 
 
 def plain(reading: BoxReading) -> bool:

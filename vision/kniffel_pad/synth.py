@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from companion.games.kniffel.pad import UPPER_BONUS, UPPER_BONUS_AT
+from vision.glyphs.strokes import skeleton
 from vision.kniffel_pad.layout import ROWS, Layout
 from vision.kniffel_pad.reader import PX_PER_MM, PadReading
 from vision.kniffel_pad.sheet import page_image
@@ -101,39 +102,15 @@ def digit_glyph(bank: tuple[np.ndarray, np.ndarray], label: int, rng: np.random.
 
 
 def _ballpoint(digit: np.ndarray, rng: np.random.Generator, px_per_mm: float) -> np.ndarray:
-    """The digit as a ballpoint draws it: its centre line, every stroke kept (thinning a
-    felt stroke's ink instead loses the faint bar of a 5), as a line of even width with soft
-    edges."""
-    centre = _centre_line(digit > 0.4)
+    """The digit as a ballpoint draws it: its centre line (Zhang and Suen's thinning, so
+    every stroke is kept; thinning a felt stroke's ink instead loses the faint bar of a 5),
+    as a line of even width with soft edges."""
+    centre = skeleton((digit > 0.4).astype(np.uint8) * 255) > 0
     if not centre.any():
         return digit
     far = cv2.distanceTransform((~centre).astype(np.uint8), cv2.DIST_L2, 3)
     half = rng.uniform(*BALLPOINT_MM) * px_per_mm / 2
     return np.asarray(np.clip(half + 0.5 - far, 0.0, 1.0), np.float32)
-
-
-def _centre_line(mask: np.ndarray) -> np.ndarray:
-    """A stroke's centre line, one pixel wide and unbroken (Zhang and Suen's thinning: peel
-    the outer pixels that no path needs, from two sides in turn, until none is left)."""
-    img = np.pad(mask.astype(np.uint8), 1)
-    while True:
-        changed = False
-        for first in (True, False):
-            c = img[1:-1, 1:-1]
-            n = [img[:-2, 1:-1], img[:-2, 2:], img[1:-1, 2:], img[2:, 2:],  # N NE E SE
-                 img[2:, 1:-1], img[2:, :-2], img[1:-1, :-2], img[:-2, :-2]]  # S SW W NW
-            count = sum(v.astype(np.int32) for v in n)
-            steps = sum(((n[i] == 0) & (n[(i + 1) % 8] == 1)).astype(np.int32)
-                        for i in range(8))
-            north, east, south, west = n[0], n[2], n[4], n[6]
-            side = ((north * east * south == 0) & (east * south * west == 0) if first
-                    else (north * east * west == 0) & (north * south * west == 0))
-            gone = (c == 1) & (count >= 2) & (count <= 6) & (steps == 1) & side
-            if gone.any():
-                c[gone] = 0
-                changed = True
-        if not changed:
-            return img[1:-1, 1:-1].astype(bool)
 
 
 def _write_number(ink: np.ndarray, rect: tuple[float, float, float, float], value: int,

@@ -105,8 +105,9 @@ def _peaks(profile: np.ndarray, min_gap: int, level: float) -> list[int]:
 
 
 def _missed(peaks: list[int], smooth: np.ndarray, min_gap: int, level: float) -> list[int]:
-    """A gap twice the table's usual row (or column) is most often a line bent more than a
-    stretch can hold (a curled page's last rows): its peak is spread, and lower. The
+    """A gap of ``GAP_FILL`` of the table's usual rows (or columns) or more is most often a
+    line bent more than a stretch can hold (a curled page's last rows): its peak is spread,
+    and lower. The
     strongest place well inside such a gap is offered when half as strong as a line must
     be; whether it is a grid line is decided by its trace, as for every other."""
     if len(peaks) < 3:
