@@ -114,6 +114,23 @@ def test_a_ballpoint_draws_each_digit_as_one_thin_unbroken_line() -> None:
     assert whole >= 36  # of 40: a 5 whose bar MNIST wrote apart stays apart
 
 
+def test_a_box_is_struck_with_the_pen_its_numbers_are_written_with() -> None:
+    """A ballpoint's strike is as thin as its digits; a felt pen's is broad."""
+    layout = Layout(1, 1)
+    x, y, w, h = (round(v * PX_PER_MM) for v in layout.box(0, 0))
+    rng = np.random.default_rng(11)
+    widths: dict[str, list[float]] = {"felt": [], "ballpoint": []}
+    for pen, found in widths.items():
+        for _ in range(12):
+            page = synth.written(layout, {(0, ROWS[0].key): -1}, held_out_digits(), rng, pen)
+            gray = cv2.cvtColor(page[y + 3:y + h - 3, x + 3:x + w - 3], cv2.COLOR_BGR2GRAY)
+            ink = np.clip((200.0 - gray) / 150.0, 0.0, 1.0)
+            found.append(float(ink.sum()) / _centre_line(ink > 0.5).sum())
+    lo, hi = (v * PX_PER_MM for v in synth.BALLPOINT_MM)
+    assert lo * 0.7 <= float(np.median(widths["ballpoint"])) <= hi * 1.3, widths
+    assert float(np.median(widths["felt"])) > 1.8 * float(np.median(widths["ballpoint"]))
+
+
 def test_a_centre_line_is_one_pixel_wide_and_unbroken() -> None:
     bar = np.zeros((30, 60), bool)
     bar[10:19, 5:55] = True  # 9 px thick

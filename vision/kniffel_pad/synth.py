@@ -141,7 +141,10 @@ def _write_number(ink: np.ndarray, rect: tuple[float, float, float, float], valu
 
 
 def _strike(ink: np.ndarray, rect: tuple[float, float, float, float],
-            rng: np.random.Generator) -> tuple[str, tuple[int, int, int, int]]:
+            rng: np.random.Generator, pen: str = "felt"
+            ) -> tuple[str, tuple[int, int, int, int]]:
+    """A box struck out, with the same pen as its numbers: a ballpoint's stroke is as thin as
+    its digits, a felt pen's as broad."""
     x, y, w, h = (v * PX_PER_MM for v in rect)
     kind = int(rng.integers(0, 4))
     m = rng.uniform(0.08, 0.2, 4)
@@ -158,7 +161,9 @@ def _strike(ink: np.ndarray, rect: tuple[float, float, float, float],
         p0, p1 = (x + w * m[0], y + h * m[1]), (x + w * (1 - m[2]), y + h * (1 - m[3]))
     layer = np.zeros_like(ink)
     pts = (round(p0[0] * 4), round(p0[1] * 4)), (round(p1[0] * 4), round(p1[1] * 4))
-    cv2.line(layer, pts[0], pts[1], 1.0, int(rng.integers(5, 12)), cv2.LINE_AA, shift=2)
+    width = (max(2, round(rng.uniform(*BALLPOINT_MM) * PX_PER_MM)) if pen == "ballpoint"
+             else int(rng.integers(5, 12)))
+    cv2.line(layer, pts[0], pts[1], 1.0, width, cv2.LINE_AA, shift=2)
     np.maximum(ink, layer, out=ink)
     x0, x1 = sorted((p0[0], p1[0]))
     y0, y1 = sorted((p0[1], p1[1]))
@@ -185,7 +190,7 @@ def fill(layout: Layout, bank: tuple[np.ndarray, np.ndarray], rng: np.random.Gen
             rect = layout.box(column, row_index)
             if value is None:
                 continue
-            written = ([_strike(ink, rect, rng)] if value < 0
+            written = ([_strike(ink, rect, rng, pen)] if value < 0
                        else _write_number(ink, rect, value, bank, rng, pen))
             marks += [Mark(label, bbox, column, row_index) for label, bbox in written]
     colour = np.array(INKS[int(rng.integers(0, len(INKS)))], np.float32)
@@ -197,7 +202,8 @@ def fill(layout: Layout, bank: tuple[np.ndarray, np.ndarray], rng: np.random.Gen
 
 
 def written(layout: Layout, values: dict[tuple[int, str], int],
-            bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator) -> np.ndarray:
+            bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator,
+            pen: str = "felt") -> np.ndarray:
     """The page (BGR) with exactly ``values`` written, by (column, row key); -1 strikes."""
     base = page_image(layout, PX_PER_MM)
     ink = np.zeros(base.shape, np.float32)
@@ -205,9 +211,9 @@ def written(layout: Layout, values: dict[tuple[int, str], int],
     for (column, key), value in values.items():
         rect = layout.box(column, rows.index(key))
         if value < 0:
-            _strike(ink, rect, rng)
+            _strike(ink, rect, rng, pen)
         else:
-            _write_number(ink, rect, value, bank, rng)
+            _write_number(ink, rect, value, bank, rng, pen)
     paper = cv2.cvtColor(base, cv2.COLOR_GRAY2BGR).astype(np.float32)
     out = paper * (1 - ink[..., None]) + np.array(INKS[0], np.float32) * ink[..., None]
     return np.clip(out, 0, 255).astype(np.uint8)
