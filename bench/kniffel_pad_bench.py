@@ -11,10 +11,12 @@ flagged wrong because a box or the sum was misread (a false alarm), each also co
 where every box was read surely (the table tells no finding on an unsure read).
 ``--digits-only`` reads without the whole-number network, to see what it adds. ``--pen
 ballpoint`` writes every digit as a ballpoint's thin line (the pens the game comes with)
-instead of MNIST's own felt-pen strokes.
+instead of MNIST's own felt-pen strokes. ``--hand continental`` gives every 1 its
+up-stroke and every 7 its bar, as most people write them at a German table
+(``vision.kniffel_pad.hands``).
 
     .venv/bin/python bench/kniffel_pad_bench.py [--pads 24] [--seed 11] [--tilt 0.05]
-        [--pen felt|ballpoint]
+        [--pen felt|ballpoint] [--hand mnist|continental]
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 from vision.kniffel_pad import synth  # noqa: E402
 from vision.kniffel_pad.digits import NUMBERS_PATH, DigitReader  # noqa: E402
+from vision.kniffel_pad.hands import HANDS, continental  # noqa: E402
 from vision.kniffel_pad.layout import ROWS, Layout  # noqa: E402
 from vision.kniffel_pad.reader import read_pad  # noqa: E402
 
@@ -51,10 +54,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="read with the digit network alone (no whole-number reading)")
     ap.add_argument("--pen", choices=synth.PENS, default="felt",
                     help="how the digits are drawn (default: MNIST's strokes)")
+    ap.add_argument("--hand", choices=HANDS, default="mnist",
+                    help="MNIST's own forms, or 1s and 7s written the continental way")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     with np.load(HELDOUT) as z:
         bank = (z["images"], z["labels"])
+    if args.hand == "continental":
+        bank = continental(bank, np.random.default_rng(args.seed))
     reader = DigitReader.load(args.model, None if args.digits_only else args.numbers)
     rng = np.random.default_rng(args.seed)
     layouts = [Layout(p, g) for p in range(1, 5) for g in range(1, 4)]
@@ -84,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
                 sure_alarms += check.ok is False and check.sure
     n = total.numbers + total.struck
     print(f"pads: {args.pads} photos, {n} written boxes, {total.blank} blank "
-          f"(held-out MNIST digits, {args.pen} pen)")
+          f"(held-out MNIST digits, {args.pen} pen, {args.hand} hand)")
     print(f"written boxes right: {total.written:.4f} "
           f"({total.numbers_right + total.struck_right}/{n})")
     print(f"  numbers right:     {total.numbers_right / max(1, total.numbers):.4f} "

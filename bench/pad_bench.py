@@ -7,9 +7,11 @@ digit network never trained on, ``tests/data/pad_digits_heldout.npz``): the styl
 building the reader ("tune") and one style never looked at while tuning ("heldout"), at the
 Pi camera's 1640x1232 and at a phone's 3000x4000 (read at 1640x1232-ish inside: the table is
 flattened at most 1400 px long). ms is the whole ``read_pad`` on one core (cv2.setNumThreads(1)).
-``--pen ballpoint`` writes every digit as a ballpoint's thin line instead of MNIST's strokes.
+``--pen ballpoint`` writes every digit as a ballpoint's thin line instead of MNIST's strokes;
+``--hand continental`` gives every 1 its up-stroke and every 7 its bar.
 
     .venv/bin/python bench/pad_bench.py [--sheets 12] [--seed 7] [--pen felt|ballpoint]
+        [--hand mnist|continental]
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision.kniffel_pad.digits import DigitReader  # noqa: E402
+from vision.kniffel_pad.hands import HANDS, continental  # noqa: E402
 from vision.kniffel_pad.synth import PENS  # noqa: E402
 from vision.pad import PadError, read_pad, synth  # noqa: E402
 
@@ -58,16 +61,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", type=Path, default=None, help="a digit model to try instead")
     ap.add_argument("--pen", choices=PENS, default="felt",
                     help="how the digits are drawn (default: MNIST's strokes)")
+    ap.add_argument("--hand", choices=HANDS, default="mnist",
+                    help="MNIST's own forms, or 1s and 7s written the continental way")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     with np.load(HELDOUT) as z:
         bank = (z["images"], z["labels"])
+    if args.hand == "continental":
+        bank = continental(bank, np.random.default_rng(args.seed))
     reader = DigitReader.load(args.model)
     for family in ("tune", "heldout"):
         for name, size in SIZES.items():
             s, ms = run(family, size, args.sheets, args.seed, reader, bank, args.pen)
             wrong = s.numbers - s.numbers_right
-            print(f"[{family} styles, {name}] {args.sheets} sheets, {args.pen} pen")
+            print(f"[{family} styles, {name}] {args.sheets} sheets, {args.pen} pen, "
+                  f"{args.hand} hand")
             print(f"  tables right (rows x cols): {s.tables_right}/{s.tables}")
             print(f"  numbers right: {s.numbers_right / max(1, s.numbers):.3f} "
                   f"({s.numbers_right}/{s.numbers}); wrong or missed {wrong}, "

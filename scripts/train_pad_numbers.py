@@ -29,8 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from train_pad_digits import (_BANK, Bank, _keep_bank, digit_sets, export,  # noqa: E402
-                              fit_temperature, pen_for, save)
+from train_pad_digits import (_BANK, Bank, _keep_bank, continental, digit_sets,  # noqa: E402
+                              export, fit_temperature, pen_for, save)
 
 from vision.kniffel_pad import synth  # noqa: E402
 from vision.kniffel_pad.layout import ROWS, Layout  # noqa: E402
@@ -182,12 +182,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "vision" / "models" / "pad_numbers.npz")
     ap.add_argument("--ballpoint", type=float, default=0.0,
                     help="share of the pads written with a ballpoint's thin line (0-1)")
+    ap.add_argument("--continental", type=float, default=0.0,
+                    help="share of the 1s and 7s given an up-stroke and a bar (0-1)")
     args = ap.parse_args(argv)
 
     import torch
 
     torch.set_num_threads(max(1, args.workers))
-    fit, calib, _ = digit_sets(args.mnist)
+    fit, calib, _ = continental(digit_sets(args.mnist), args.continental)
     if args.boxes is not None and args.boxes.exists():
         with np.load(args.boxes) as z:
             x, y, xc, yc = z["x"], z["y"], z["xc"], z["yc"]
