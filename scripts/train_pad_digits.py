@@ -74,6 +74,7 @@ def continental(sets: tuple[Bank, Bank, Bank], share: float) -> tuple[Bank, Bank
 
 
 def digit_sets(mnist: Path | None = None) -> tuple[Bank, Bank, Bank]:
+    """(fit, calibration, held out): MNIST (+ sklearn's digits), split per class."""
     if mnist is not None:
         x, y = full_mnist(mnist)
     else:

@@ -158,7 +158,7 @@ def test_a_pad_written_with_a_ballpoint_is_read_back(reader: DigitReader) -> Non
 
 def test_a_pad_written_as_at_a_german_table_is_read_back(reader: DigitReader) -> None:
     """Every 1 with its long up-stroke and every 7 barred: MNIST has few of either, and a
-    reader that knew only MNIST's read such a 1 as a 7."""
+    reader that knew only MNIST's forms read such a 1 as a 7 (0.820 of these boxes)."""
     rng = np.random.default_rng(2026)
     bank = hands.continental(held_out_digits(), rng)
     total = synth.Score()
@@ -237,7 +237,7 @@ def test_pad_check_marks_a_sum_it_could_not_read(
     """A scribble in the total box is neither "no total" nor a sure number: the line shows
     its reading with a '?' there, and '-' for the sums left empty."""
     layout = Layout(1, 1)
-    page = _scribbled(layout, 11, 3)
+    page = _scribbled(layout, 11, 3)  # one that neither network reads surely (see above)
     ink = (40, 30, 30)
     two = next(i for i, r in enumerate(ROWS) if r.key == "two")
     x, y, w, h = (v * PX_PER_MM for v in layout.box(0, two))

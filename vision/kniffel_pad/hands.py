@@ -3,8 +3,8 @@
 MNIST was written in the United States: its 1 is mostly a bare stem and its 7 has no bar.
 Most people who learnt to write in Germany (and much of Europe) give the 1 a long up-stroke
 into the top of its stem and cross the 7's stem with a bar. To a network that has seen only
-MNIST, such a 1 is a 7 (the shipped networks read more than half of them so); the bar makes
-a 7 look like a 4. No handwriting set with these forms has a licence that allows use in a
+MNIST, such a 1 is a 7 (the networks of 27 Nov read most of them so); the bar makes a 7
+look like a 4. No handwriting set with these forms has a licence that allows use in a
 product, so they are drawn onto MNIST's own digits, in MNIST's 28x28 frame and stroke
 width, before any pen or page is applied.
 """
