@@ -37,12 +37,12 @@ sys.path.insert(0, str(ROOT))
 
 from vision.kniffel_pad import hands, synth  # noqa: E402
 from vision.kniffel_pad.digits import CLASSES, JUNK, SIDE, DigitReader, _to_input, pieces  # noqa: E402
+from vision.kniffel_pad.hands import Bank  # noqa: E402
 from vision.kniffel_pad.layout import ROWS, Layout  # noqa: E402
 from vision.kniffel_pad.numbers import NumberReader  # noqa: E402
 from vision.kniffel_pad.reader import box_inks, box_rect, locate, rectify  # noqa: E402
 
 HELDOUT = ROOT / "tests" / "data" / "pad_digits_heldout.npz"
-Bank = tuple[np.ndarray, np.ndarray]
 
 
 def read_idx(path: Path) -> np.ndarray:

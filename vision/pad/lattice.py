@@ -107,9 +107,8 @@ def _peaks(profile: np.ndarray, min_gap: int, level: float) -> list[int]:
 def _missed(peaks: list[int], smooth: np.ndarray, min_gap: int, level: float) -> list[int]:
     """A gap of ``GAP_FILL`` of the table's usual rows (or columns) or more is most often a
     line bent more than a stretch can hold (a curled page's last rows): its peak is spread,
-    and lower. The
-    strongest place well inside such a gap is offered when half as strong as a line must
-    be; whether it is a grid line is decided by its trace, as for every other."""
+    and lower. The strongest place well inside such a gap is offered when half as strong as
+    a line must be; whether it is a grid line is decided by its trace, as for every other."""
     if len(peaks) < 3:
         return peaks
     usual = float(np.median(np.diff(peaks)))
