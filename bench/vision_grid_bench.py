@@ -387,7 +387,8 @@ def speed(args: argparse.Namespace, letters: object, styles: list) -> None:  # t
               f"worst {max(read_wall):.0f} ms; first read of each game (all 36 cells): "
               + (", ".join(f"{t:.0f}" for t in first) if len(first) <= 6 else
                  f"median {statistics.median(first):.0f}, worst {max(first):.0f}") + " ms")
-    print("  slowest frames (CPU ms): " + ", ".join(f"{c:.0f} ({w})" for c, w in reversed(slowest)))
+    print("  slowest frames (CPU ms): "
+          + ", ".join(f"{c:.0f} ({w})" for c, w in reversed(slowest)))
     print(f"  boards right at the end of each turn: {right}/{judged}"
           + ("; games not all right: " + ", ".join(missed) if missed else ""))
     if not args.only_games:
