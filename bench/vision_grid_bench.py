@@ -345,7 +345,7 @@ def speed(args: argparse.Namespace, letters: object, styles: list) -> None:  # t
     cpu: list[float] = []
     read_wall: list[float] = []
     first: list[float] = []
-    slowest: list[tuple[float, str]] = []  # CPU ms, which frame
+    which: list[str] = []  # each frame of ``cpu``, named
     right = judged = 0
     missed: list[str] = []
     for g in progress(range(games), games, "games"):
@@ -366,7 +366,7 @@ def speed(args: argparse.Namespace, letters: object, styles: list) -> None:  # t
             w, c = (time.perf_counter() - t0) * 1000, (time.thread_time() - c0) * 1000
             wall.append(w)
             cpu.append(c)
-            slowest = sorted(slowest + [(c, f"{style.name} seed {seed} frame {k}")])[-5:]
+            which.append(f"{style.name} seed {seed} frame {k}")
             if obs is not None and obs.changed:
                 (first if len(obs.changed) == 36 else read_wall).append(w)
             if obs is not None:
@@ -387,8 +387,8 @@ def speed(args: argparse.Namespace, letters: object, styles: list) -> None:  # t
               f"worst {max(read_wall):.0f} ms; first read of each game (all 36 cells): "
               + (", ".join(f"{t:.0f}" for t in first) if len(first) <= 6 else
                  f"median {statistics.median(first):.0f}, worst {max(first):.0f}") + " ms")
-    print("  slowest frames (CPU ms): "
-          + ", ".join(f"{c:.0f} ({w})" for c, w in reversed(slowest)))
+    slowest = sorted(zip(cpu, which), reverse=True)[:5]
+    print("  slowest frames (CPU ms): " + ", ".join(f"{c:.0f} ({w})" for c, w in slowest))
     print(f"  boards right at the end of each turn: {right}/{judged}"
           + ("; games not all right: " + ", ".join(missed) if missed else ""))
     if not args.only_games:

@@ -210,11 +210,17 @@ def test_pad_check_json_and_one_line_errors(
         assert out == "" and len(err.strip().splitlines()) == 1
 
 
+def _box_px(layout: Layout, key: str) -> tuple[float, float, float, float]:
+    """The first column's box of row ``key`` on the page image, px."""
+    row = [r.key for r in ROWS].index(key)
+    x, y, w, h = (v * PX_PER_MM for v in layout.box(0, row))
+    return x, y, w, h
+
+
 def _scribbled(layout: Layout, turns: int, width: int) -> np.ndarray:
     """The pad with a zigzag of ``turns`` points across its total box."""
     page = cv2.cvtColor(sheet.page_image(layout, PX_PER_MM), cv2.COLOR_GRAY2BGR)
-    total = next(i for i, r in enumerate(ROWS) if r.key == "total")
-    x, y, w, h = (v * PX_PER_MM for v in layout.box(0, total))
+    x, y, w, h = _box_px(layout, "total")
     zigzag = [[x + w * (0.3 + 0.4 / (turns - 1) * k), y + h * (0.25 if k % 2 else 0.75)]
               for k in range(turns)]
     cv2.polylines(page, [np.array(zigzag, np.int32)], False, (40, 30, 30), width)
@@ -240,8 +246,7 @@ def test_pad_check_marks_a_sum_it_could_not_read(
     layout = Layout(1, 1)
     page = _scribbled(layout, 11, 3)  # one that neither network reads surely (see above)
     ink = (40, 30, 30)
-    two = next(i for i, r in enumerate(ROWS) if r.key == "two")
-    x, y, w, h = (v * PX_PER_MM for v in layout.box(0, two))
+    x, y, w, h = _box_px(layout, "two")
     cv2.line(page, (round(x + 0.2 * w), round(y + 0.8 * h)),
              (round(x + 0.8 * w), round(y + 0.2 * h)), ink, 5)  # struck: the column is not empty
     photo = tmp_path / "pad.png"
