@@ -348,11 +348,13 @@ def test_a_tray_filling_the_view_is_found_though_its_cubes_are_the_tables_colour
 
 def test_a_look_goes_fit_by_fit_and_ends_with_the_grid_or_none() -> None:
     """A ``Look`` is ``locate`` one fit a call (the table spreads it over frames): a frame
-    with no grid gives None for each fit but the last, which raises GridNotFound; a board
-    gives at its first fit the grid ``locate`` gives."""
+    with no grid gives None for each fit but the last, which raises GridNotFound, and one
+    step more for cutting the frame at the finer scale (the rounder look there shares that
+    cut); a board gives at its first fit the grid ``locate`` gives."""
     cloth = np.random.default_rng(3).integers(90, 110, (1232, 1640, 3)).astype(np.uint8)
     look = Look()
-    assert [look.step(cloth) for _ in range(5)] == [None] * 5
+    assert [look.step(cloth) for _ in range(6)] == [None] * 6
+    assert look.fits == 5
     with pytest.raises(GridNotFound):
         look.step(cloth)
     style = synth.styles("bench")[0]

@@ -44,7 +44,7 @@ from vision.grid.squares import (
 
 _log = logging.getLogger(__name__)
 T = TypeVar("T")
-# work the table spreads over frames, one fit a step: each step is sent the frame at hand
+# work the table spreads over frames, at most one fit a step: each step is sent the frame at hand
 # (or None), and the work ends with its result
 Steps = Generator[None, np.ndarray | None, T]
 
@@ -61,9 +61,10 @@ def locate(image: np.ndarray) -> Grid:
 def looking(image: np.ndarray, follow: bool = False,
             ) -> Steps[Grid | None]:
     """:func:`locate` as steps, for work the table spreads over frames: it yields before
-    each fit, so that looks made one after another still make one fit a step (begin it with
-    :func:`begun`). With ``follow``, each fit is made on the frame sent to it, the one the
-    table has then (tiles turned since only help), else on ``image``. Returns the grid, or
+    each of :class:`Look`'s steps, so that looks made one after another still make one fit
+    (or one cut) a step (begin it with :func:`begun`). With ``follow``, each fit is made on
+    the frame sent to it (or to the cut before it), the one the table has then (tiles turned
+    since only help), else on ``image``. Returns the grid, or
     None when there is none. A grid found is returned a step after its fit: what is done
     with it (the backs it cuts measured, all 36 cells read) then falls on a frame of its
     own, not on the fit's (the two together took a frame to 200-360 ms)."""
@@ -104,25 +105,32 @@ class Look:
     (:func:`flat_light`: dark tiles on a dark table under a dim lamp), 60-150 ms of one
     core each. The table makes one fit a frame, each on the frame it has then (tiles turned
     since only help), instead of all on one frame, over the frame's time; fits on the same
-    image share its cuts."""
+    image share its cuts. Cutting a frame at the finer scale and fitting there took up to
+    270 ms together on tables nobody tuned for (a frame is 250): such a cut is a step of its
+    own, and the fit follows on the next step, on the frame that was cut."""
 
     def __init__(self) -> None:
         self.fits = 0
         self._views: _Views | None = None
+        self._cut = False  # the last step only cut the frame: fit on it now
 
     def step(self, image: np.ndarray) -> Grid | None:
         """The next fit, on ``image``: the grid, or None when it found none; raises
         :class:`GridNotFound` when the last one found none (or ``image`` is no frame)."""
         if image is None or image.ndim != 3 or min(image.shape[:2]) < 32:
             raise GridNotFound("not a colour image")
-        if self._views is None or self._views.image is not image:
+        if self._views is None or (self._views.image is not image and not self._cut):
             self._views = _Views(image)
+        image = self._views.image
         sides = [WORK_SIDE]
         if max(image.shape[:2]) > WORK_SIDE * 1.2:  # a small grid in a wide frame: finer
             sides.append(int(WORK_SIDE * 1.6))
         ways = [(fill, side, False) for fill in (FILL, ROUND_FILL) for side in sides]
         ways += [(fill, WORK_SIDE, True) for fill in (FILL, ROUND_FILL)]
         fill, side, flat = ways[self.fits % len(ways)]
+        self._cut = side != WORK_SIDE and not self._cut and self._views.cut(side, flat)
+        if self._cut:
+            return None
         self.fits += 1
         small, scale, seen = self._views.at(side, flat)
         try:
@@ -149,6 +157,14 @@ class _Views:
     def __init__(self, image: np.ndarray) -> None:
         self.image = image
         self._at: dict[tuple[int, bool], tuple[np.ndarray, float, Segments]] = {}
+
+    def cut(self, side: int, flat: bool) -> bool:
+        """Cut the frame at this scale, its blobs' shapes too, unless that is done: did it
+        cut?"""
+        if (side, flat) in self._at:
+            return False
+        self.at(side, flat)[2].squares(ROUND_FILL)
+        return True
 
     def at(self, side: int, flat: bool = False) -> tuple[np.ndarray, float, Segments]:
         if (side, flat) not in self._at:
