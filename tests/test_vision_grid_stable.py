@@ -8,7 +8,7 @@ import pytest
 
 from companion.games.moerder.board import CELLS, Board
 from tiles_support import fits  # noqa: F401 (fixture)
-from vision.grid import locate, rectify
+from vision.grid import begun, locate, looking, rectify
 from vision.letters import LetterReader
 from vision import synth
 from vision.observation import RECT_BORDER, RECT_PX, TableReader
@@ -207,6 +207,41 @@ def test_the_first_quiet_frame_with_tiles_turned_finds_where_the_grid_lies_exact
     assert again is not None and len(again.changed) == CELLS
     assert again.grid == str(boards[1])
     assert reader.read(img) is not None and off() < 0.15  # one look a game
+
+
+def test_a_look_that_ends_and_the_next_one_begun_fit_on_frames_of_their_own(
+        fits: list[int]) -> None:
+    """A look that fails ends with its last fit; when a new one began on that same quiet
+    frame, its first fit came too, and the frame took two fits (255 ms of CPU on a
+    patterned cloth). The new look makes its first fit on the next frame."""
+    style, seed = synth.styles("train")[55], 355
+    boards = synth.game_boards(seed, turns=2)
+    layout = synth.make_layout(style, seed, (1640, 1232))
+    ref, truth = synth.render_table(Board(), style, seed, layout=layout, frame=10_000)
+    img, _ = synth.render_table(boards[1], style, seed, layout=layout, frame=1)
+    reader = TableReader(TileReader(LetterReader.load()), still_frames=1)
+    reader.learn_reference(ref)
+    reader.read(ref)
+    reader.read(img)
+    first = reader.read(img)  # the turned tile read; the look waits for a quiet frame
+    assert first is not None and first.changed
+    cloth = np.random.default_rng(3).integers(90, 110, (1232, 1640, 3)).astype(np.uint8)
+    failing = begun(looking(cloth))  # a look one fit from its end, finding nothing
+    while len(fits) < 5:
+        failing.send(None)
+    turned = Turned.between(img, ref)
+    assert turned is not None
+    reader._proving = failing, turned, False
+    per_frame = []
+    for _ in range(4):
+        before = len(fits)
+        assert reader.read(img) is not None
+        per_frame.append(len(fits) - before)
+    assert per_frame[:2] == [1, 1]  # the failing look's last fit, then the new look's first
+    assert max(per_frame) == 1
+    assert reader.grid is not None
+    pitch = float(np.linalg.norm(truth.corners[1] - truth.corners[0])) / 6
+    assert float(np.abs(reader.grid.corners - truth.corners).max()) < 0.15 * pitch
 
 
 def test_with_no_grid_anywhere_the_look_goes_on_one_fit_a_frame(fits: list[int]) -> None:
