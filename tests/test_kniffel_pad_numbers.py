@@ -198,3 +198,24 @@ def test_boxes_both_readers_agree_on_are_not_cut_and_read_the_same(
         readings[agree, "pieces"] = sum(seen)
     assert readings[shipped] == readings[2.0]
     assert readings[shipped, "pieces"] < 0.9 * readings[2.0, "pieces"], readings
+
+
+def test_no_crop_goes_to_the_digit_network_twice_in_a_pad(
+        pads: Pads, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A mark read in the first look, or given again by a join cut where its marks part,
+    is the same crop and gets the same answer: it is looked up, not read again (a quarter
+    of the second look's crops on a full pad)."""
+    reader = DigitReader.load()
+    sent: list[bytes] = []
+    probs = reader.probs
+
+    def counted(images: list[np.ndarray]) -> np.ndarray:
+        sent.extend(np.asarray(image, np.float32).tobytes() for image in images)
+        return probs(images)
+
+    monkeypatch.setattr(reader, "probs", counted)
+    for _, pad in pads:
+        sent.clear()
+        read_pad(pad.photo, reader)
+        assert len(sent) > 100
+        assert len(set(sent)) == len(sent)

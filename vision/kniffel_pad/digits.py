@@ -322,14 +322,13 @@ class DigitReader:
         (a cut kept wide); a stroke's share of the box is measured between the lines."""
         quick = [segment(b, whole_only=True) for b in ink_boxes]
         widths = [b.shape[1] - 2 * margin for b in ink_boxes]
-        probs = self.probs([p.image for sg in quick for p in sg.pieces])
+        pieces = [p for sg in quick for p in sg.pieces]
+        probs = self.probs([p.image for p in pieces])
         out: list[BoxReading | None] = []
-        redo: list[tuple[int, frozenset[int], dict[int, np.ndarray]]] = []
+        redo: list[tuple[int, frozenset[int]]] = []
         firsts: dict[int, BoxReading] = {}
-        k = 0
-        for n, (sg, width) in enumerate(zip(quick, widths)):
-            p = probs[k:k + len(sg.pieces)]
-            k += len(sg.pieces)
+        ends = np.cumsum([len(sg.pieces) for sg in quick])[:-1]
+        for n, (sg, width, p) in enumerate(zip(quick, widths, np.split(probs, ends))):
             whole = _whole(sg)
             sure = {i for i, piece in whole.items() if p[piece, :JUNK].max() >= SURE or (
                 p[piece, JUNK] >= SPECK and not _digit_sized(sg, piece))}
@@ -337,7 +336,7 @@ class DigitReader:
             first = decide(sg, p, width, signed)
             out.append(None if unsure else first)
             if unsure:
-                redo.append((n, unsure, {i: p[piece] for i, piece in whole.items()}))
+                redo.append((n, unsure))
                 firsts[n] = first
         known = {} if self.numbers is None else self.numbers.guess_boxes(
             {n: ink_boxes[n] for n, first in firsts.items() if plain(first)})
@@ -345,24 +344,25 @@ class DigitReader:
             value, p_net = guess.best()
             if value == firsts[n].value and p_net >= AGREE:
                 out[n] = firsts[n]
+        read = {p.image.tobytes(): row for p, row in zip(pieces, probs)}
         self._cut_and_join(ink_boxes, [r for r in redo if out[r[0]] is None], out, signed,
-                           widths)
+                           widths, read)
         readings = [r for r in out if r is not None]
         return (readings if self.numbers is None
                 else self.numbers.check(ink_boxes, readings, known, guess_unread=sums))
 
     def _cut_and_join(self, ink_boxes: Sequence[np.ndarray],
-                      redo: list[tuple[int, frozenset[int], dict[int, np.ndarray]]],
-                      out: list[BoxReading | None], signed: bool, widths: list[int]) -> None:
-        """The second look at boxes with unsure marks: every join and cut around them."""
-        full = [segment(ink_boxes[n], around=unsure) for n, unsure, _ in redo]
-        # a mark as it is was read in the first look: the same crop, the same answer
-        known = [{piece: mark for mark, piece in _whole(sg).items()} for sg in full]
-        new = [p.image for sg, kn in zip(full, known) for j, p in enumerate(sg.pieces)
-               if j not in kn]
-        fresh = iter(self.probs(new))
-        for (n, _, seen), sg, kn in zip(redo, full, known):
-            p = np.array([seen[kn[j]] if j in kn else next(fresh) for j in range(len(sg.pieces))])
+                      redo: list[tuple[int, frozenset[int]]], out: list[BoxReading | None],
+                      signed: bool, widths: list[int], read: dict[bytes, np.ndarray]) -> None:
+        """The second look at boxes with unsure marks: every join and cut around them.
+        ``read``: the answer for each crop so far, by its bytes (marks as they are, and joins
+        cut where their marks part, which give them again: a quarter of a full pad's crops)."""
+        full = [segment(ink_boxes[n], around=unsure) for n, unsure in redo]
+        new = {k: p.image for sg in full for p in sg.pieces
+               if (k := p.image.tobytes()) not in read}
+        read.update(zip(new, self.probs(list(new.values()))))
+        for (n, _), sg in zip(redo, full):
+            p = np.array([read[piece.image.tobytes()] for piece in sg.pieces])
             out[n] = decide(sg, p.reshape(-1, len(CLASSES)), widths[n], signed)
 
 
