@@ -64,10 +64,10 @@ def looking(image: np.ndarray, follow: bool = False,
     each of :class:`Look`'s steps, so that looks made one after another still make one fit
     (or one cut) a step (begin it with :func:`begun`). With ``follow``, each fit is made on
     the frame sent to it (or to the cut before it), the one the table has then (tiles turned
-    since only help), else on ``image``. Returns the grid, or
-    None when there is none. A grid found is returned a step after its fit: what is done
-    with it (the backs it cuts measured, all 36 cells read) then falls on a frame of its
-    own, not on the fit's (the two together took a frame to 200-360 ms)."""
+    since only help), else on ``image``. Returns the grid, or None when there is none.
+    A grid found is returned a step after its fit: what is done with it (the backs it cuts
+    measured, all 36 cells read) then falls on a frame of its own, not on the fit's (the
+    two together took a frame to 200-360 ms)."""
     look = Look()
     while True:
         sent = yield
@@ -106,8 +106,8 @@ class Look:
     core each. The table makes one fit a frame, each on the frame it has then (tiles turned
     since only help), instead of all on one frame, over the frame's time; fits on the same
     image share its cuts. Cutting a frame at the finer scale and fitting there took up to
-    270 ms together on tables nobody tuned for (a frame is 250): such a cut is a step of its
-    own, and the fit follows on the next step, on the frame that was cut."""
+    270 ms together on tables nobody tuned for (the budget is 250 ms a frame): such a cut
+    is a step of its own, and the fit follows on the next step, on the frame that was cut."""
 
     def __init__(self) -> None:
         self.fits = 0
@@ -115,7 +115,8 @@ class Look:
         self._cut = False  # the last step only cut the frame: fit on it now
 
     def step(self, image: np.ndarray) -> Grid | None:
-        """The next fit, on ``image``: the grid, or None when it found none; raises
+        """The next fit (or the cut before a fit at the finer scale), on ``image``, or on the
+        frame the last step cut: the grid, or None when it found none (or only cut); raises
         :class:`GridNotFound` when the last one found none (or ``image`` is no frame)."""
         if image is None or image.ndim != 3 or min(image.shape[:2]) < 32:
             raise GridNotFound("not a colour image")
