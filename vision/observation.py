@@ -211,9 +211,9 @@ class TableReader:
         # whether it is the last look)
         self._finding: Steps[Grid | None] | None = None
         self._proving: tuple[Steps[Grid | None], Turned, bool] | None = None
-        # frames read, and the one a look last stepped on: one step a frame, also where one
-        # look ends and the next begins on the same frame (two fits took it to 255 ms)
-        self._frames = self._stepped = 0
+        # a look stepped on this frame: one step a frame, also where one look ends and the
+        # next begins on the same frame (two fits took it to 255 ms)
+        self._stepped = False
         self.settle_frames = SETTLE_FRAMES
         self.status = "none"
 
@@ -243,7 +243,7 @@ class TableReader:
     def read(self, frame: np.ndarray) -> Observation | None:
         """An observation of a still, uncovered table; None otherwise (see ``status``)."""
         t0 = time.perf_counter()
-        self._frames += 1
+        self._stepped = False
         if not self.stillness.update(frame):
             self.status = "moving"
             self._covered = 0
@@ -305,7 +305,7 @@ class TableReader:
         reference's grid is taken if there is one (None otherwise, and the next frame looks
         again)."""
         finding = self._finding = self._finding or begun(looking(frame, follow=True))
-        self._stepped = self._frames
+        self._stepped = True
         try:
             finding.send(frame)
             return None
@@ -377,9 +377,9 @@ class TableReader:
         """The look for the grid goes on, one fit; when it ends, its grid is taken as
         :meth:`_take` says (True: read this frame whole)."""
         assert self._proving is not None
-        if self._stepped == self._frames:
+        if self._stepped:
             return False  # a look stepped on this frame already: this one goes on next frame
-        self._stepped = self._frames
+        self._stepped = True
         steps, turned, last = self._proving
         before = self.tiles.refs, self.tiles.back  # the look learns only in its last step
         try:

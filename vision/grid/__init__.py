@@ -129,8 +129,10 @@ class Look:
         ways = [(fill, side, False) for fill in (FILL, ROUND_FILL) for side in sides]
         ways += [(fill, WORK_SIDE, True) for fill in (FILL, ROUND_FILL)]
         fill, side, flat = ways[self.fits % len(ways)]
-        self._cut = side != WORK_SIDE and not self._cut and self._views.cut(side, flat)
-        if self._cut:
+        if self._cut:  # the last step cut this frame: the fit is made on it now
+            self._cut = False
+        elif side != WORK_SIDE and self._views.cut(side, flat):
+            self._cut = True
             return None
         self.fits += 1
         small, scale, seen = self._views.at(side, flat)

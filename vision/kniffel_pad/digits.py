@@ -119,8 +119,7 @@ def darkest(ink_box: np.ndarray) -> float:
     if n == 0:
         return 0.0
     at = 0.995 * (n - 1)
-    lo = int(at)
-    hi = min(lo + 1, n - 1)
+    lo, hi = int(at), min(int(at) + 1, n - 1)
     inked = flat[flat > 0.05]  # a box is mostly paper: the top ranks lie among its ink
     skipped = n - inked.size
     if skipped <= lo:
@@ -358,11 +357,12 @@ class DigitReader:
         ``read``: the answer for each crop so far, by its bytes (marks as they are, and joins
         cut where their marks part, which give them again: a quarter of a full pad's crops)."""
         full = [segment(ink_boxes[n], around=unsure) for n, unsure in redo]
-        new = {k: p.image for sg in full for p in sg.pieces
-               if (k := p.image.tobytes()) not in read}
+        keys = [[p.image.tobytes() for p in sg.pieces] for sg in full]
+        new = {k: p.image for sg, ks in zip(full, keys) for k, p in zip(ks, sg.pieces)
+               if k not in read}
         read.update(zip(new, self.probs(list(new.values()))))
-        for (n, _), sg in zip(redo, full):
-            p = np.array([read[piece.image.tobytes()] for piece in sg.pieces])
+        for (n, _), sg, ks in zip(redo, full, keys):
+            p = np.array([read[k] for k in ks])
             out[n] = decide(sg, p.reshape(-1, len(CLASSES)), widths[n], signed)
 
 
