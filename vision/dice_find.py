@@ -57,7 +57,7 @@ class Finder:
     """The finder network, run by cv2.dnn (``vision.model_file.OnnxNet``)."""
 
     def __init__(self, onnx: bytes, min_score: float = MIN_SCORE, work_side: int = WORK_SIDE) -> None:
-        self.net = OnnxNet(onnx, "dice finder", FinderError, keep=True)
+        self.net = OnnxNet(onnx, "dice finder", FinderError, frame=True)
         self.onnx = self.net.onnx
         self.min_score = min_score
         self.work_side = work_side

@@ -121,8 +121,8 @@ class Net(OnnxNet):
     logits. Other readers built on this network (the dice faces) pass their own ``error``."""
 
     def __init__(self, onnx: bytes, temperature: float = 1.0,
-                 error: type[Exception] = LetterError, keep: bool = False) -> None:
-        super().__init__(onnx, "letter network", error, keep)
+                 error: type[Exception] = LetterError) -> None:
+        super().__init__(onnx, "letter network", error)
         self.temperature = temperature
 
     def run(self, x: FloatArray) -> tuple[FloatArray, FloatArray]:
@@ -203,7 +203,7 @@ class LetterReader:
             raise LetterError(f"letter model {p} was made for other letters or input size")
         # kept: a grid read runs it four to seven times, and reading it afresh each time cost
         # a whole read some 23 ms of CPU (134 -> 157 ms) for its 3-4 MB of buffers
-        net = Net(onnx, float(meta["temperature"]), LetterError, keep=True)
+        net = Net(onnx, float(meta["temperature"]), LetterError)
         protos, labels = prototypes_of(arrays)
         return cls(net, protos, labels, float(meta.get("min_confidence", UNSURE_BELOW)),
                    second_look=float(meta.get("second_look", 1.0)))
