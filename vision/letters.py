@@ -201,8 +201,6 @@ class LetterReader:
         meta, onnx, arrays = read_model(p, "letter model", LetterError)
         if meta.get("letters") != LETTERS or int(meta.get("norm", -1)) != NORM:
             raise LetterError(f"letter model {p} was made for other letters or input size")
-        # kept: a grid read runs it four to seven times, and reading it afresh each time cost
-        # a whole read some 23 ms of CPU (134 -> 157 ms) for its 3-4 MB of buffers
         net = Net(onnx, float(meta["temperature"]), LetterError)
         protos, labels = prototypes_of(arrays)
         return cls(net, protos, labels, float(meta.get("min_confidence", UNSURE_BELOW)),
