@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -51,3 +54,13 @@ def test_a_batch_longer_than_a_chunk_is_answered_whole_and_in_order() -> None:
     for i in (0, CHUNK - 1, CHUNK, 2 * CHUNK + 4):
         np.testing.assert_array_equal(whole[i], net.forward(batch[i:i + 1])[0][0])
     assert not np.array_equal(whole[0], whole[CHUNK])
+
+
+def test_a_crop_network_with_nowhere_to_write_its_file_fails_with_the_readers_error(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The classic engine reads a file: a folder for temporary files that cannot be written
+    is the reader's one-line error, not a traceback."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "missing"))
+    _, onnx, _ = read_model(MODEL_PATH, "digit model", NetError)
+    with pytest.raises(NetError, match="OpenCV cannot load the digit network"):
+        OnnxNet(onnx, "digit network", NetError)

@@ -52,7 +52,7 @@ class OnnxNet:
                 path = Path(folder) / "net.onnx"
                 path.write_bytes(self.onnx)
                 return cv2.dnn.readNetFromONNX(str(path), cv2.dnn.ENGINE_CLASSIC)
-        except cv2.error as exc:
+        except (cv2.error, OSError) as exc:  # OSError: no temporary file could be written
             raise self._error(
                 f"OpenCV cannot load the {self._what}: {exc}".splitlines()[0]) from exc
 
