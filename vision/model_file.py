@@ -26,8 +26,9 @@ class OnnxNet:
     - Crop networks (letters, dice faces, pad digits and numbers) run on OpenCV's classic
       engine, 16 crops at a time. The classic engine ran them 10-40 % faster than OpenCV 5's
       new one, and far faster in small chunks than in one batch of 560 crops, whose buffers
-      (tens of MB) no cache holds. A chunk's buffers are a few MB, so the net is kept: nothing
-      is read again for a call, and what it holds stays small beside the dice finder's.
+      (tens of MB) no cache holds. A chunk's buffers are small (the number network's, the
+      largest, some 11 MB), so the net is kept: nothing is read again for a call, and a full
+      pad's read raises the peak by 11 MB where whole batches raised it by 43.
     - ``frame`` networks (the dice finder) run one whole frame at a time on the new engine,
       3.5 times faster there than the classic one on a 640x480 frame.
     OpenCV reads the classic engine from a file only (from a buffer it takes the new engine),
