@@ -60,10 +60,11 @@ class OnnxNet:
     def forward(self, x: np.ndarray, outputs: Sequence[str] | None = None) -> list[np.ndarray]:
         """The named outputs (or the only one) for input ``x``, as float32 arrays."""
         x = np.ascontiguousarray(x, np.float32)
-        step = self._chunk or max(len(x), 1)
+        n = max(len(x), 1)  # an empty batch still runs once, as OpenCV answers it
+        step = self._chunk or n
         parts = []
         with self._lock:
-            for start in range(0, max(len(x), 1), step):
+            for start in range(0, n, step):
                 self._net.setInput(x[start:start + step])
                 out = self._net.forward(list(outputs)) if outputs else [self._net.forward()]
                 parts.append([np.asarray(o, np.float32) for o in out])
