@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from vision.kniffel_pad.layout import PadSheetError
+from vision.marks import components
 from vision.model_file import OnnxNet, read_model, write_model
 
 if TYPE_CHECKING:
@@ -145,7 +146,7 @@ def pen_mask(ink_box: np.ndarray) -> np.ndarray:
 def _groups(mask: np.ndarray) -> list[np.ndarray]:
     """Connected marks as whole-box masks, left to right; a mark over or under another (the
     bar of a 5) joins it when together they are no wider than a digit."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    n, labels, stats, _ = components(mask.astype(np.uint8))
     boxes = sorted((stats[i, 0], i) for i in range(1, n) if stats[i, 4] >= MIN_AREA)
     if len(boxes) > MAX_GROUPS:  # dirt: keep the biggest marks
         keep = set(sorted((int(stats[i, 4]), i) for _, i in boxes)[-MAX_GROUPS:])
@@ -432,8 +433,7 @@ def _apart(seg: Segmentation) -> list[tuple[float, float]]:
         a, b = whole.get(k), whole.get(k + 1)
         if a is None or b is None or not (_digit_sized(seg, a) and _digit_sized(seg, b)):
             continue
-        ax, _, aw, _ = seg.pieces[a].bbox
-        bx, _, bw, _ = seg.pieces[b].bbox
+        (ax, _, aw, _), (bx, _, bw, _) = seg.pieces[a].bbox, seg.pieces[b].bbox
         if bx >= ax + aw:
             out.append((ax + aw / 2, bx + bw / 2))
     return out

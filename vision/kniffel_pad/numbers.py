@@ -25,6 +25,7 @@ import numpy as np
 from vision.kniffel_pad.digits import (MIN_AREA, NUMBERS_PATH, UNREAD, BoxReading, pen_mask,
                                        plain)
 from vision.kniffel_pad.layout import PadSheetError
+from vision.marks import components
 from vision.model_file import OnnxNet, read_model, write_model
 
 HEIGHT, WIDTH = 32, 80
@@ -48,7 +49,7 @@ def number_input(ink_box: np.ndarray, scale: float = 1.0, shift: tuple[int, int]
     mask = pen_mask(ink_box)
     # a faint digit falls apart into bits under the mask; bits this close are one mark
     near_bits = cv2.dilate(mask.astype(np.uint8), np.ones((BRIDGE, BRIDGE), np.uint8))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(near_bits, connectivity=8)
+    n, labels, stats, _ = components(near_bits)
     area = np.bincount(labels[mask], minlength=n)
     marks = [i for i in range(1, n) if area[i] >= MIN_AREA]
     if not marks:

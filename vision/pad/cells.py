@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from vision.kniffel_pad.digits import INK_FLOOR, INK_ON, MIN_AREA, darkest, pen_mask
+from vision.marks import components
 from vision.pad.lattice import Lattice
 
 CELL_H = 48  # px: a cell's height once cut out (the printed pad's boxes are read at this)
@@ -105,7 +106,7 @@ def cut(ink: np.ndarray, lat: Lattice, g: Group) -> np.ndarray:
     m, size, pad, width = cell_warp(lat, g)
     box = cv2.warpPerspective(ink, m, size, flags=cv2.INTER_LINEAR)
     mask = pen_mask(box).astype(np.uint8)  # the marks the digit reader will see
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, labels, stats, _ = components(mask)
     gone = [i for i in range(1, n) if _not_this_cells(
         int(stats[i, 0]), int(stats[i, 1]), int(stats[i, 2]), int(stats[i, 3]), width, pad)]
     tall = [i for i in gone if _digit_tall(stats[i])]
@@ -167,7 +168,7 @@ def looks_printed(box: np.ndarray) -> bool | None:
     if top < INK_ON * 0.6:
         return None
     mask = (box > float(np.clip(0.4 * top, INK_FLOOR, INK_ON))).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, _, stats, _ = components(mask)
     marks = [s for s in stats[1:] if s[4] >= MIN_AREA]
     if not marks:
         return None

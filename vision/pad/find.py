@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.marks import components
+
 WORK = 1000  # long side (px) at which tables are looked for
 INK = 0.1  # ink map level of a faint printed line
 CLOSE_PX = 15  # a closing wider than any stroke or printed line: the paper level
@@ -114,8 +116,8 @@ def find_tables(image: np.ndarray) -> list[Found]:
     grid = cv2.dilate(h | v, np.ones((3, 3), np.uint8))
     near = np.ones((3, 3), np.uint8)
     crossings = np.asarray(cv2.dilate(h, near)) & np.asarray(cv2.dilate(v, near))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(grid, connectivity=8)
-    m, _, _, centres = cv2.connectedComponentsWithStats(crossings, connectivity=8)
+    n, labels, stats, _ = components(grid)
+    m, _, _, centres = components(crossings)
     at = np.round(centres[1:]).astype(int)
     owners = labels[np.clip(at[:, 1], 0, labels.shape[0] - 1),
                     np.clip(at[:, 0], 0, labels.shape[1] - 1)] if m > 1 else np.zeros(0, int)
