@@ -82,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"of them unsure (<0.5) {s.numbers_unsure}")
             print(f"  struck recognised: {s.struck_right}/{s.struck}; "
                   f"blank right: {s.blank_right}/{s.blank}")
+            print(f"  printed labels read as print: {s.labels_right}/{s.labels}; "
+                  f"handwritten or blank cells read as print: {s.hand_as_print}")
             if ms:
                 print(f"  ms (one core): median {statistics.median(ms):.0f}, max {max(ms):.0f}")
     return 0

@@ -30,6 +30,8 @@ TEXT_VOTE = 0.5  # share of a column's written cells that look printed
 ROW_VOTE = 0.8  # of a row's: a row of handwriting may hold a few broken digits
 SMALL_H = 0.42  # of the height: a mark lower than this is no handwritten digit
 WORD_H = 0.15  # of the height: a word's letters at least; lower is a stroke's width
+WORD_TALL = 0.55  # of the height: a word with a capital and a descender ("Spiel") at most
+WORD_FILL = (0.2, 0.65)  # of its box a word's ink fills: more than a stroke, less than a bar
 REMNANT = 0.1  # of the height: a line's leftover is at most this thick, this near its line
 
 
@@ -163,7 +165,8 @@ def _not_this_cells(x: int, y: int, w: int, h: int, width: int, pad: int) -> boo
 
 def looks_printed(box: np.ndarray) -> bool | None:
     """None for an empty cell; True when its marks look like print: several marks, most
-    far smaller than a handwritten digit (letters of a label), or very many."""
+    far smaller than a handwritten digit (letters of a label), or a word beside marks that
+    small (a header's "Spiel 1"), or very many."""
     top = darkest(box)
     if top < INK_ON * 0.6:
         return None
@@ -173,28 +176,45 @@ def looks_printed(box: np.ndarray) -> bool | None:
     if not marks:
         return None
     small = float(np.median([s[3] for s in marks])) < SMALL_H * CELL_H
-    return (small and (len(marks) >= 3 or any(_word(s) for s in marks))) or len(marks) >= 7
+    words = [_word(s) for s in marks]
+    rest_small = all(s[3] < SMALL_H * CELL_H for s, w in zip(marks, words) if not w)
+    return (small and len(marks) >= 3) or (any(words) and (small or rest_small)) or (
+        len(marks) >= 7)
 
 
 def _word(stat: np.ndarray) -> bool:
-    """A mark that is letters run together (an italic or tightly set label): lower than a
-    handwritten digit, wider than tall, and neither a thin stroke nor a filled bar."""
+    """A mark that is letters run together (an italic, tightly set or blurred label): wider
+    than tall, and neither a thin stroke nor a filled bar. One as tall as a digit (a
+    capital and a descender) must be wider still: two handwritten digits run together
+    are about as wide as tall; a word of letters lower than a digit is 1.5 times that."""
     _, _, w, h, area = (int(v) for v in stat[:5])
-    return WORD_H * CELL_H <= h < SMALL_H * CELL_H and w >= 1.5 * h and (
-        0.2 <= area / max(1, w * h) <= 0.6)
+    if not (WORD_H * CELL_H <= h < WORD_TALL * CELL_H
+            and WORD_FILL[0] <= area / max(1, w * h) <= WORD_FILL[1]):
+        return False
+    return w >= (1.5 if h < SMALL_H * CELL_H else 1.8) * h
 
 
 def printed_cells(votes: dict[Group, bool | None]) -> set[Group]:
-    """The cells read as print: in a column or a row where most written cells look printed,
-    or spanning several columns (a title)."""
-    def share(key: str) -> dict[int, float]:
-        tally: dict[int, list[bool]] = {}
+    """The cells read as print: in a column where most written cells look printed (a
+    label column), in a row where most cells outside those columns do (a header), or
+    spanning several columns (a title). A row's vote needs two cells, as a stray speck
+    beside a digit makes one cell look printed, or the row must lie above every row with
+    a cell that does not (a one-column table's header)."""
+    def tally(key: str, skip: frozenset[int] = frozenset()) -> dict[int, list[bool]]:
+        out: dict[int, list[bool]] = {}
         for g, v in votes.items():
-            if v is not None and g.r0 == g.r1 and g.c0 == g.c1:
-                tally.setdefault(getattr(g, key), []).append(v)
-        return {k: sum(v) / len(v) for k, v in tally.items()}
+            if v is not None and g.r0 == g.r1 and g.c0 == g.c1 and g.c0 not in skip:
+                out.setdefault(getattr(g, key), []).append(v)
+        return out
 
-    cols, rows = share("c0"), share("r0")
+    cols = {c: sum(v) / len(v) for c, v in tally("c0").items()}
+    by_row = tally("r0", frozenset(c for c, share in cols.items() if share >= TEXT_VOTE))
+    header = set()
+    for r in sorted(by_row):
+        if not all(by_row[r]):
+            break
+        header.add(r)
+    rows = {r: sum(v) / len(v) for r, v in by_row.items() if len(v) >= 2 or r in header}
     return {g for g, v in votes.items() if v is not None and (
         cols.get(g.c0, 0.0) >= TEXT_VOTE or rows.get(g.r0, 0.0) >= ROW_VOTE or g.c1 > g.c0)}
 

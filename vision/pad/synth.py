@@ -434,7 +434,8 @@ __all__ = ["CellTruth", "Marks", "PX", "Rendered", "STYLES", "Style", "TableTrut
 
 @dataclass
 class Score:
-    """Tables found with the right rows x cols; handwritten cells read right, by kind."""
+    """Tables found with the right rows x cols; handwritten cells read right, by kind; printed
+    labels read as print."""
 
     tables: int = 0
     tables_right: int = 0
@@ -445,6 +446,9 @@ class Score:
     struck_right: int = 0
     blank: int = 0
     blank_right: int = 0
+    labels: int = 0
+    labels_right: int = 0  # read as print
+    hand_as_print: int = 0  # handwritten or blank cells read as print (their number lost)
 
     def add(self, truth: tuple[TableTruth, ...], reading: object, unsure: float = 0.5) -> None:
         """``reading`` a ``vision.pad.PadReading``; cells are compared only in tables found
@@ -474,6 +478,10 @@ class Score:
         elif cell.kind == "blank":
             self.blank += 1
             self.blank_right += read is not None and value is None and not struck
+        elif cell.kind == "label":
+            self.labels += 1
+            self.labels_right += read is not None and text is not None
+        self.hand_as_print += cell.kind in ("number", "struck", "blank") and text is not None
 
 
 __all__ += ["Score"]

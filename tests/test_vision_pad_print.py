@@ -1,0 +1,91 @@
+"""Printed cells told from handwritten ones (``vision.pad.cells``): labels and headers are
+read as print, handwriting never is.
+
+Boxes are drawn as the reader cuts them: an ink map 48 px high inside its lines and a
+quarter more above and below.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pad_support import held_out_digits, reader  # noqa: F401 (a fixture)
+
+from vision.kniffel_pad.digits import DigitReader
+from vision.pad import read_pad, synth
+from vision.pad.cells import Group, looks_printed, printed_cells
+
+
+def _box(*marks: tuple[int, int, float]) -> np.ndarray:
+    """A box holding marks (w, h, share of their box inked) side by side on one line."""
+    box = np.zeros((72, 240), np.float32)
+    x = 10
+    for w, h, fill in marks:
+        y = 50 - h
+        box[y, x:x + w] = 0.8  # the top row joins the mark's columns into one mark
+        per_row = round((fill * w * h - w) / (h - 1))
+        box[y + 1:y + h, x:x + per_row] = 0.8
+        x += w + 6
+    return box
+
+
+def test_a_blurred_label_word_looks_printed() -> None:
+    """Letters a camera's blur ran together ("Zweier" on a hand-ruled card) fill more of
+    their box than sharp ones: 0.61 here."""
+    assert looks_printed(_box((65, 19, 0.62))) is True
+    assert looks_printed(_box((40, 19, 0.62), (16, 19, 0.5))) is True
+
+
+def test_a_header_word_with_a_descender_beside_its_number_looks_printed() -> None:
+    """ "Spiel 1": the capital S and the p's descender make the word as tall as half the
+    cell, taller than most letters, but it is twice as wide as tall."""
+    assert looks_printed(_box((46, 24, 0.5), (9, 17, 0.6))) is True
+    assert looks_printed(_box((53, 26, 0.48), (12, 19, 0.6))) is True
+
+
+@pytest.mark.parametrize("marks", [
+    [(40, 30, 0.4)],  # two digits run together
+    [(44, 26, 0.4)],  # the same, written small
+    [(18, 30, 0.4), (20, 31, 0.4)],  # two digits apart
+    [(60, 5, 0.9)],  # a minus or a stroke along the box
+])
+def test_handwriting_does_not_look_printed(marks: list[tuple[int, int, float]]) -> None:
+    assert looks_printed(_box(*marks)) is False
+
+
+def _votes(cells: dict[tuple[int, int], bool | None]) -> dict[Group, bool | None]:
+    return {Group(r, c, r, c): v for (r, c), v in cells.items()}
+
+
+def test_a_one_player_tables_header_is_print_and_its_numbers_are_not() -> None:
+    """One player column under its header, beside a label column: a stray speck makes a
+    number look printed, and the row is no header for it (its label is the label column's)."""
+    cells = {(r, 0): True for r in range(6)}
+    cells |= {(0, 1): True, (1, 1): False, (2, 1): None, (3, 1): True, (4, 1): False,
+              (5, 1): False}
+    printed = printed_cells(_votes(cells))
+    assert printed == {Group(r, 0, r, 0) for r in range(6)} | {Group(0, 1, 0, 1)}
+
+
+def test_a_row_is_a_header_when_most_of_its_cells_beyond_the_labels_look_printed() -> None:
+    cells = {(r, 0): True for r in range(5)}
+    for c in (1, 2, 3):
+        cells |= {(r, c): False for r in range(5)}
+    cells |= {(2, 1): True, (2, 2): True, (2, 3): True}  # the lower half's header
+    cells |= {(4, 1): True, (4, 3): True}  # specks in two of three numbers: no header
+    printed = printed_cells(_votes(cells))
+    assert {g for g in printed if g.c0 > 0} == {Group(2, c, 2, c) for c in (1, 2, 3)}
+
+
+@pytest.mark.parametrize("style,seed", [(0, 209), (2, 209)])
+def test_every_label_and_header_is_read_as_print(reader: DigitReader, style: int,
+                                                 seed: int) -> None:
+    """Cards whose header row ("Spiel 1" ...) and, on the hand-ruled one, blurred labels
+    were read as handwriting (20 of 30 and 19 of 29 labels were print)."""
+    r = synth.render(synth.STYLES[style], held_out_digits(), np.random.default_rng(seed))
+    got = read_pad(r.photo, reader)
+    score = synth.Score()
+    score.add(r.tables, got)
+    assert score.labels > 20 and score.labels_right == score.labels
+    assert score.hand_as_print == 0
