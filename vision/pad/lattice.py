@@ -142,18 +142,16 @@ def _spaced(peaks: list[int], strength: np.ndarray) -> list[int]:
 
 def _run_centre(window: np.ndarray, expected: float) -> float:
     """Where the line crosses a strip: the centre of the run of line pixels nearest where
-    the line was found, among those at least half as strong as the strongest. A digit's bar
-    or a printed word that survives the opening beside the line is a run of its own, not a
-    weight pulling the line's centre off it (nor, being a little stronger in one strip, the
-    line itself)."""
-    on = window >= 0.5 * window.max()
-    edges = np.flatnonzero(np.diff(np.concatenate([[0], on.astype(np.int8), [0]])))
-    runs = list(zip(edges[::2], edges[1::2]))
-    peaks = [float(window[a:b].max()) for a, b in runs]
-    best = max(peaks)
-    near = min((abs((a + b - 1) / 2 - expected), a, b)
-               for (a, b), pk in zip(runs, peaks) if pk >= 0.5 * best)
-    a, b = near[1], near[2]
+    the line was found, among the runs at least half as strong as the strongest pixel. A
+    digit's bar or a printed word that survives the opening beside the line is a run of its
+    own, not a weight pulling the line's centre off it (nor, being a little stronger in one
+    strip, the line itself)."""
+    on = np.zeros(len(window) + 2, np.int8)
+    on[1:-1] = window >= 0.5 * window.max()
+    edges = np.flatnonzero(on[1:] != on[:-1])
+    starts, stops = edges[::2], edges[1::2]
+    k = int(np.argmin(np.abs((starts + stops - 1) / 2 - expected)))  # the first of a tie
+    a, b = int(starts[k]), int(stops[k])
     w = window[a:b]
     return float(a + (w * np.arange(len(w))).sum() / w.sum())
 
@@ -170,7 +168,8 @@ def _trace(mask: np.ndarray, found: list[int], reach: list[int] | None = None,
     centres = (edges[:-1] + edges[1:]) / 2.0
     gaps = np.diff(found) if len(found) > 1 else np.array([mask.shape[0]])
     pos = np.full((len(found), n), np.nan)
-    profs = [mask[:, edges[k]:edges[k + 1]].mean(axis=1) for k in range(n)]
+    sums = np.add.reduceat(mask, edges[:-1], axis=1, dtype=np.float64)  # every strip at once
+    profs = list((sums / np.diff(edges)).T)  # each strip's mean across, row by row
     spans = []
     for i, p in enumerate(found):
         near = min(gaps[max(0, i - 1)], gaps[min(len(gaps) - 1, i)])
