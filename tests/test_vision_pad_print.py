@@ -54,6 +54,18 @@ def test_handwriting_does_not_look_printed(marks: list[tuple[int, int, float]]) 
     assert looks_printed(_box(*marks)) is False
 
 
+def test_a_box_struck_with_a_wobbly_stroke_does_not_look_printed() -> None:
+    """A felt pen's stroke through the box, rising a little: as low as a word and about as
+    full of its box, but as thick in every column. A column with half its boxes struck
+    (early in a game) was taken for a label column, and its numbers were lost."""
+    box = np.zeros((72, 240), np.float32)
+    thick = np.random.default_rng(2).integers(5, 8, 110)
+    for k in range(110):
+        top = 40 - round(5 * k / 110)
+        box[top:top + int(thick[k]), 20 + k] = 0.8
+    assert looks_printed(box) is False
+
+
 def _votes(cells: dict[tuple[int, int], bool | None]) -> dict[Group, bool | None]:
     return {Group(r, c, r, c): v for (r, c), v in cells.items()}
 
