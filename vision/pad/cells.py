@@ -188,9 +188,9 @@ def looks_printed(box: np.ndarray) -> bool | None:
 
 def _word(stat: np.ndarray) -> bool:
     """A mark that is letters run together (an italic, tightly set or blurred label): wider
-    than tall, and neither a thin stroke nor a filled bar. One as tall as a digit (a
-    capital and a descender) must be wider still: two handwritten digits run together
-    are about as wide as tall; a word of letters lower than a digit is 1.5 times that."""
+    than tall, and neither a thin stroke nor a filled bar. A word lower than a digit is 1.5
+    times as wide as tall; one as tall as a digit (a capital and a descender) must be 1.8
+    times, as two handwritten digits run together are about as wide as tall."""
     _, _, w, h, area = (int(v) for v in stat[:5])
     if not (WORD_H * CELL_H <= h < WORD_TALL * CELL_H
             and WORD_FILL[0] <= area / max(1, w * h) <= WORD_FILL[1]):
@@ -213,7 +213,7 @@ def printed_cells(votes: dict[Group, bool | None]) -> set[Group]:
     label column), in a row where most cells outside those columns do (a header), or
     spanning several columns (a title). A row's vote needs two cells, as a stray speck
     beside a digit makes one cell look printed, or the row must lie above every row with
-    a cell that does not (a one-column table's header)."""
+    a cell that does not (the header of a table with one player column)."""
     def tally(key: str, skip: frozenset[int] = frozenset()) -> dict[int, list[bool]]:
         out: dict[int, list[bool]] = {}
         for g, v in votes.items():
