@@ -90,6 +90,17 @@ def test_a_row_is_a_header_when_most_of_its_cells_beyond_the_labels_look_printed
     assert {g for g in printed if g.c0 > 0} == {Group(2, c, 2, c) for c in (1, 2, 3)}
 
 
+def test_a_player_column_with_half_its_boxes_looking_printed_is_handwriting() -> None:
+    """Early in a game a column holds few boxes; two of four looking printed (a struck box,
+    a number beside specks) do not make it a label column. A label column looks printed
+    nearly all along."""
+    cells = {(r, 0): r != 4 for r in range(10)}  # one label read as handwriting
+    cells |= {(r, 1): None for r in range(10)} | {(0, 1): True}  # the header
+    cells |= {(2, 1): False, (3, 1): True, (5, 1): True, (6, 1): False}
+    printed = printed_cells(_votes(cells))
+    assert printed == {Group(r, 0, r, 0) for r in range(10)} | {Group(0, 1, 0, 1)}
+
+
 @pytest.mark.parametrize("style,seed", [(0, 209), (2, 209)])
 def test_every_label_and_header_is_read_as_print(reader: DigitReader, style: int,
                                                  seed: int) -> None:

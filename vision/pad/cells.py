@@ -26,7 +26,7 @@ from vision.pad.lattice import Lattice
 CELL_H = 48  # px: a cell's height once cut out (the printed pad's boxes are read at this)
 OVER = 0.25  # of the height, kept above and below a cell
 MARGIN_PX = round(OVER * CELL_H)  # the cut's margin beyond the cell's lines
-TEXT_VOTE = 0.5  # share of a column's written cells that look printed
+TEXT_VOTE = 0.65  # of a column's written cells looking printed: labels' 0.78-1, players' <= 0.5
 ROW_VOTE = 0.8  # of a row's: a row of handwriting may hold a few broken digits
 SMALL_H = 0.42  # of the height: a mark lower than this is no handwritten digit
 WORD_H = 0.15  # of the height: a word's letters at least; lower is a stroke's width
@@ -210,10 +210,11 @@ def _ragged(labels: np.ndarray, i: int, stat: np.ndarray) -> bool:
 
 def printed_cells(votes: dict[Group, bool | None]) -> set[Group]:
     """The cells read as print: in a column where most written cells look printed (a
-    label column), in a row where most cells outside those columns do (a header), or
-    spanning several columns (a title). A row's vote needs two cells, as a stray speck
-    beside a digit makes one cell look printed, or the row must lie above every row with
-    a cell that does not (the header of a table with one player column)."""
+    label column; a player column with two boxes of four struck or specked is not), in a
+    row where most cells outside those columns do (a header), or spanning several columns
+    (a title). A row's vote needs two cells, as a stray speck beside a digit makes one
+    cell look printed, or the row must lie above every row with a cell that does not (the
+    header of a table with one player column)."""
     def tally(key: str, skip: frozenset[int] = frozenset()) -> dict[int, list[bool]]:
         out: dict[int, list[bool]] = {}
         for g, v in votes.items():
