@@ -222,8 +222,8 @@ def printed_cells(votes: dict[Group, bool | None]) -> set[Group]:
                 out.setdefault(getattr(g, key), []).append(v)
         return out
 
-    cols = {c: sum(v) / len(v) for c, v in tally("c0").items()}
-    by_row = tally("r0", frozenset(c for c, share in cols.items() if share >= TEXT_VOTE))
+    label_cols = frozenset(c for c, v in tally("c0").items() if sum(v) / len(v) >= TEXT_VOTE)
+    by_row = tally("r0", label_cols)
     header = set()
     for r in sorted(by_row):
         if not all(by_row[r]):
@@ -231,7 +231,7 @@ def printed_cells(votes: dict[Group, bool | None]) -> set[Group]:
         header.add(r)
     rows = {r: sum(v) / len(v) for r, v in by_row.items() if len(v) >= 2 or r in header}
     return {g for g, v in votes.items() if v is not None and (
-        cols.get(g.c0, 0.0) >= TEXT_VOTE or rows.get(g.r0, 0.0) >= ROW_VOTE or g.c1 > g.c0)}
+        g.c0 in label_cols or rows.get(g.r0, 0.0) >= ROW_VOTE or g.c1 > g.c0)}
 
 
 def read_text(boxes: list[np.ndarray]) -> list[str]:
