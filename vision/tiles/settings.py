@@ -20,6 +20,8 @@ class TileSettings:
     glare_level: int = 250  # gray level counted as glare
     letter_over_back: float = 0.9  # a letter this sure wins over a cell near the back
     victim_max_letter: float = 0.3  # a picture: the letter reader's best letter stays below
+    # ... or below this, when the frame's sure examples of that letter are unlike the cell
+    victim_half_letter: float = 0.6
     sure_letter: float = 0.85  # letters this sure teach the others in the same frame
     like_letter: float = 0.82  # likeness (correlation) to a sure letter that makes that letter
     victim_ink: float = 0.03  # a glared cell may still be the victim if this much is drawn
