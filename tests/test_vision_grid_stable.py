@@ -59,6 +59,36 @@ def test_the_tiles_turned_since_the_reference_lie_in_the_grid() -> None:
     assert Turned.between(img[:, :, 0], ref[:, :, 0]) is None  # no colour frames
 
 
+def _checked_table(turned: int) -> tuple[np.ndarray, tuple[int, int, int, int]]:
+    """A cloth of light and dark checks with a 6x6 grid of dark backs on 40 % of it, the
+    first ``turned`` of them light faces: the frame's median gray jumps from dark to light."""
+    ys, xs = np.mgrid[0:480, 0:640]
+    light = ((ys // 24) + (xs // 24)) % 2 == 0
+    img = np.where(light, 225, 60).astype(np.uint8)
+    x0, y0, pitch = 160, 60, 60
+    for k in range(36):
+        r, c = divmod(k, 6)
+        img[y0 + r * pitch + 4 : y0 + (r + 1) * pitch - 4,
+            x0 + c * pitch + 4 : x0 + (c + 1) * pitch - 4] = 235 if k < turned else 25
+    return np.dstack([img] * 3), (x0, y0, x0 + 6 * pitch, y0 + 6 * pitch)
+
+
+def test_tiles_turned_on_a_checked_cloth_leave_the_cloth_unturned() -> None:
+    """A lost reference grid came from this: the exposure taken from the frames' medians
+    marked the whole cloth as turned, and the tiles' true grid held too little of it."""
+    ref, (x0, y0, x1, y1) = _checked_table(0)
+    img, _ = _checked_table(20)
+    turned = Turned.between(img, ref)
+    assert turned is not None
+    share = turned.inside(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], float))
+    assert share is not None and share > 0.95
+    brighter = np.clip(img.astype(np.int16) * 5 // 4, 0, 255).astype(np.uint8)
+    again = Turned.between(brighter, ref)  # the exposure moved as well: still the tiles only
+    assert again is not None
+    inside = again.inside(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], float))
+    assert inside is not None and inside > 0.95
+
+
 def test_one_turned_tile_is_the_only_change(game: Game) -> None:
     boards, frames = game
     first = next(f for f in frames if f.turn == 0)

@@ -50,7 +50,9 @@ def checking(image: np.ndarray, reference: np.ndarray, tiles: TileReader,
     frame). The tiles turned since the reference lie in the grid, and the grid cuts the
     reference into alike backs. When the frame shows no grid, or one away from the turned
     tiles (a lattice in a patterned cloth beside them, whose squares are alike too), the
-    reference's own grid is taken if it passes both. ``tiles`` learns only in the last step."""
+    reference's own grid is taken if it passes both. When no grid holds the turned tiles
+    there is none (a cloth's lattice is no grid of tiles, however well it fits). ``tiles``
+    learns only in the last step."""
     g = yield from looking(image)
     turned = Turned.between(image, reference)
     if g is not None and holds(turned, g):
@@ -71,9 +73,7 @@ def checking(image: np.ndarray, reference: np.ndarray, tiles: TileReader,
             other = other.moved(x0, y0)
             if holds(turned, other) and learn_alike(reference, tiles, other):
                 return other
-    if g is not None:
-        tiles.learn_reference(crops_of(reference, g))
-    return g
+    return None  # a grid the tiles turned since do not lie in is not theirs: better none
 
 
 def proving(frame: np.ndarray, reference: np.ndarray, tiles: TileReader,

@@ -24,6 +24,9 @@ CELL_CHANGE = 14.0  # mean absolute difference (gray levels) of a tile's square 
 RING_CHANGE = 0.03  # share of the table ring around the grid changed: an arm reaches in
 TURN_LEVEL = 40  # gray levels: a pixel of a tile turned since the reference frame (blurred)
 TURN_LEAST = 0.002  # share of a frame that must differ from the reference to say where
+GAIN_DARKEST = 16.0  # gray levels: pixels darker than this in the reference tell no exposure
+GAIN_BINS = 128  # the exposure's ratio is measured to 1/128
+GAIN_MAX = 4.0  # ... and up to four times brighter
 
 
 def _small_gray(frame: np.ndarray) -> np.ndarray:
@@ -88,8 +91,8 @@ class Turned:
                                                          interpolation=cv2.INTER_LINEAR),
                                               cv2.COLOR_BGR2GRAY), (5, 5), 0)
                 for f in (now, ref))
-        gain = _median(a) / max(_median(b), 1.0)  # the camera's exposure moved
-        diff = np.abs(a.astype(np.float32) - b.astype(np.float32) * gain)
+        fa, fb = a.astype(np.float32), b.astype(np.float32)
+        diff = np.abs(fa - fb * _gain(fa, fb))
         return cls(diff > TURN_LEVEL, scale)
 
     def _changed(self) -> int | None:
@@ -120,10 +123,17 @@ class Turned:
                 int(np.ceil(x1 + mx)), int(np.ceil(y1 + my)))
 
 
-def _median(gray: np.ndarray) -> float:
-    """The median of a gray image from its histogram (np.median sorts: six times slower)."""
-    below = np.cumsum(np.bincount(gray.ravel(), minlength=256))
-    return float(np.searchsorted(below, gray.size // 2))
+def _gain(now: np.ndarray, ref: np.ndarray) -> float:
+    """How much the camera's exposure moved: the median of the pixels' ratios, which the
+    table (most of the frame, unchanged) sets. The ratio of the frames' medians would not
+    do: on a cloth of light and dark checks the median sits between the two, and dark backs
+    turned to light faces move it far enough to mark the whole cloth as turned."""
+    lit = ref >= GAIN_DARKEST  # a ratio of near-black pixels is noise
+    if np.count_nonzero(lit) < TURN_LEAST * ref.size:
+        return 1.0
+    bins = np.minimum(now[lit] / ref[lit] * GAIN_BINS, GAIN_MAX * GAIN_BINS).astype(np.int32)
+    below = np.cumsum(np.bincount(bins))  # a median from a histogram: np.median sorts
+    return float(np.searchsorted(below, below[-1] // 2)) / GAIN_BINS
 
 
 def tile_mask(px: int, tile: float) -> np.ndarray:
