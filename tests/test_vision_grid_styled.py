@@ -5,6 +5,7 @@ together into strokes."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from companion.games.moerder.board import Board
 from tiles_support import letters  # noqa: F401 (fixture)
 from vision import synth
-from vision.letters import LetterReader
+from vision.letters import LetterReader, LetterReading
 from vision.observation import read_grid
 from vision.tiles import TileReader
 from vision.tiles.settings import DEFAULT_SETTINGS
@@ -44,3 +45,31 @@ def test_dotted_letters_are_read_blurred(letters: LetterReader,  # noqa: F811
     assert right >= 20
     assert wrong == 0
 
+
+
+def test_letters_of_another_set_are_not_read_blurred(letters: LetterReader,  # noqa: F811
+                                                     ) -> None:
+    """A clear letter outside the set (a cube of another game) is read surely as that
+    letter in four turns: blurring cannot make it one of the set, and a tray of such cubes
+    spent three more network passes a cell on it."""
+    style = synth.styles("bench")[1]
+    foreign = [synth.tile_face(ch, 64, style, turn)
+               for ch, turn in zip("AKBTSHGL", (0, 90, 180, 270, 0, 90, 180, 0))]
+    for r in letters.read_again(foreign, "MÖRDE"):
+        assert r.letter is None and r.outside > 0.9
+    assert letters.read_again(foreign[:1])[0].outside == 0.0  # no alphabet: nothing outside
+    passes: list[int] = []
+
+    class Counted(LetterReader):
+        def read_again(self, crops: Sequence[np.ndarray],
+                       alphabet: str | None = None) -> list[LetterReading]:
+            passes.append(len(crops))
+            return super().read_again(crops, alphabet)
+
+    counted = Counted(letters.net, letters.prototypes, letters.proto_labels,
+                      letters.min_confidence, second_look=letters.second_look)
+    crops = ([synth.tile_face("back", 64, style) for _ in range(26)]
+             + [synth.tile_face("M", 64, style), synth.tile_face("E", 64, style, 90)] + foreign)
+    cells = TileReader(counted).read(crops)
+    assert [c.char for c in cells] == ["."] * 26 + ["M", "E"] + ["?"] * 8
+    assert passes == [8]  # the four turns, and no blurred look after them

@@ -76,6 +76,9 @@ class LetterReading:
     # a first look less sure than the model's second-look level, not yet read again in four
     # turns (only when the caller asked to decide that later: ``read_many(second_look=False)``)
     look_again: bool = False
+    # the strongest letter outside the alphabet asked for, as a share like ``confidence``
+    # (a clear 'A' on a MÖRDE board: plainly a letter, only not one of the set)
+    outside: float = 0.0
 
 
 def class_index(letter: str, rotation: int) -> int:
@@ -287,6 +290,7 @@ class LetterReader:
     def _decide(self, p: FloatArray, allowed: np.ndarray | None) -> LetterReading:
         by_letter = p[:REJECT].reshape(len(LETTERS), 4)
         letter_p = by_letter.sum(axis=1)
+        outside_share = 0.0
         if allowed is None:
             score = letter_p
         else:
@@ -295,13 +299,15 @@ class LetterReader:
             outside = float(letter_p[~allowed].max()) if (~allowed).any() else 0.0
             denom = float(letter_p[allowed].sum()) + float(p[REJECT]) + outside
             score = np.where(allowed, letter_p / max(denom, 1e-9), 0.0)
+            outside_share = outside / max(denom, 1e-9)
         order = np.argsort(-score)
         best = int(order[0])
         conf = float(np.clip(score[best], 0.0, 1.0))
         rotation = ROTATIONS[int(np.argmax(by_letter[best]))]
         cands = tuple((LETTERS[i], round(float(score[i]), 4)) for i in order[:3] if score[i] > 0)
         letter = LETTERS[best] if conf >= self.min_confidence else None
-        return LetterReading(letter, rotation, round(conf, 4), cands)
+        return LetterReading(letter, rotation, round(conf, 4), cands,
+                             outside=round(outside_share, 4))
 
     # teaching --------------------------------------------------------------------------
     def taught(self, examples: Sequence[tuple[np.ndarray, str]]) -> LetterReader:

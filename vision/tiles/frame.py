@@ -150,7 +150,8 @@ def look_again(f: FrameRead, letters: LetterReader) -> None:
     if doubt:
         again = letters.read_again([f.crops[i] for i in doubt], f.alphabet)
         f.readings.update(zip(doubt, again, strict=True))
-    blurred_look(f, letters, [i for i in doubt if f.readings[i].confidence < s.blurred_below])
+    blurred_look(f, letters, [i for i in doubt if f.readings[i].confidence < s.blurred_below
+                              and f.readings[i].outside < s.blurred_sure])
 
 
 def blurred_look(f: FrameRead, letters: LetterReader, doubt: list[int]) -> None:
@@ -161,7 +162,9 @@ def blurred_look(f: FrameRead, letters: LetterReader, doubt: list[int]) -> None:
     strokes again, which the network knows (clean dot-matrix tiles of the train fonts,
     MÖRDE only: 25 % read surely as they are, 80 % after this, 0.07 % wrong). A plain
     letter is sure at first sight and never comes here; the victims of the train and bench
-    renders, which do, stay no letter."""
+    renders, which do, stay no letter. Nor does a letter read surely in four turns as one
+    outside the set (a cube of another game: a tray of them spent 300 blurred passes a
+    photo, and blurring makes no 'A' an 'M')."""
     s = f.settings
     for width in s.blurred:
         if not doubt:
