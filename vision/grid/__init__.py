@@ -206,6 +206,8 @@ def _fit(small: np.ndarray, seen: Segments, fill: float,
         raise failed
     fit = fit_lattice(every, evidence, small)
     on_table = [every[k].table for k in fit[1].values() if k >= 0]
+    if sum(on_table) > 0.9 * len(on_table) and runs_on(every, fit[0], small.shape[:2]):
+        raise GridNotFound("the table's own squares, running on past the window")
     tiles_elsewhere = sum(not c.table for c in every) >= SIZE * SIZE / 2
     if tiles_elsewhere and sum(on_table) > 0.9 * len(on_table):
         raise GridNotFound("only the table's own squares")
@@ -215,6 +217,29 @@ def _fit(small: np.ndarray, seen: Segments, fill: float,
         # squares beside such a blob is the cloth; the blob is the grid (see :class:`Look`)
         raise GridNotFound("the table's own squares beside one blob of tiles")
     return every, fit
+
+
+# the share of the places round a window (those in view) holding a square seen there, above
+# which the squares run on past it: a table's pattern, not a grid, which holds 36 tiles and
+# ends (see :func:`runs_on` for what was measured)
+RUNS_ON = 0.5
+
+
+def runs_on(cands: list[Candidate], h: np.ndarray, shape: tuple[int, int]) -> bool:
+    """Do the squares seen go on past the window of lattice ``h`` (window cell (r, c)
+    centred at (c + .5, r + .5)), on most places of the ring round it that are in view?"""
+    ring = np.array([(c + 0.5, r + 0.5) for r in range(-1, SIZE + 1) for c in range(-1, SIZE + 1)
+                     if r in (-1, SIZE) or c in (-1, SIZE)])
+    at = project(h, ring)
+    inside = ((at[:, 0] >= 0) & (at[:, 0] < shape[1]) & (at[:, 1] >= 0) & (at[:, 1] < shape[0]))
+    if inside.sum() < SIZE:
+        return False  # the window fills the view: nothing to say
+    seen = np.array([c.centre for c in cands if not c.guess])
+    lat = project(np.linalg.inv(h), seen)
+    near = np.all(np.abs(lat - np.floor(lat) - 0.5) < 0.3, axis=1)
+    held = {(int(np.floor(x)), int(np.floor(y))) for x, y in lat[near]}
+    filled = sum((int(np.floor(x)), int(np.floor(y))) in held for x, y in ring[inside])
+    return filled > RUNS_ON * int(inside.sum())
 
 
 def _from_fit(cands: list[Candidate], h_small: np.ndarray, cells: dict[tuple[int, int], int],

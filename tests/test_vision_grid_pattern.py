@@ -1,0 +1,51 @@
+"""A table's own pattern runs on past any window of it; a grid of 36 tiles ends. A window
+fitted on squares in the table's colours is refused when the places round it hold squares
+too (on a checked cloth, the cloth's lattice had been read as the grid)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.grid import runs_on
+from vision.grid.model import Candidate
+
+PITCH = 40.0
+H = np.array([[PITCH, 0.0, 200.0], [0.0, PITCH, 150.0], [0.0, 0.0, 1.0]])  # window at (200, 150)
+
+
+def _squares(places: list[tuple[int, int]], guess: bool = False,
+             h: np.ndarray = H) -> list[Candidate]:
+    out = []
+    for r, c in places:
+        centre = h[:2, 2] + PITCH * np.array([c + 0.5, r + 0.5])
+        quad = centre + 0.4 * PITCH * np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]])
+        out.append(Candidate(quad, centre, 0.8 * PITCH, guess=guess, table=True))
+    return out
+
+
+WINDOW = [(r, c) for r in range(6) for c in range(6)]
+
+
+def test_squares_running_on_past_the_window_are_a_pattern() -> None:
+    cloth = [(r, c) for r in range(-3, 9) for c in range(-3, 9)]
+    assert runs_on(_squares(cloth), H, (800, 1000))
+    rng = np.random.default_rng(3)  # a third of the cloth's squares missed
+    some = [p for p in cloth if rng.random() > 0.33]
+    assert runs_on(_squares(WINDOW + some), H, (800, 1000))
+
+
+def test_a_grid_that_ends_is_no_pattern() -> None:
+    assert not runs_on(_squares(WINDOW), H, (800, 1000))
+    strays = [(-1, 0), (6, 3), (2, -1), (4, 6), (-1, 6)]  # a few squares beside it
+    assert not runs_on(_squares(WINDOW + strays), H, (800, 1000))
+    ring = [(r, c) for r in range(-1, 7) for c in range(-1, 7) if r in (-1, 6) or c in (-1, 6)]
+    # guessed centres (blob peaks) are not squares seen
+    assert not runs_on(_squares(WINDOW) + _squares(ring, guess=True), H, (800, 1000))
+
+
+def test_a_window_filling_the_view_says_nothing() -> None:
+    cloth = [(r, c) for r in range(-3, 9) for c in range(-3, 9)]
+    near = H.copy()
+    near[:2, 2] = 10.0  # the window from (10, 10) to (250, 250), the ring out of a 255 px view
+    assert not runs_on(_squares(cloth, h=near), near, (255, 255))
+    assert runs_on(_squares(cloth, h=near), near, (400, 400))
