@@ -46,7 +46,6 @@ def test_dotted_letters_are_read_blurred(letters: LetterReader,  # noqa: F811
     assert wrong == 0
 
 
-
 def test_letters_of_another_set_are_not_read_blurred(letters: LetterReader,  # noqa: F811
                                                      ) -> None:
     """A clear letter outside the set (a cube of another game) is read surely as that

@@ -221,7 +221,8 @@ def _fit(small: np.ndarray, seen: Segments, fill: float,
 
 # the share of the places round a window (those in view) holding a square seen there, above
 # which the squares run on past it: a table's pattern, not a grid, which holds 36 tiles and
-# ends (see :func:`runs_on` for what was measured)
+# ends. On 200 train renders the first window fitted round a right grid had squares on up
+# to 0.46 of its ring (on a plaid), and the one window this rule refused there had 0.54
 RUNS_ON = 0.5
 
 
