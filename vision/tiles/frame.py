@@ -151,7 +151,7 @@ def look_again(f: FrameRead, letters: LetterReader) -> None:
         again = letters.read_again([f.crops[i] for i in doubt], f.alphabet)
         f.readings.update(zip(doubt, again, strict=True))
     blurred_look(f, letters, [i for i in doubt if f.readings[i].confidence < s.blurred_below
-                              and f.readings[i].outside < s.blurred_sure])
+                              and f.readings[i].outside < s.foreign_sure])
 
 
 def blurred_look(f: FrameRead, letters: LetterReader, doubt: list[int]) -> None:

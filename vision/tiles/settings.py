@@ -75,6 +75,10 @@ class TileSettings:
     blurred_below: float = 0.6
     blurred: tuple[float, ...] = (0.05, 0.035, 0.065)
     blurred_sure: float = 0.85
+    # ... but not a cell read in four turns as a letter outside the set this surely (a cube of
+    # another game): 0.91 of the 6x6 TUNE trays' cells outside MÖRDE, 0.03 of the doubtful
+    # set letters of the train sets drawn hollow or in dots
+    foreign_sure: float = 0.95
 
 
 DEFAULT_SETTINGS = TileSettings()
