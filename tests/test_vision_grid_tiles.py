@@ -13,7 +13,7 @@ import pytest
 
 from companion.games.moerder.board import CELLS, Board, Tile
 from vision import synth
-from tiles_support import Scene, Scripted, letters, scene  # noqa: F401 (fixtures)
+from tiles_support import Scene, Scripted, faces, letters, scene  # noqa: F401 (fixtures)
 from vision.letters import LetterReader, LetterReading
 from vision.observation import Profile, crops_of, read_grid
 from vision.grid import locate
@@ -57,7 +57,7 @@ def test_back_inferred_without_reference(scene: Scene, letters: LetterReader) ->
     assert not any(c.state is CellState.HIDDEN for c in shown)
 
 
-def test_face_model_tells_the_back_from_faces(scene: Scene) -> None:
+def test_face_model_tells_the_back_fromfaces(scene: Scene) -> None:
     style, _, board, img, ref = scene
     back = FaceModel.learn(crops_of(ref, locate(ref)))
     crops = crops_of(img, locate(img))
@@ -69,15 +69,11 @@ def test_face_model_tells_the_back_from_faces(scene: Scene) -> None:
     assert again.distance(look(crops[0])) == pytest.approx(back.distance(look(crops[0])))
 
 
-def _faces(style: synth.Style, kinds: Sequence[str]) -> list[np.ndarray]:
-    return [synth.tile_face(k, 64, style) for k in kinds]
-
-
 def test_one_victim_rule_and_unsure_cells() -> None:
     style = synth.styles("train")[0]
-    back = FaceModel.learn(_faces(style, ["back"] * 6))
+    back = FaceModel.learn(faces(style, ["back"] * 6))
     kinds = ["back", "X", "M", "back"]
-    crops = _faces(style, kinds)
+    crops = faces(style, kinds)
     sure_m = LetterReading("M", 90, 0.97, (("M", 0.97),))
     reader = TileReader(Scripted({2: sure_m}, crops), back=back)  # type: ignore[arg-type]
     got = reader.read(crops)
@@ -85,13 +81,13 @@ def test_one_victim_rule_and_unsure_cells() -> None:
                                      CellState.HIDDEN]
     assert got[2].letter == "M" and got[2].rotation == 90
     # two pictures: the set holds one victim, so neither is guessed
-    crops2 = _faces(style, ["X", "back", "X"])
+    crops2 = faces(style, ["X", "back", "X"])
     crops2[2] = crops2[2][::-1].copy()  # another picture
     got2 = TileReader(Scripted({}, crops2), back=back).read(crops2)  # type: ignore[arg-type]
     assert [c.char for c in got2] == ["?", ".", "?"]
     # a letter the reader is unsure of stays unsure, with its best guess and low confidence
     unsure = LetterReading(None, 0, 0.45, (("E", 0.45),))
-    crops3 = _faces(style, ["E"])
+    crops3 = faces(style, ["E"])
     got3 = TileReader(Scripted({0: unsure}, crops3), back=back).read(crops3)  # type: ignore[arg-type]
     assert got3[0].state is CellState.UNSURE and got3[0].confidence < 0.6
 
@@ -100,8 +96,8 @@ def test_settings_travel_with_the_reader_and_reads_leave_nothing_behind() -> Non
     """The thresholds are the reader's own TileSettings, not module state: other settings
     change what a read concludes, and reading the same frame twice gives the same cells."""
     style = synth.styles("train")[0]
-    back = FaceModel.learn(_faces(style, ["back"] * 6))
-    crops = _faces(style, ["back", "X", "M", "back"])
+    back = FaceModel.learn(faces(style, ["back"] * 6))
+    crops = faces(style, ["back", "X", "M", "back"])
     sure_m = LetterReading("M", 90, 0.97, (("M", 0.97),))
     reader = TileReader(Scripted({2: sure_m}, crops), back=back)  # type: ignore[arg-type]
     first = reader.read(crops)
@@ -118,7 +114,7 @@ def test_settings_travel_with_the_reader_and_reads_leave_nothing_behind() -> Non
 
 def test_glare_on_the_back_is_not_a_victim() -> None:
     style = synth.styles("train")[2]
-    backs = _faces(style, ["back"] * 6)
+    backs = faces(style, ["back"] * 6)
     model = FaceModel.learn(backs)
     glared = backs[0].astype(np.float32)
     yy, xx = np.mgrid[:64, :64]
@@ -132,7 +128,7 @@ def test_profile_round_trip(tmp_path: Path, scene: Scene,
                             letters: LetterReader) -> None:
     style, _, _, _, ref = scene
     back = FaceModel.learn(crops_of(ref, locate(ref)))
-    victim = FaceModel.learn(_faces(style, ["X"]))
+    victim = FaceModel.learn(faces(style, ["X"]))
     taught = letters.taught([(synth.tile_face("M", 64, style), "M")])
     path = tmp_path / "p.npz"
     Profile(taught, back, victim).save(path)
@@ -212,9 +208,9 @@ class _Teachable(Scripted):
 
 def test_the_frames_sure_letters_teach_its_doubtful_ones() -> None:
     style = synth.styles("train")[0]
-    back = FaceModel.learn(_faces(style, ["back"] * 6))
+    back = FaceModel.learn(faces(style, ["back"] * 6))
     crops = [synth.tile_face("E", 64, style, 90), synth.tile_face("E", 64, style, 180)]
-    crops += _faces(style, ["back", "back"])
+    crops += faces(style, ["back", "back"])
     sure = LetterReading("E", 90, 0.97, (("E", 0.97),))
     doubt = LetterReading(None, 180, 0.35, (("E", 0.35),))
     learnt = LetterReading("E", 180, 0.93, (("E", 0.93),))
@@ -288,8 +284,8 @@ def test_without_reference_a_back_that_reads_as_a_letter_is_the_back() -> None:
     backs = [_off_place(back, int(rng.integers(-2, 3)), int(rng.integers(-2, 3)),
                         float(rng.uniform(-3, 3))) for _ in range(12)]
     kinds = [k for k in "MÖRDE" for _ in range(5)][:24]
-    faces = [synth.tile_face(k, 64, style, 90 * (i % 4)) for i, k in enumerate(kinds)]
-    crops = backs + faces
+    letters_up = [synth.tile_face(k, 64, style, 90 * (i % 4)) for i, k in enumerate(kinds)]
+    crops = backs + letters_up
     answers = {i: LetterReading("E", 0, 0.95, (("E", 0.95),)) for i in range(12)}
     answers.update({12 + i: LetterReading(k, 90 * (i % 4), 0.97, ((k, 0.97),))
                     for i, k in enumerate(kinds)})
@@ -303,11 +299,11 @@ def test_without_reference_unread_letters_are_not_taken_for_the_back() -> None:
     they are printed on the letters' face (the colour of the frame's sure letters), so the
     four true backs, fewer but of their own colour, are the back."""
     style = synth.styles("train")[3]
-    backs = _faces(style, ["back"] * 4)
+    backs = faces(style, ["back"] * 4)
     es = [synth.tile_face("E", 64, style, 90 * (i % 4)) for i in range(6)]
     kinds = [k for k in "MÖRD" for _ in range(5)]
-    faces = [synth.tile_face(k, 64, style, 90 * (i % 4)) for i, k in enumerate(kinds)]
-    crops = backs + es + faces
+    letters_up = [synth.tile_face(k, 64, style, 90 * (i % 4)) for i, k in enumerate(kinds)]
+    crops = backs + es + letters_up
     answers = {4 + i: LetterReading(None, 0, 0.05, (("E", 0.05),)) for i in range(6)}
     answers.update({10 + i: LetterReading(k, 90 * (i % 4), 0.97, ((k, 0.97),))
                     for i, k in enumerate(kinds)})
@@ -335,7 +331,7 @@ def test_a_face_up_cell_burnt_by_glare_is_not_the_victim() -> None:
     """Face up for sure (it changed since the reference), but glare burnt most of it white
     and no drawn line is left: a faint letter as likely as the picture, so it is unsure."""
     style = synth.styles("train")[1]
-    backs = _faces(style, ["back"] * 3)
+    backs = faces(style, ["back"] * 3)
     reader = TileReader(Scripted({}, []))  # type: ignore[arg-type]
     reader.learn_reference(backs)
     m = synth.tile_face("M", 64, style).astype(np.float32)
@@ -349,7 +345,7 @@ def test_a_face_up_cell_burnt_by_glare_is_not_the_victim() -> None:
     assert [c.state for c in got[1:]] == [CellState.HIDDEN] * 2
 
 
-def test_without_reference_the_back_model_does_not_drift_onto_faces(letters: LetterReader,
+def test_without_reference_the_back_model_does_not_drift_ontofaces(letters: LetterReader,
                                                                     ) -> None:
     """Refitting the inferred back on the cells near it takes in only cells alike to most of
     its group: else the victim and doubtful letters widen it until letters read as the back
@@ -401,7 +397,7 @@ def test_reread_cells_are_taught_by_sure_letters_elsewhere_in_the_frame() -> Non
     """The runtime re-reads only the cell that changed; the frame's sure letters in other
     cells (passed as teachers) still teach the reader, as when the whole frame is read."""
     style = synth.styles("train")[0]
-    back = FaceModel.learn(_faces(style, ["back"] * 6))
+    back = FaceModel.learn(faces(style, ["back"] * 6))
     turned = [synth.tile_face("E", 64, style, 180)]
     elsewhere = synth.tile_face("E", 64, style, 90)
     doubt = LetterReading(None, 180, 0.35, (("E", 0.35),))
@@ -436,7 +432,7 @@ def test_a_cell_whose_colour_left_its_reference_is_no_moved_back() -> None:
     place keeps the back's colour. So a light face the letter model cannot read is left
     unsure (or the victim), never called the back; a back nudged a little still is one."""
     style = synth.styles("train")[0]
-    backs = _faces(style, ["back"] * 4)
+    backs = faces(style, ["back"] * 4)
     face = synth.tile_face("E", 64, style, 90)
     broad = dataclasses.replace(FaceModel.learn(backs), scale=np.array([1e3, 1e4, 1e3, 10.0]))
     assert broad.distance(look(face)) < BACK_SURE  # the model alone would call it the back
@@ -455,7 +451,7 @@ def test_without_reference_a_face_with_nothing_drawn_is_a_back() -> None:
     they are backs; the victim's picture beside them stays the victim."""
     style = synth.styles("train")[2]
     kinds = ["M", "E", "R", "D", "X", "back", "back"]
-    crops = _faces(style, kinds)
+    crops = faces(style, kinds)
     crops[6] = (crops[6].astype(np.float32) * 0.7).astype(np.uint8)  # in a hand's shade
     answers = {i: LetterReading(k, 0, 0.97, ((k, 0.97),)) for i, k in enumerate(kinds[:4])}
     got = TileReader(Scripted(answers, crops)).read(crops)  # type: ignore[arg-type]
@@ -485,7 +481,7 @@ def test_a_turned_tile_read_surely_as_no_letter_at_first_sight_is_looked_at_agai
     # one view of a turned R can say "no letter" surely where four turns read it plainly:
     # a tile turned since the reference is a letter or the one victim, so it is read again
     style = synth.styles("train")[1]
-    backs = _faces(style, ["back"] * 3)
+    backs = faces(style, ["back"] * 3)
     reader = TileReader(Scripted({}, []))  # type: ignore[arg-type]
     reader.learn_reference(backs)
     crops = [synth.tile_face("R", 64, style, 90)] + backs[1:]

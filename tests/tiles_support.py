@@ -25,6 +25,11 @@ def bench_scene() -> Scene:
     return style, layout, board, img, ref
 
 
+def faces(style: synth.Style, kinds: Sequence[str]) -> list[np.ndarray]:
+    """Clean 64 px tile faces of ``style``: each kind a letter, "X" (the victim) or "back"."""
+    return [synth.tile_face(k, 64, style) for k in kinds]
+
+
 class Scripted:
     """A letter reader that answers from a script: isolates the tile rules from the model.
     ``again`` are the answers of a second look in four turns (default: the same)."""

@@ -224,14 +224,15 @@ def _fit(small: np.ndarray, seen: Segments, fill: float,
 # ends. On 200 train renders the first window fitted round a right grid had squares on up
 # to 0.46 of its ring (on a plaid), and the one window this rule refused there had 0.54
 RUNS_ON = 0.5
+# the centres of the 28 places round a 6x6 window, in lattice coordinates
+_RING = np.array([(c + 0.5, r + 0.5) for r in range(-1, SIZE + 1) for c in range(-1, SIZE + 1)
+                  if r in (-1, SIZE) or c in (-1, SIZE)])
 
 
 def runs_on(cands: list[Candidate], h: np.ndarray, shape: tuple[int, int]) -> bool:
     """Do the squares seen go on past the window of lattice ``h`` (window cell (r, c)
     centred at (c + .5, r + .5)), on most places of the ring round it that are in view?"""
-    ring = np.array([(c + 0.5, r + 0.5) for r in range(-1, SIZE + 1) for c in range(-1, SIZE + 1)
-                     if r in (-1, SIZE) or c in (-1, SIZE)])
-    at = project(h, ring)
+    at = project(h, _RING)
     inside = ((at[:, 0] >= 0) & (at[:, 0] < shape[1]) & (at[:, 1] >= 0) & (at[:, 1] < shape[0]))
     if inside.sum() < SIZE:
         return False  # the window fills the view: nothing to say
@@ -239,7 +240,7 @@ def runs_on(cands: list[Candidate], h: np.ndarray, shape: tuple[int, int]) -> bo
     lat = project(np.linalg.inv(h), seen)
     near = np.all(np.abs(lat - np.floor(lat) - 0.5) < 0.3, axis=1)
     held = {(int(np.floor(x)), int(np.floor(y))) for x, y in lat[near]}
-    filled = sum((int(np.floor(x)), int(np.floor(y))) in held for x, y in ring[inside])
+    filled = sum((int(np.floor(x)), int(np.floor(y))) in held for x, y in _RING[inside])
     return filled > RUNS_ON * int(inside.sum())
 
 
