@@ -10,6 +10,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -20,7 +21,7 @@ from tiles_support import Scene, letters, scene  # noqa: F401 (fixtures)
 from vision.letters import LetterReader, LetterReading
 from vision.observation import crops_of
 from vision.tiles import TileReader, TileSettings, against_reference, cell_ref, look
-from vision.tiles.appearance import looks
+from vision.tiles.appearance import looks, shift_sim
 from vision.tiles.reference import cell_refs, compare
 
 
@@ -46,6 +47,23 @@ def test_a_frame_measured_as_one_stack_is_each_cell_measured_alone(scene: Scene)
     crossed = compare(refs, crops[:12], s)
     assert [v for v, _ in crossed] == [against_reference(r, c, s)
                                        for r, c in zip(refs, crops[:12], strict=True)]
+
+
+def test_the_shift_tolerant_match_is_opencvs_normalised_correlation(scene: Scene) -> None:
+    """The match of two faces' fine structure is computed as one matrix product with each
+    window's norm from integral images; it must still be OpenCV's normalised correlation of
+    one face's middle, in each of its four turns, over every shift of the other."""
+    _, _, _, img, _ = scene
+    s = TileSettings()
+    seen = looks(crops_of(img, locate(img))[:8], s)
+    m = s.shift
+    for a in seen:
+        for b in seen:
+            assert a.fine is not None and b.fine is not None
+            middles = [np.ascontiguousarray(np.rot90(b.fine, k)[m:-m, m:-m]) for k in range(4)]
+            want = max(float(cv2.matchTemplate(a.fine, t, cv2.TM_CCOEFF_NORMED).max())
+                       for t in middles)
+            assert shift_sim(a, b, s) == pytest.approx(want, abs=2e-4)
 
 
 def test_a_read_imports_nothing_once_its_reader_is_made(scene: Scene,
