@@ -14,7 +14,10 @@ are the held-out measure, to be looked at in totals.
 * Accuracy on renders in the **bench** styles of ``vision.synth`` (fonts of the letter
   reader's *test* split, back patterns, colours and victim pictures never used for tuning),
   with and without a reference frame: per cell (the notation character, and the rotation for
-  letters) and per board (every cell right). Targets: >= 99.9 % cells, >= 99 % boards.
+  letters) and per board (every cell right). Targets: >= 99.9 % cells, >= 99 % boards. Each
+  board's read is timed whole, as ``read-grid`` makes it (locating included, and on a board
+  whose grid is not found, every look until it gave up): median, 90th, worst, and how many
+  took over 250 ms.
 * Real photos (``--photos DIR``: a set of real photos of letter cubes in trays, with
   annotated boxes in ``DIR/annotations.csv``): does read-grid's locator find the 6x6 trays,
   and does it stay quiet on the 4x4 and 5x5 ones (the annotations give each photo's cube
@@ -172,6 +175,11 @@ def one_mode(args: argparse.Namespace, letters: LetterReader, styles: list[Style
     t: Counter[str] = Counter()  # cells, right, unsure, wrong, boards_ok, not_found, rot_*
     errors: Counter[str] = Counter()
     by_style: Counter[str] = Counter()
+    took: list[tuple[float, int]] = []  # read-grid's whole time a board, and the board
+    try:  # the libraries' first use, paid once by a process, not by the first board's time
+        read_grid(synth.render_table(Board(), styles[0], args.seed - 1)[0], TileReader(letters))
+    except GridNotFound:
+        pass
     for k in progress(range(n_boards), n_boards, f"renders ({mode})"):
         style = styles[k % len(styles)]
         seed = args.seed + k
@@ -184,12 +192,15 @@ def one_mode(args: argparse.Namespace, letters: LetterReader, styles: list[Style
         ref = None
         if mode == "reference":
             ref, _ = synth.render_table(Board(), style, seed, layout=layout, frame=1)
+        t0 = time.perf_counter()
         try:
             obs, g = read_grid(img, tiles, reference=ref)
         except GridNotFound:
+            took.append(((time.perf_counter() - t0) * 1000, k))
             t["not_found"] += 1
             t["cells"] += CELLS
             continue
+        took.append(((time.perf_counter() - t0) * 1000, k))
         ok = True
         crops = None
         for i, (cell, tile) in enumerate(zip(obs.cells, board.cells, strict=True)):
@@ -225,6 +236,12 @@ def one_mode(args: argparse.Namespace, letters: LetterReader, styles: list[Style
                     errors[f"{want}->{got}"] += 1
         t["boards_ok"] += ok
     summary(mode + (", a hand's shadow" if args.shadow else ""), n_boards, t, errors, by_style)
+    if took:
+        ms = sorted(took)
+        print(f"  read-grid's time a board, one core (the whole read; a board without a grid "
+              f"until it gave up): median {statistics.median(m for m, _ in ms):.0f} ms, 90th "
+              f"{ms[int(0.9 * (len(ms) - 1))][0]:.0f} ms, worst {ms[-1][0]:.0f} ms (board "
+              f"{ms[-1][1]}); over 250 ms: {sum(m > 250 for m, _ in ms)} of {len(ms)}")
 
 def show_error(mode: str, k: int, seed: int, style: Style, i: int, cell: CellReading,
                want: str, rotation: int, img: np.ndarray, g: Grid,
