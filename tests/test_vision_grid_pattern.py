@@ -1,12 +1,14 @@
 """A table's own pattern runs on past any window of it; a grid of 36 tiles ends. A window
 fitted on squares in the table's colours is refused when the places round it hold squares
-too (on a checked cloth, the cloth's lattice had been read as the grid)."""
+too (on a checked cloth, the cloth's lattice had been read as the grid). The table's
+squares cut by the image's edge are the table's too."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from vision.grid import runs_on
+from vision import synth
+from vision.grid import locate, runs_on
 from vision.grid.model import Candidate
 
 PITCH = 40.0
@@ -49,3 +51,19 @@ def test_a_window_filling_the_view_says_nothing() -> None:
     near[:2, 2] = 10.0  # the window from (10, 10) to (250, 250), the ring out of a 255 px view
     assert not runs_on(_squares(cloth, h=near), near, (255, 255))
     assert runs_on(_squares(cloth, h=near), near, (400, 400))
+
+
+def test_a_glazed_tables_squares_cut_by_the_edge_do_not_move_the_window() -> None:
+    """The grid bench's 71st train board read without a reference (a run of that mode
+    alone): 34 tiles face up on glazed tiles whose top row the frame cuts. Those cut squares
+    were not taken for the table's (their ring is mostly grout), outnumbered the bottom row,
+    where only three touching tiles stand out as squares, and the window sat a row too high:
+    every cell read as its upper neighbour, surely."""
+    rng = np.random.default_rng(20261123)
+    board = [synth.random_board(rng) for _ in range(71)][70]
+    style = synth.styles("train")[70]
+    assert style.table is synth.Table.CERAMIC
+    layout = synth.make_layout(style, 20261193)
+    img, truth = synth.render_table(board, style, 20261193, layout=layout)
+    pitch = float(np.linalg.norm(truth.corners[1] - truth.corners[0])) / 6
+    assert float(np.abs(locate(img).corners - truth.corners).max()) < 0.3 * pitch

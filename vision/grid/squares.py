@@ -309,6 +309,10 @@ TABLE_AROUND = 0.6
 PATTERN_AT_EDGE = 3
 
 
+# px from the image's edge within which a square is taken as cut by it
+CUT_BY_EDGE = 1.5
+
+
 def _off_the_table(cands: list[Candidate], mask: np.ndarray, pattern: bool | None = None,
                    drop: bool = True) -> tuple[list[Candidate], bool]:
     """The squares that are not part of the table's own pattern (or, not ``drop``, all of
@@ -334,10 +338,17 @@ def _off_the_table(cands: list[Candidate], mask: np.ndarray, pattern: bool | Non
     outer, n_outer = _unlike_table(ii, centres, 0.85 * sides)
     inner, n_inner = _unlike_table(ii, centres, 0.6 * sides)
     around = (outer * n_outer - inner * n_inner) / np.maximum(1.0, n_outer - n_inner)
-    table = ((inside < TABLE_INSIDE) & (1 - around > TABLE_AROUND)).tolist()
-    if pattern is None:
+    # a square the image's edge cuts has a ring cut too (a glazed table's square there is
+    # mostly grout round what is left of it): its inside alone says whether it is the table's
+    lo = np.array([c.quad.min(axis=0) for c in cands])
+    hi = np.array([c.quad.max(axis=0) for c in cands])
+    cut = np.any(lo <= CUT_BY_EDGE, axis=1) | np.any(hi >= np.array([w, h]) - 1 - CUT_BY_EDGE,
+                                                      axis=1)
+    ringed = (inside < TABLE_INSIDE) & (1 - around > TABLE_AROUND)
+    table = (ringed | ((inside < TABLE_INSIDE) & cut)).tolist()
+    if pattern is None:  # decided by whole rings: pieces cut by the edge say nothing of it
         edge = np.minimum(centres.min(axis=1), np.min([w, h] - centres, axis=1)) < 0.7 * sides
-        pattern = int(np.sum(edge & np.array(table))) >= PATTERN_AT_EDGE
+        pattern = int(np.sum(edge & ringed)) >= PATTERN_AT_EDGE
     if not pattern:
         return cands, False
     if not drop:
