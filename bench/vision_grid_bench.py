@@ -236,12 +236,18 @@ def one_mode(args: argparse.Namespace, letters: LetterReader, styles: list[Style
                     errors[f"{want}->{got}"] += 1
         t["boards_ok"] += ok
     summary(mode + (", a hand's shadow" if args.shadow else ""), n_boards, t, errors, by_style)
-    if took:
-        ms = sorted(took)
-        print(f"  read-grid's time a board, one core (the whole read; a board without a grid "
-              f"until it gave up): median {statistics.median(m for m, _ in ms):.0f} ms, 90th "
-              f"{ms[int(0.9 * (len(ms) - 1))][0]:.0f} ms, worst {ms[-1][0]:.0f} ms (board "
-              f"{ms[-1][1]}); over 250 ms: {sum(m > 250 for m, _ in ms)} of {len(ms)}")
+    read_times(took)
+
+
+def read_times(took: list[tuple[float, int]]) -> None:
+    """read-grid's whole time a board (ms, board): median, 90th, worst, over the budget."""
+    if not took:
+        return
+    ms = sorted(took)
+    print(f"  read-grid's time a board, one core (the whole read; a board without a grid "
+          f"until it gave up): median {statistics.median(m for m, _ in ms):.0f} ms, 90th "
+          f"{ms[int(0.9 * (len(ms) - 1))][0]:.0f} ms, worst {ms[-1][0]:.0f} ms (board "
+          f"{ms[-1][1]}); over 250 ms: {sum(m > 250 for m, _ in ms)} of {len(ms)}")
 
 def show_error(mode: str, k: int, seed: int, style: Style, i: int, cell: CellReading,
                want: str, rotation: int, img: np.ndarray, g: Grid,
