@@ -4,6 +4,7 @@ found are not read a second time."""
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 import tempfile
@@ -64,6 +65,10 @@ def test_the_shift_tolerant_match_is_opencvs_normalised_correlation(scene: Scene
             want = max(float(cv2.matchTemplate(a.fine, t, cv2.TM_CCOEFF_NORMED).max())
                        for t in middles)
             assert shift_sim(a, b, s) == pytest.approx(want, abs=2e-4)
+    # a face without structure (its fine part one level all over) is like no face: a window's
+    # mean drops out of the product only up to rounding, which must not be scaled up
+    flat = dataclasses.replace(seen[0], fine=np.full_like(seen[0].fine, 7.0))
+    assert all(shift_sim(flat, b, s) == pytest.approx(0.0, abs=1e-6) for b in seen)
 
 
 def test_a_read_imports_nothing_once_its_reader_is_made(scene: Scene,

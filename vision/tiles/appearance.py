@@ -218,7 +218,10 @@ def _windows(fine: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
 
     s1, s2 = box(total), box(squares)
     spread = np.sqrt(np.maximum(s2 - s1 * s1 / (side * side), 0.0))
-    return raw, (1.0 / np.maximum(spread, 1e-6)).astype(np.float32)
+    # a flat window correlates with nothing (as when its unit row was all zeros): its
+    # product, rounding left over from a mean that did not drop out exactly, is not scaled up
+    scale = np.divide(1.0, spread, out=np.zeros_like(spread), where=spread > 1e-6)
+    return raw, scale.astype(np.float32)
 
 
 def _middles(b: Look, m: int) -> np.ndarray:
