@@ -196,11 +196,12 @@ def one_mode(args: argparse.Namespace, letters: LetterReader, styles: list[Style
         try:
             obs, g = read_grid(img, tiles, reference=ref)
         except GridNotFound:
-            took.append(((time.perf_counter() - t0) * 1000, k))
+            obs = None
+        took.append(((time.perf_counter() - t0) * 1000, k))
+        if obs is None:
             t["not_found"] += 1
             t["cells"] += CELLS
             continue
-        took.append(((time.perf_counter() - t0) * 1000, k))
         ok = True
         crops = None
         for i, (cell, tile) in enumerate(zip(obs.cells, board.cells, strict=True)):

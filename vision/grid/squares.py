@@ -340,12 +340,12 @@ def _off_the_table(cands: list[Candidate], mask: np.ndarray, pattern: bool | Non
     around = (outer * n_outer - inner * n_inner) / np.maximum(1.0, n_outer - n_inner)
     # a square the image's edge cuts has a ring cut too (a glazed table's square there is
     # mostly grout round what is left of it): its inside alone says whether it is the table's
-    lo = np.array([c.quad.min(axis=0) for c in cands])
-    hi = np.array([c.quad.max(axis=0) for c in cands])
-    cut = np.any(lo <= CUT_BY_EDGE, axis=1) | np.any(hi >= np.array([w, h]) - 1 - CUT_BY_EDGE,
-                                                      axis=1)
-    ringed = (inside < TABLE_INSIDE) & (1 - around > TABLE_AROUND)
-    table = (ringed | ((inside < TABLE_INSIDE) & cut)).tolist()
+    quads = np.array([c.quad for c in cands])
+    cut = (np.any(quads.min(axis=1) <= CUT_BY_EDGE, axis=1)
+           | np.any(quads.max(axis=1) >= np.array([w, h]) - 1 - CUT_BY_EDGE, axis=1))
+    coloured = inside < TABLE_INSIDE
+    ringed = coloured & (1 - around > TABLE_AROUND)
+    table = (ringed | (coloured & cut)).tolist()
     if pattern is None:  # decided by whole rings: pieces cut by the edge say nothing of it
         edge = np.minimum(centres.min(axis=1), np.min([w, h] - centres, axis=1)) < 0.7 * sides
         pattern = int(np.sum(edge & ringed)) >= PATTERN_AT_EDGE
