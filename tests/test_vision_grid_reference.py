@@ -9,11 +9,15 @@ import pytest
 
 from companion.games.moerder.board import Board
 from tiles_support import fits, letters  # noqa: F401 (fixtures)
-from vision import synth
-from vision.grid import GridNotFound, locate
+from vision import framing, synth
+from vision.grid import Grid, GridNotFound, locate
+from vision.grid import looking as grid_looking
 from vision.letters import LetterReader
 from vision.observation import TableReader, read_grid
+from vision.stable import Turned
 from vision.tiles import TileReader
+from vision.tiles.appearance import looks
+from vision.tiles.faces import model_from_looks
 
 Scene = tuple[Board, np.ndarray, synth.Truth, np.ndarray]
 
@@ -133,3 +137,71 @@ def test_the_table_finds_the_grid_where_the_tiles_turned_when_the_cloth_fooled_i
     assert max(per_frame) == 1 and len(per_frame) > 1
     assert seen is not None and len(seen.changed) == 36
     assert [c.char for c in seen.cells] == _wants(board)
+
+
+def _dim_laths() -> Scene:
+    """The grid bench's 88th train board with its reference: dark backs on dark laths under
+    a dim lamp, where neither the frame nor the face-down frame shows a grid as a whole."""
+    rng = np.random.default_rng(20261123)
+    board = [synth.random_board(rng) for _ in range(88)][87]
+    style, seed = synth.styles("train")[87], 20261123 + 87
+    assert style.table is synth.Table.LATHS
+    layout = synth.make_layout(style, seed)
+    img, truth = synth.render_table(board, style, seed, layout=layout)
+    ref, _ = synth.render_table(Board(), style, seed, layout=layout, frame=1)
+    return board, img, truth, ref
+
+
+def test_the_grid_round_the_turned_tiles_is_taken_before_the_references_when_it_ends(
+        letters: LetterReader, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    # the frame's own look finds nothing; round the tiles turned since it finds the grid at
+    # once, and the ring of places round that window shows the laths, not backs: the
+    # reference is not looked at (six fits more, up to 180 ms of a single photo's read)
+    board, img, truth, ref = _dim_laths()
+    with pytest.raises(GridNotFound):
+        locate(img)
+    looked: list[bool] = []
+    real = grid_looking
+
+    def spy(image: np.ndarray, follow: bool = False) -> object:
+        looked.append(image is ref)
+        return real(image, follow)
+
+    monkeypatch.setattr(framing, "looking", spy)
+    obs, g = read_grid(img, TileReader(letters), reference=ref)
+    assert looked == [False, False]
+    assert _off(g.corners, truth) < 0.5
+    want = _wants(board)
+    assert not [i for i, (c, w) in enumerate(zip(obs.cells, want)) if c.char not in ("?", w)]
+
+
+def _round_turned(img: np.ndarray, ref: np.ndarray) -> tuple[Turned, Grid]:
+    """The grid located in the frame round the tiles turned since the reference."""
+    turned = Turned.between(img, ref)
+    assert turned is not None and (box := turned.box(framing.TURNED_MARGIN)) is not None
+    x0, y0, x1, y1 = box
+    return turned, locate(img[y0:y1, x0:x1]).moved(x0, y0)
+
+
+def _ends(ref: np.ndarray, grid: Grid, letters: LetterReader) -> bool:  # noqa: F811
+    settings = TileReader(letters).settings
+    cells = framing.crops_of(ref, grid)
+    back = model_from_looks(looks(cells, settings), settings)
+    return framing.bounded(ref, grid, cells, back, settings)
+
+
+def test_a_window_of_the_tables_own_squares_runs_on_in_the_reference(
+        letters: LetterReader) -> None:  # noqa: F811
+    # round the turned tiles of the glazed board a lattice of the table's larger squares
+    # holds them and cuts the reference into alike squares; the ring round its window is as
+    # alike as they, so it waits for the reference's own grid (which the read then takes).
+    # On the dim laths the ring is further from the backs than the backs from each other,
+    # though within the back's sure distance
+    _, img, truth, ref = _on_glazed_tiles(111)
+    turned, near = _round_turned(img, ref)
+    assert _off(near.corners, truth) > 1.0 and framing.holds(turned, near)
+    assert not _ends(ref, near, letters)
+    _, img, truth, ref = _dim_laths()
+    _, near = _round_turned(img, ref)
+    assert _off(near.corners, truth) < 0.5
+    assert _ends(ref, near, letters)

@@ -26,6 +26,11 @@ TURNED_INSIDE = 0.5
 # the frame is searched this far (a share of their extent) round the turned tiles: a grid's
 # border rows may all lie face down still
 TURNED_MARGIN = 0.25
+# the share of the ring of places round a window (those in view) that may look like its back
+# before the window is taken for a piece of a lattice that runs on (a table's own squares)
+RING_ALIKE = 0.35
+_RING = [(r, c) for r in range(-1, SIZE + 1) for c in range(-1, SIZE + 1)
+         if r in (-1, SIZE) or c in (-1, SIZE)]
 
 
 def crops_of(image: np.ndarray, grid: Grid, cells: list[int] | range | None = None,
@@ -50,7 +55,9 @@ def checking(image: np.ndarray, reference: np.ndarray, tiles: TileReader,
     frame). The tiles turned since the reference lie in the grid, and the grid cuts the
     reference into alike backs. When the frame shows no grid, or one away from the turned
     tiles (a lattice in a patterned cloth beside them, whose squares are alike too), the
-    reference's own grid is taken if it passes both. When no grid holds the turned tiles
+    grid found round the turned tiles is taken if it passes both and its window ends in the
+    reference (:func:`bounded`), else the reference's own grid if it passes both, else the
+    one round the turned tiles after all. When no grid holds the turned tiles
     there is none (a cloth's lattice is no grid of tiles, however well it fits). ``tiles``
     learns only in the last step."""
     g = yield from looking(image)
@@ -58,21 +65,28 @@ def checking(image: np.ndarray, reference: np.ndarray, tiles: TileReader,
     if g is not None and holds(turned, g):
         used, backs = yield from _reference_grid(reference, tiles, fallback=g)
         return used if backs and used is not g and holds(turned, used) else g
-    # where else the grid may be, each looked for only if the one before would not do: the
-    # reference's own grid, then the frame's grid found only round the tiles turned since
-    # (a table with squares of its own, brighter under a lamp than the tiles, can hold a
-    # better lattice than they; the tiles' own lies where they turned)
-    other = yield from looking(reference)
-    if other is not None and holds(turned, other) and learn_alike(reference, tiles, other):
-        return other
+    # where else the grid may be: the frame's grid found only round the tiles turned since (a
+    # table with squares of its own, brighter under a lamp than the tiles, can hold a better
+    # lattice than they; the tiles' own lies where they turned), taken at once when the
+    # reference shows its window ends (a lattice of the table's squares runs on); else the
+    # reference's own grid; else the one round the turned tiles after all
+    kept = None  # the grid round the turned tiles, the reference's crops and back with it
     box = turned.box(TURNED_MARGIN) if turned is not None else None
     if box is not None:
         x0, y0, x1, y1 = box
-        other = yield from looking(image[y0:y1, x0:x1])
-        if other is not None:
-            other = other.moved(x0, y0)
-            if holds(turned, other) and learn_alike(reference, tiles, other):
-                return other
+        found = yield from looking(image[y0:y1, x0:x1])
+        if found is not None and holds(turned, near := found.moved(x0, y0)):
+            crops, back, alike = _backs(reference, near, tiles.settings)
+            kept = (near, crops, back) if alike else None
+    if kept is not None and bounded(reference, *kept, tiles.settings):
+        tiles.learn_reference(kept[1], kept[2])
+        return kept[0]
+    other = yield from looking(reference)
+    if other is not None and holds(turned, other) and learn_alike(reference, tiles, other):
+        return other
+    if kept is not None:
+        tiles.learn_reference(kept[1], kept[2])
+        return kept[0]
     return None  # a grid the tiles turned since do not lie in is not theirs: better none
 
 
@@ -148,11 +162,34 @@ def _backs(reference: np.ndarray, grid: Grid, settings: TileSettings,
     return crops, model, alike and not cut_elsewhere(seen, settings)
 
 
+def bounded(reference: np.ndarray, grid: Grid, cells: list[np.ndarray], back: FaceModel,
+            settings: TileSettings) -> bool:
+    """Does the window end in the reference: do few places of the ring round it (those in
+    view) look as much like its back as its own ``cells`` (the reference cut with ``grid``)
+    do? A lattice of a table's own squares (glazed tiles) runs on past any 6x6 window of it,
+    its ring as alike as its cells; the game's tiles lie on a table that is not their back.
+    Under a dim lamp dark backs and a dark table both lie within the back's sure distance,
+    so the ring is held to the cells' own spread. True when too little of the ring is in
+    view to tell."""
+    h, w = reference.shape[:2]
+    places = [(r, c) for r, c in _RING if _in_view(grid.cell_quad(r, c), w, h)]
+    if len(places) < SIZE:
+        return True
+    ring = [crop_tile(reference, grid, r, c, CROP, CROP_MARGIN) for r, c in places]
+    spread = float(np.quantile([back.distance(lk) for lk in looks(cells, settings)], 0.9))
+    alike = sum(back.distance(lk) <= spread for lk in looks(ring, settings))
+    return alike <= RING_ALIKE * len(places)
+
+
+def _in_view(quad: np.ndarray, w: int, h: int) -> bool:
+    return bool(np.all((quad >= 0) & (quad < (w, h))))
+
+
 def same_view(a: Grid, b: Grid, tolerance: float = 0.15) -> bool:
     """Do two located grids cover the same place (within ``tolerance`` of a cell pitch)?"""
     pitch = float(np.linalg.norm(a.corners[1] - a.corners[0])) / SIZE
     return float(np.abs(a.corners - b.corners).max()) < tolerance * pitch
 
 
-__all__ = ["CROP", "TURNED_INSIDE", "TURNED_MARGIN", "checked_grid", "checking", "crops_of",
-           "holds", "learn_alike", "learn_back", "proving", "same_view"]
+__all__ = ["CROP", "TURNED_INSIDE", "TURNED_MARGIN", "bounded", "checked_grid", "checking",
+           "crops_of", "holds", "learn_alike", "learn_back", "proving", "same_view"]

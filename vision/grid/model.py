@@ -45,8 +45,9 @@ class Grid:
     found: int  # how many of the 36 tiles were seen as squares
 
     def cell_quad(self, row: int, col: int) -> np.ndarray:
-        """The tile's corners (TL, TR, BR, BL in lattice order): detected, else the lattice's."""
-        q = self.quads[row * SIZE + col]
+        """The tile's corners (TL, TR, BR, BL in lattice order): detected, else the lattice's
+        (also for a place outside the 6x6 window, where the lattice runs on)."""
+        q = self.quads[row * SIZE + col] if 0 <= row < SIZE and 0 <= col < SIZE else None
         if q is not None:
             return q
         h = self.tile / 2
