@@ -3,10 +3,12 @@
 A sheet holds one table (a Gewinnkarte: a label column of printed texts and 1-6 player
 columns) or two (its upper and lower halves); its style sets the font, the printed lines
 (thin and thick, grey, black or coloured), tinted rows, a title row spanning the width, or a
-sheet ruled by hand with wobbly pen lines. Cells are filled with real handwritten digits
+sheet ruled by hand with wobbly pen lines, or a second label column saying how each row is
+scored, as on a Gewinnkarte as sold. Cells are filled with real handwritten digits
 (``vision.kniffel_pad.synth.digit_glyph``, from the bank handed in: the bench and tests hand
 in the digits the network never trained on), minus signs, and boxes struck with /, \\ or —,
-each column in its own ink. The photo adds a curl (a smooth displacement field), perspective,
+each column in its own ink; the sum rows, if asked, as a player adds them up
+(``vision.pad.card``). The photo adds a curl (a smooth displacement field), perspective,
 uneven light and a shadow, blur, noise and JPEG. The ``heldout`` style family is never used
 while tuning the reader; the bench reports it apart.
 """
@@ -23,14 +25,10 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from vision.kniffel_pad.synth import INKS, digit_glyph
+from vision.pad.card import LOWER, NAMED, SUM_ROWS, UPPER, CellTruth, box_value, sum_cell
 
 PX = 6.0  # page pixels per mm
 Colour = tuple[int, int, int]
-Kind = Literal["label", "blank", "number", "struck", "merged"]
-UPPER = ("Einer", "Zweier", "Dreier", "Vierer", "Fünfer", "Sechser", "Summe", "Bonus",
-         "Summe oben")
-LOWER = ("Dreierpasch", "Viererpasch", "Full House", "Kleine Straße", "Große Straße",
-         "Kniffel", "Chance", "Summe unten", "Summe oben", "Endsumme")
 FONT_DIRS = (Path("/usr/share/fonts"),)
 
 
@@ -48,6 +46,7 @@ class Style:
     tint: Colour | None = None  # sum rows (or every other row) tinted
     title: bool = False  # a title row spanning every column
     halves: float = 0.3  # chance of two tables on the sheet
+    described: bool = False  # a second label column: how each row is scored (:data:`NAMED`)
 
 
 STYLES = (
@@ -58,18 +57,13 @@ STYLES = (
           hand_ruled=True, halves=0.2),
     Style("ledger", "heldout", "C059-Roman.otf", (150, 120, 40), 0.18, 0.5,
           tint=(225, 240, 225), title=True, halves=0.4),
+    Style("described", "tune", "DejaVuSansCondensed.ttf", (30, 60, 120), 0.25, 0.6,
+          tint=(240, 225, 200), title=True, halves=0.2, described=True),
 )
 
 
 def styles(family: str) -> list[Style]:
     return [s for s in STYLES if s.family == family]
-
-
-@dataclass(frozen=True)
-class CellTruth:
-    kind: Kind
-    value: int | None = None
-    text: str | None = None
 
 
 @dataclass(frozen=True)
@@ -126,6 +120,7 @@ class _Table:
     ys: list[float]
     title: bool
     header: int  # index of the header row
+    labels: int  # label columns (the row's name; how it is scored)
     sums: int  # index of the first sum row
     cells: list[list[CellTruth]]
 
@@ -134,6 +129,7 @@ def _plan(style: Style, rng: np.random.Generator) -> tuple[list[_Table], float, 
     """Tables and the page size (mm): widths, heights and row counts drawn from the style."""
     players = int(rng.integers(1, 7))
     label_w = rng.uniform(28, 42)
+    desc_w = rng.uniform(26, 36) if style.described else 0.0
     col_w = rng.uniform(11, 18) if players > 3 else rng.uniform(13, 22)
     row_h = rng.uniform(6.5, 9.5)
     halves = rng.random() < style.halves
@@ -143,8 +139,9 @@ def _plan(style: Style, rng: np.random.Generator) -> tuple[list[_Table], float, 
     for i, labels in enumerate(parts):
         title = style.title and i == 0
         n_rows = len(labels) + 1 + title
-        xs = [margin, margin + label_w] + [margin + label_w + (k + 1) * col_w
-                                           for k in range(players)]
+        left = margin + label_w + desc_w
+        xs = [margin, margin + label_w] + [left] * style.described + [
+            left + (k + 1) * col_w for k in range(players)]
         ys = [y + k * row_h for k in range(n_rows + 1)]
         if style.hand_ruled:
             xs = [x + rng.uniform(-0.08, 0.08) * col_w * (0 < k < len(xs) - 1)
@@ -152,7 +149,7 @@ def _plan(style: Style, rng: np.random.Generator) -> tuple[list[_Table], float, 
             ys = [v + rng.uniform(-0.1, 0.1) * row_h * (0 < k < len(ys) - 1)
                   for k, v in enumerate(ys)]
         sums = int(title) + 1 + len(labels) - 3  # the last three rows are sums
-        tables.append(_Table(xs, ys, title, int(title), sums, []))
+        tables.append(_Table(xs, ys, title, int(title), 1 + style.described, sums, []))
         y = ys[-1] + gap
     return tables, xs[-1] + margin, y - gap + margin
 
@@ -191,7 +188,7 @@ def _draw_grid(page: np.ndarray, t: _Table, style: Style, rng: np.random.Generat
         _line(page, (t.xs[0] - over(), y), (t.xs[-1] + over(), y), style.line,
               style.thick if thick else style.thin, wob, rng)
     for c, x in enumerate(t.xs):
-        thick = c in (0, 1, len(t.xs) - 1)
+        thick = c in (0, t.labels, len(t.xs) - 1)
         top = t.ys[0] if (c in (0, len(t.xs) - 1) or not t.title) else t.ys[1]
         _line(page, (x, top - over()), (x, t.ys[-1] + over()), style.line,
               style.thick if thick else style.thin, wob, rng)
@@ -266,18 +263,12 @@ def _strike(ink: np.ndarray, box: tuple[float, ...], rng: np.random.Generator,
         marks.add(layer > 0.3, 0, 0, 10 if kind == 0 else 11)
 
 
-def _value(rng: np.random.Generator, is_sum: bool) -> int:
-    if is_sum:
-        return int(rng.integers(0, 400))
-    if rng.random() < 0.03:
-        return -int(rng.integers(1, 60))
-    return int(rng.integers(0, 51))
-
-
 def _fill(t: _Table, labels: tuple[str, ...], style: Style, layer: Image.Image,
           inks: list[np.ndarray], bank: tuple[np.ndarray, np.ndarray],
           rng: np.random.Generator, fill: float, marks: Marks | None = None,
-          pen: str = "felt") -> None:
+          pen: str = "felt", sums: list[dict[str, int]] | None = None) -> None:
+    """Every cell of one table; ``sums``: each player column's boxes and sums, carried from
+    the sheet's upper table to its lower one, when the sum rows are added up."""
     rows, cols = len(t.ys) - 1, len(t.xs) - 1
     t.cells = [[CellTruth("blank") for _ in range(cols)] for _ in range(rows)]
     if t.title:
@@ -285,9 +276,9 @@ def _fill(t: _Table, labels: tuple[str, ...], style: Style, layer: Image.Image,
               True, rng)
         t.cells[0] = [CellTruth("label", text="KNIFFEL Gewinnkarte")] + [
             CellTruth("merged") for _ in range(cols - 1)]
-    h = t.header
-    for c in range(1, cols):
-        name = f"Spiel {c}"
+    h, first = t.header, t.labels
+    for c in range(first, cols):
+        name = f"Spiel {c - first + 1}"
         _text(layer, style, name, (t.xs[c], t.ys[h], t.xs[c + 1], t.ys[h + 1]), True, rng)
         t.cells[h][c] = CellTruth("label", text=name)
     for i, label in enumerate(labels):
@@ -295,25 +286,40 @@ def _fill(t: _Table, labels: tuple[str, ...], style: Style, layer: Image.Image,
         box = (t.xs[0], t.ys[r], t.xs[1], t.ys[r + 1])
         _text(layer, style, label, box, False, rng)
         t.cells[r][0] = CellTruth("label", text=label)
-        for c in range(1, cols):
+        if t.labels > 1:
+            text = NAMED[label]
+            _text(layer, style, text, (t.xs[1], t.ys[r], t.xs[2], t.ys[r + 1]), False, rng)
+            t.cells[r][1] = CellTruth("label", text=text)
+        for c in range(first, cols):
             u = rng.random()
+            box = (t.xs[c], t.ys[r], t.xs[c + 1], t.ys[r + 1])
+            if sums is not None and label in SUM_ROWS:
+                t.cells[r][c] = cell = sum_cell(label, sums[c - first], u, fill, rng)
+                if cell.kind == "struck":
+                    _strike(inks[c - first], box, rng, marks)
+                elif cell.kind == "number":
+                    _write(inks[c - first], box, int(cell.value or 0), bank, rng, marks, pen)
+                continue
             if u > fill:
                 continue
-            box = (t.xs[c], t.ys[r], t.xs[c + 1], t.ys[r + 1])
             if u < 0.09 * fill and r < t.sums:
-                _strike(inks[c - 1], box, rng, marks)
+                _strike(inks[c - first], box, rng, marks)
                 t.cells[r][c] = CellTruth("struck", 0)
             else:
-                value = _value(rng, r >= t.sums)
-                _write(inks[c - 1], box, value, bank, rng, marks, pen)
+                value = box_value(rng, r >= t.sums and sums is None)
+                _write(inks[c - first], box, value, bank, rng, marks, pen)
                 t.cells[r][c] = CellTruth("number", value)
+                if sums is not None:
+                    sums[c - first]["upper" if label in UPPER else "lower"] += value
 
 
 def render_sheet(style: Style, bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator,
-                 marks: Marks | None = None, pen: str = "felt") -> tuple[np.ndarray, list[_Table]]:
+                 marks: Marks | None = None, pen: str = "felt", adding_up: bool = False,
+                 ) -> tuple[np.ndarray, list[_Table]]:
     """The filled sheet, flat (BGR at ``PX``), and its tables in mm; ``marks`` (its ids
     left empty) is filled with where every handwritten mark went; ``pen`` as
-    :data:`vision.kniffel_pad.synth.PENS`."""
+    :data:`vision.kniffel_pad.synth.PENS`; ``adding_up``: the sum rows hold what the player
+    added up (:func:`vision.pad.card.sum_cell`), else numbers drawn like the others'."""
     tables, w_mm, h_mm = _plan(style, rng)
     size = (round(h_mm * PX), round(w_mm * PX))
     if marks is not None:
@@ -322,13 +328,14 @@ def render_sheet(style: Style, bank: tuple[np.ndarray, np.ndarray], rng: np.rand
     page = np.empty((*size, 3), np.uint8)
     page[:] = paper.astype(np.uint8)
     layer = Image.new("L", (size[1], size[0]), 0)
-    players = len(tables[0].xs) - 2
+    players = len(tables[0].xs) - 1 - tables[0].labels
     inks = [np.zeros(size, np.float32) for _ in range(players)]
     parts = [UPPER, LOWER] if len(tables) == 2 else [UPPER + LOWER]
     fill = float(rng.uniform(0.5, 1.0))
+    sums = [{"upper": 0, "lower": 0} for _ in range(players)] if adding_up else None
     for t, labels in zip(tables, parts):
         _draw_grid(page, t, style, rng)
-        _fill(t, labels, style, layer, inks, bank, rng, fill, marks, pen)
+        _fill(t, labels, style, layer, inks, bank, rng, fill, marks, pen, sums)
     out = page.astype(np.float32)
     printed = np.asarray(layer, np.float32)[..., None] / 255.0
     out = out * (1 - printed) + np.array([25, 25, 25], np.float32) * printed
@@ -418,9 +425,11 @@ def _light(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def render(style: Style, bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator,
            size: tuple[int, int] = (1640, 1232), tilt: float = 0.04,
-           curl: float = 0.008, marks: Marks | None = None, pen: str = "felt") -> Rendered:
-    """A filled sheet of ``style``, photographed, with every table's truth (top to bottom)."""
-    page, tables = render_sheet(style, bank, rng, marks, pen)
+           curl: float = 0.008, marks: Marks | None = None, pen: str = "felt",
+           adding_up: bool = False) -> Rendered:
+    """A filled sheet of ``style``, photographed, with every table's truth (top to bottom);
+    ``adding_up`` as in :func:`render_sheet`."""
+    page, tables = render_sheet(style, bank, rng, marks, pen, adding_up)
     photo, corners = photograph(page, tables, rng, size, tilt, curl, marks)
     truth = tuple(TableTruth(len(t.ys) - 1, len(t.xs) - 1, c,
                              tuple(tuple(row) for row in t.cells))
