@@ -6,12 +6,15 @@ Sheets are rendered by ``vision.pad.synth`` with held-out handwritten digits (MN
 digit network never trained on, ``tests/data/pad_digits_heldout.npz``): the styles used while
 building the reader ("tune") and one style never looked at while tuning ("heldout"), at the
 Pi camera's 1640x1232 and at a phone's 3000x4000 (read at 1640x1232-ish inside: the table is
-flattened at most 1400 px long). ms is the whole ``read_pad`` on one core (cv2.setNumThreads(1)).
+flattened at most 1400 px long). ms is the whole ``read_pad`` on one core (OpenCV and
+Tesseract single-threaded).
 ``--pen ballpoint`` writes every digit as a ballpoint's thin line instead of MNIST's strokes;
-``--hand continental`` gives every 1 its up-stroke and every 7 its bar.
+``--hand continental`` gives every 1 its up-stroke and every 7 its bar. ``--sums`` reads the
+printed labels too (Tesseract; its time is in ms then) and checks every sum row
+(``vision.pad.sums``): the renders' players add up each sum, a tenth of them wrongly.
 
     .venv/bin/python bench/pad_bench.py [--sheets 12] [--seed 7] [--pen felt|ballpoint]
-        [--hand mnist|continental]
+        [--hand mnist|continental] [--sums]
 """
 
 from __future__ import annotations
@@ -19,9 +22,9 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+from collections import Counter
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,28 +33,61 @@ sys.path.insert(0, str(ROOT))
 from vision.kniffel_pad.digits import DigitReader  # noqa: E402
 from vision.kniffel_pad.hands import HANDS, continental  # noqa: E402
 from vision.kniffel_pad.synth import PENS  # noqa: E402
-from vision.pad import PadError, read_pad, synth  # noqa: E402
+from vision.pad import PadError, PadReading, read_pad, synth  # noqa: E402
+from vision import on_one_core  # noqa: E402
+from vision.pad.sums import check  # noqa: E402
 
 HELDOUT = ROOT / "tests" / "data" / "pad_digits_heldout.npz"
 SIZES = {"camera 1640x1232": (1640, 1232), "phone 3000x4000": (3000, 4000)}
 
 
 def run(family: str, size: tuple[int, int], sheets: int, seed: int, reader: DigitReader,
-        bank: tuple[np.ndarray, np.ndarray], pen: str = "felt"
+        bank: tuple[np.ndarray, np.ndarray], pen: str = "felt", sums: Counter[str] | None = None
         ) -> tuple[synth.Score, list[float]]:
+    """``sums``: when given, the labels are read and every sum checked, counted into it."""
     styles = synth.styles(family)
     rng = np.random.default_rng(seed)
     score, ms = synth.Score(), []
     for i in range(sheets):
-        r = synth.render(styles[i % len(styles)], bank, rng, size=size, pen=pen)
+        r = synth.render(styles[i % len(styles)], bank, rng, size=size, pen=pen,
+                         adding_up=sums is not None)
         try:
-            got = read_pad(r.photo, reader)
+            got = read_pad(r.photo, reader, text=sums is not None)
         except PadError:
             score.add(r.tables, None)
+            count_sums(r, None, sums)
             continue
         ms.append(got.ms)
         score.add(r.tables, got)
+        count_sums(r, got, sums)
     return score, ms
+
+
+def count_sums(r: synth.Rendered, got: PadReading | None, into: Counter[str] | None) -> None:
+    """Each sum written on the render: added up wrongly or not, and what the check said."""
+    if into is None:
+        return
+    checks = {(c.table, c.row, c.col): c for c in check(got)} if got is not None else {}
+    for k, table in enumerate(r.tables):
+        for row, cells in enumerate(table.cells):
+            for col, cell in enumerate(cells):
+                if cell.should is None or cell.value is None:
+                    continue
+                kind = "right" if cell.value == cell.should else "wrong"
+                into[kind] += 1
+                found = checks.get((k, row, col))
+                if found is None:
+                    into[f"{kind} unchecked"] += 1
+                elif found.ok is False:
+                    into[f"{kind} flagged"] += 1
+                    into[f"{kind} flagged surely"] += found.sure
+
+
+def print_sums(sums: Counter[str]) -> None:
+    print(f"  sums written wrong, flagged: {sums['wrong flagged']}/{sums['wrong']} "
+          f"({sums['wrong flagged surely']} surely; not checked {sums['wrong unchecked']})")
+    print(f"  sums written right, flagged wrong: {sums['right flagged']}/{sums['right']} "
+          f"({sums['right flagged surely']} surely; not checked {sums['right unchecked']})")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -63,8 +99,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="how the digits are drawn (default: MNIST's strokes)")
     ap.add_argument("--hand", choices=HANDS, default="mnist",
                     help="MNIST's own forms, or 1s and 7s written the continental way")
+    ap.add_argument("--sums", action="store_true",
+                    help="read the labels too and check every sum row (Tesseract: slower)")
     args = ap.parse_args(argv)
-    cv2.setNumThreads(1)
+    on_one_core()  # OpenCV and Tesseract on the calling thread
     with np.load(HELDOUT) as z:
         bank = (z["images"], z["labels"])
     if args.hand == "continental":
@@ -72,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     reader = DigitReader.load(args.model)
     for family in ("tune", "heldout"):
         for name, size in SIZES.items():
-            s, ms = run(family, size, args.sheets, args.seed, reader, bank, args.pen)
+            sums: Counter[str] | None = Counter() if args.sums else None
+            s, ms = run(family, size, args.sheets, args.seed, reader, bank, args.pen, sums)
             wrong = s.numbers - s.numbers_right
             print(f"[{family} styles, {name}] {args.sheets} sheets, {args.pen} pen, "
                   f"{args.hand} hand")
@@ -84,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"blank right: {s.blank_right}/{s.blank}")
             print(f"  printed labels read as print: {s.labels_right}/{s.labels}; "
                   f"handwritten or blank cells read as print: {s.hand_as_print}")
+            if sums is not None:
+                print_sums(sums)
             if ms:
                 print(f"  ms (one core): median {statistics.median(ms):.0f}, max {max(ms):.0f}")
     return 0

@@ -6,7 +6,7 @@
     companion vision teach PHOTO --dice --letters "T O R E I C H" [-o FILE]
     companion vision read-letter ...   (from vision.letters_cli, when present)
     companion vision read-dice PHOTO [--set FILE] [--debug-out PNG] [--json]   (vision.dice_cli)
-    companion vision read-pad PHOTO [--text] [--debug-out PNG] [--json]   (vision.pad_cli)
+    companion vision read-pad PHOTO [--text] [--sums] [--debug-out PNG] [--json]   (vision.pad_cli)
 
 An unreadable file or a photo without a grid is a one-line error and exit code 2.
 """

@@ -1,11 +1,13 @@
 """``companion vision read-pad``: find every score table in a photo and read every cell.
 
-    companion vision read-pad PHOTO [--text] [--debug-out PNG] [--json] [--model FILE]
+    companion vision read-pad PHOTO [--text] [--sums] [--debug-out PNG] [--json] [--model FILE]
 
 JSON out: ``{"tables": [{"rows": R, "cols": C, "corners": [[x, y] x4], "cells": [[{"value":
 int|null, "struck": bool, "text": str|null, "confidence": 0..1}, ...], ...]}, ...], "ms": ...}``
 (tables top to bottom; a merged cell carries ``span`` where it is read and ``merged`` where it
-is covered, see docs/vision-pad.md). A file that is no image, a photo without a table or an
+is covered, see docs/vision-pad.md). With ``--sums`` (which reads the printed labels) the
+JSON also carries ``"sums"``: every sum row's cell, written against what its parts add up to
+(``vision.pad.sums``). A file that is no image, a photo without a table or an
 unwritable debug path is one line and exit code 2. The group ``vision`` is registered by
 ``vision.cli``, which calls ``add_commands``.
 """
@@ -30,6 +32,8 @@ def add_commands(vision_subparsers: Any) -> None:
     p.add_argument("photo", metavar="PHOTO", help="photo of the pad (JPEG, PNG…)")
     p.add_argument("--text", action="store_true",
                    help="read the printed cells with Tesseract too (slower)")
+    p.add_argument("--sums", action="store_true",
+                   help="check every sum row against its parts (reads the labels: slower)")
     p.add_argument("--debug-out", metavar="PNG", help="write the photo with cells and readings")
     p.add_argument("--json", action="store_true", help="print JSON (tables, cells, ms)")
     p.add_argument("--model", metavar="FILE", help="digit model (default: the shipped one)")
@@ -42,6 +46,7 @@ def run_read_pad(args: argparse.Namespace) -> int:
     from vision.kniffel_pad.digits import DigitReader
     from vision.photo import load_image
     from vision.pad import draw, read_pad
+    from vision.pad.sums import check
 
     if args.debug_out:
         check_image_out(args.debug_out)  # before the slow part, so a typo costs nothing
@@ -50,10 +55,13 @@ def run_read_pad(args: argparse.Namespace) -> int:
     check_image(args.photo)
     image = load_image(args.photo)
     on_one_core()
-    found = read_pad(image, DigitReader.load(args.model), text=args.text)
+    found = read_pad(image, DigitReader.load(args.model), text=args.text or args.sums)
+    sums = check(found) if args.sums else None
     if args.debug_out and not cv2.imwrite(args.debug_out, draw(image, found)):
         raise InputError(f"{args.debug_out}: cannot write the debug image")
     view = found.view()
+    if sums is not None:
+        view["sums"] = [s.view() for s in sums]
     if args.json:
         print(json.dumps(view, ensure_ascii=False))
         return 0
@@ -61,6 +69,13 @@ def run_read_pad(args: argparse.Namespace) -> int:
         print(f"table {k}: {t.rows} x {t.cols}")
         for row in t.cells:
             print("  " + " | ".join(_cell(c) for c in row))
+    for s in sums or ():
+        if s.ok is False:
+            doubt = "" if s.sure else "?"
+            print(f"table {s.table + 1}, row {s.row + 1}, column {s.col + 1} ({s.label}): "
+                  f"{s.written} written, should be {s.computed}{doubt}")
+    if sums is not None and not any(s.ok is False for s in sums):
+        print(f"every written sum adds up ({sum(s.ok is True for s in sums)} checked)")
     print(f"({found.ms:.0f} ms)")
     return 0
 

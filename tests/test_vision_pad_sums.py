@@ -1,0 +1,149 @@
+"""The sums of a pad read without markers: which rows are sums is read from their labels, and
+each is checked against what its parts add up to, as a referee checks a Kniffel card."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, cast
+
+import cv2
+import numpy as np
+
+from pad_support import held_out_digits
+from vision.pad import synth
+from vision.pad.reader import Cell, PadReading, Table
+from vision.pad.sums import check
+
+Row = tuple[str, list[Any]]  # a label, and each player's cell: int, None, "x" or ("?", int)
+
+UPPER_BOXES = ["Einer", "Zweier", "Dreier", "Vierer", "Fünfer", "Sechser"]
+LOWER_BOXES = ["Dreierpasch", "Viererpasch", "Full House", "Kleine Straße", "Große Straße",
+               "Kniffel", "Chance"]
+
+
+def _cell(v: Any) -> Cell:
+    if v is None:
+        return Cell(None, False, None, 0.99)
+    if v == "x":
+        return Cell(0, True, None, 0.99)
+    if isinstance(v, tuple):
+        return Cell(v[1], False, None, 0.4)
+    return Cell(int(v), False, None, 0.99)
+
+
+def _table(rows: list[Row]) -> Table:
+    players = len(rows[0][1])
+    head = (Cell(None, False, "", 0.9),) + tuple(
+        Cell(None, False, f"Spiel {k + 1}", 0.9) for k in range(players))
+    cells = [head] + [(Cell(None, False, label, 0.9),) + tuple(_cell(v) for v in values)
+                      for label, values in rows]
+    return Table(np.zeros((4, 2)), tuple(cells), cast(Any, None))
+
+
+def _card(upper: list[Any], lower: list[Any], sums: dict[str, Any]) -> PadReading:
+    """A one-player Kniffel card in one table; ``sums`` what is written in its sum rows."""
+    rows: list[Row] = [(n, [v]) for n, v in zip(UPPER_BOXES, upper)]
+    rows += [(n, [sums.get(n)]) for n in ("Summe", "Bonus", "Summe oben")]
+    rows += [(n, [v]) for n, v in zip(LOWER_BOXES, lower)]
+    rows += [(n, [sums.get(n + " 2" if n == "Summe oben" else n)])
+             for n in ("Summe unten", "Summe oben", "Endsumme")]
+    return PadReading((_table(rows),), 0.0)
+
+
+UP = [3, 8, 12, 16, 20, 24]  # 83: the bonus
+DOWN = [20, 0, 25, 30, 40, 0, 22]  # 137
+
+
+def _flags(reading: PadReading) -> list[tuple[str, int | None, int, bool]]:
+    return [(c.label, c.written, c.computed, c.sure) for c in check(reading) if c.ok is False]
+
+
+def test_a_card_added_up_right_has_every_sum_checked_and_none_flagged() -> None:
+    written = {"Summe": 83, "Bonus": 35, "Summe oben": 118, "Summe unten": 137,
+               "Summe oben 2": 118, "Endsumme": 255}
+    checks = check(_card(UP, DOWN, written))
+    assert [c.label for c in checks] == ["Summe", "Bonus", "Summe oben", "Summe unten",
+                                         "Summe oben", "Endsumme"]
+    assert all(c.ok and c.sure for c in checks)
+
+
+def test_a_sum_added_up_wrong_is_told_once_where_it_was_made() -> None:
+    # the player wrote 93 for 83 and carried their own number on: the upper total and the
+    # grand total follow from it, so only the first sum is wrong
+    written = {"Summe": 93, "Bonus": 35, "Summe oben": 128, "Summe unten": 137,
+               "Summe oben 2": 128, "Endsumme": 265}
+    assert _flags(_card(UP, DOWN, written)) == [("Summe", 93, 83, True)]
+    written["Endsumme"] = 255  # the grand total from the boxes, not from what was written
+    assert _flags(_card(UP, DOWN, written)) == [("Summe", 93, 83, True),
+                                                ("Endsumme", 255, 265, True)]
+
+
+def test_the_bonus_follows_its_label_or_a_kniffel_cards_rule() -> None:
+    low = [3, 8, 9, 12, 15, 12]  # 59: no bonus on a Kniffel card
+    written = {"Summe": 59, "Bonus": 35, "Summe oben": 94}
+    assert _flags(_card(low, DOWN, written)) == [("Bonus", 35, 0, True)]
+    # blank: added up in the player's head, by the rule
+    assert _flags(_card(low, DOWN, {"Summe": 59, "Summe oben": 94})) == [
+        ("Summe oben", 94, 59, True)]
+    rows: list[Row] = [(n, [v]) for n, v in zip(["Zweier-Wörter", "Dreier-Wörter", "Vierer-Wort",
+                                      "Fünfer-Wort", "Sechser-Wort"], [6, 10, 12, 14, 13])]
+    rows += [("Summe oben", [55]), ("Bonus (ab 50: 35)", [35]), ("Wort-Zweier", [20]),
+             ("Chance", [12]), ("Summe unten", [32]), ("Gesamt", [122])]
+    checks = check(PadReading((_table(rows),), 0.0))
+    assert [(c.label, c.ok) for c in checks] == [
+        ("Summe oben", True), ("Bonus (ab 50: 35)", True), ("Summe unten", True),
+        ("Gesamt", True)]
+
+
+def test_a_box_row_whose_label_was_not_read_still_adds_up() -> None:
+    reading = _card(UP, DOWN, {"Summe": 83})
+    first = reading.tables[0].cells[1]
+    unread = (Cell(None, False, "", 0.9),) + first[1:]
+    table = reading.tables[0]
+    cells = (table.cells[0], unread) + table.cells[2:]
+    assert _flags(PadReading((Table(table.corners, cells, table.lattice),), 0.0)) == []
+
+
+def test_a_sum_built_on_a_blur_accuses_nobody() -> None:
+    # a box read unsure: its sum is checked, not surely
+    up = UP[:5] + [("?", 24)]
+    assert _flags(_card(up, DOWN, {"Summe": 84})) == [("Summe", 84, 83, False)]
+    # a subtotal written but not made out: the sum built on it is not sure either
+    written = {"Summe": ("?", 93), "Summe oben": 128}
+    assert _flags(_card(UP, DOWN, written)) == [("Summe", 93, 83, False),
+                                                ("Summe oben", 128, 118, False)]
+
+
+def test_the_halves_of_a_card_are_one_card() -> None:
+    top: list[Row] = [(n, [v]) for n, v in zip(UPPER_BOXES, UP)]
+    top += [("Summe", [83]), ("Bonus", [35]), ("Summe oben", [118])]
+    bottom: list[Row] = [(n, [v]) for n, v in zip(LOWER_BOXES, DOWN)]
+    bottom += [("Summe unten", [137]), ("Summe oben", [118]), ("Endsumme", [250])]
+    checks = check(PadReading((_table(top), _table(bottom)), 0.0))
+    assert [(c.table, c.label, c.ok) for c in checks] == [
+        (0, "Summe", True), (0, "Bonus", True), (0, "Summe oben", True),
+        (1, "Summe unten", True), (1, "Summe oben", True), (1, "Endsumme", False)]
+    assert checks[-1].computed == 255
+
+
+def test_read_pad_sums_tells_a_sum_a_player_added_up_wrongly(tmp_path: Path) -> None:
+    # a sold Gewinnkarte (each row's name and how it is scored) filled by hand, one sum
+    # added up wrongly: the command reads the labels with Tesseract and flags it
+    style = next(s for s in synth.STYLES if s.described)
+    rendered = synth.render(style, held_out_digits(), np.random.default_rng(5), adding_up=True)
+    wrong = [(r, c) for r, row in enumerate(rendered.tables[0].cells)
+             for c, cell in enumerate(row) if cell.should is not None and cell.value is not None
+             and cell.value != cell.should]
+    assert wrong
+    photo = tmp_path / "card.jpg"
+    cv2.imwrite(str(photo), rendered.photo)
+    out = subprocess.run([sys.executable, "-m", "companion.cli", "vision", "read-pad",
+                          str(photo), "--sums", "--json"], capture_output=True, text=True,
+                         timeout=120, check=True)
+    sums = json.loads(out.stdout)["sums"]
+    flagged = {(s["row"], s["col"]) for s in sums if s["ok"] is False}
+    assert set(wrong) <= flagged
+    assert {s["label"] for s in sums} >= {"Summe gesamt", "Endsumme gesamt"}

@@ -1,0 +1,234 @@
+"""The sums of a score pad read without markers, checked as a referee checks them: each sum
+row against what its parts add up to.
+
+Which rows are sums is read from the printed labels (Tesseract), so a pad must be read with
+its text. A Kniffel card and its kin (the Wort-Kniffel card, the companion's own) share one
+shape: boxes of the upper part, its sum, a bonus, perhaps the upper part's total, the lower
+part's boxes, its sum, perhaps the upper total again, the grand total. A row is
+
+- a **bonus** when its label says so; its rule is read from the label's numbers ("bei 63
+  oder mehr plus 35", "ab 50: 35": threshold, then amount). A label without both ("Bonus")
+  is a Kniffel card's: 35 from 63. A bonus left blank was added in the player's head, as
+  the rule gives it;
+- a **sum** when its label holds "Summe", "gesamt" or "total" (OCR slips of one letter
+  forgiven). Above the bonus a sum adds the upper boxes; below it, in the upper part, it
+  is the upper total (sum and bonus); in the lower part a label with "oben"/"ober" is that
+  upper total again, one with "unten"/"unter" (or the first there) adds the lower boxes,
+  and the last is the grand total;
+- a **box** otherwise (also where the label could not be read), below the header.
+
+Each check uses the sums written above it where they were read surely: an error is told
+once, where it was made, not again in every sum below it (a player carries their own
+subtotal on). A struck box counts 0, a blank one nothing. ``sure`` only when the sum and
+every part it adds were read at :data:`SURE`: a referee does not accuse on a blur.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from vision.pad.reader import Cell, PadReading, Table
+
+SURE = 0.9  # as the printed pad's check (companion.games.kniffel.padcheck.SURE)
+KNIFFEL_BONUS = (63, 35)  # threshold and amount where the label does not say
+SUM_WORDS = ("summe", "gesamt", "total", "endsumme", "gesamtsumme", "zwischensumme")
+LIKE = 0.8  # a word this like a key word (difflib's ratio) is taken for it
+
+
+@dataclass(frozen=True)
+class SumCheck:
+    """One written sum against its parts; ``row``, ``col`` in the table's cells."""
+
+    table: int
+    row: int
+    col: int
+    label: str
+    written: int | None
+    computed: int
+    sure: bool
+
+    @property
+    def ok(self) -> bool | None:
+        """None when nothing is written there: a sum not yet added up is no error."""
+        return None if self.written is None else self.written == self.computed
+
+    def view(self) -> dict[str, object]:
+        return {"table": self.table, "row": self.row, "col": self.col, "label": self.label,
+                "written": self.written, "computed": self.computed, "ok": self.ok,
+                "sure": self.sure}
+
+
+@dataclass
+class _Part:
+    """A value so far in one player column, and whether every read behind it was sure."""
+
+    value: int = 0
+    sure: bool = True
+
+    def add(self, other: _Part) -> _Part:
+        return _Part(self.value + other.value, self.sure and other.sure)
+
+
+@dataclass
+class _Column:
+    upper: _Part = field(default_factory=_Part)  # the boxes so far, each part
+    lower: _Part = field(default_factory=_Part)
+    raw: _Part | None = None  # the upper boxes' sum, as written (or computed)
+    bonus: _Part | None = None
+    upper_total: _Part | None = None
+    lower_sum: _Part | None = None
+
+    def top(self) -> _Part:
+        """The upper part's total: as written, else its sum and bonus."""
+        return self.upper_total or (self.raw or self.upper).add(self.bonus or _Part())
+
+
+@dataclass
+class _Card:
+    """One card's player columns as its rows are walked down (over both halves)."""
+
+    players: int
+    columns: dict[int, _Column] = field(default_factory=dict)
+    lower: bool = False  # past the upper part's sums
+    summed: bool = False  # a sum or bonus row since the last box row
+    boxes: bool = False  # a box row seen
+
+    def column(self, j: int) -> _Column:
+        return self.columns.setdefault(j, _Column())
+
+
+def check(reading: PadReading) -> list[SumCheck]:
+    """Every sum row of every table, each player column: written against computed. Tables
+    with as many player columns one after another are one card (its halves)."""
+    out: list[SumCheck] = []
+    card: _Card | None = None
+    for k, table in enumerate(reading.tables):
+        labels = _label_columns(table)
+        if labels is None:
+            continue
+        if card is None or card.players != table.cols - labels:
+            card = _Card(table.cols - labels)
+        out += _walk(k, table, labels, card)
+    return out
+
+
+def _walk(k: int, table: Table, labels: int, card: _Card) -> list[SumCheck]:
+    out: list[SumCheck] = []
+    rows = [(r, _label(row[:labels]), row[labels:]) for r, row in enumerate(table.cells)]
+    sums = [r for r, text, _ in rows if _role(text) == "sum"]
+    for r, text, cells in rows:
+        role = _role(text)
+        if role == "box":
+            if not card.boxes and all(c.text is not None or c.value is None for c in cells):
+                continue  # a header ("Spiel 1") or an empty row above the boxes
+            card.lower, card.boxes, card.summed = card.lower or card.summed, True, False
+            for j, cell in enumerate(cells):
+                col = card.column(j)
+                part = _Part(0 if cell.struck else (cell.value or 0), _sure(cell))
+                if card.lower:
+                    col.lower = col.lower.add(part)
+                else:
+                    col.upper = col.upper.add(part)
+        elif card.boxes:
+            card.summed = True
+            for j, cell in enumerate(cells):
+                found = _one((k, r, j + labels), text, role, cell, card.column(j), card.lower,
+                             r == sums[-1] if sums else False)
+                if found is not None:
+                    out.append(found)
+    return out
+
+
+def _one(at: tuple[int, int, int], text: str, role: str, cell: Cell, col: _Column,
+         lower: bool, last: bool) -> SumCheck | None:
+    """One sum or bonus cell checked, and the column moved on past it."""
+    written = None if cell.text is not None or (cell.value is None and not cell.struck) else (
+        0 if cell.struck else cell.value)
+    if role == "bonus":
+        at_least, amount = _bonus_rule(text)
+        raw = col.raw or col.upper
+        part = _Part(amount if raw.value >= at_least else 0, raw.sure)
+        col.bonus = _as_written(written, cell, part)
+        return _made(at, text, written, part, cell)
+    words = _fold(text)
+    if not lower and col.bonus is None:
+        part = col.upper
+        col.raw = _as_written(written, cell, part)
+    elif not lower:
+        part = col.top()
+        col.upper_total = _as_written(written, cell, part)
+    elif _has(words, ("oben", "ober", "oberer")) and not last:
+        part = col.top()
+        col.upper_total = _as_written(written, cell, part)
+    elif _has(words, ("unten", "unter", "unterer")) or (col.lower_sum is None and not last):
+        part = col.lower
+        col.lower_sum = _as_written(written, cell, part)
+    else:
+        part = col.top().add(col.lower_sum or col.lower)
+    return _made(at, text, written, part, cell)
+
+
+def _made(at: tuple[int, int, int], text: str, written: int | None, part: _Part,
+          cell: Cell) -> SumCheck:
+    return SumCheck(*at, text, written, part.value, part.sure and _sure(cell))
+
+
+def _as_written(written: int | None, cell: Cell, computed: _Part) -> _Part:
+    """What the sums below build on: the number written, when it was read surely; else what
+    it should be, not sure when something is written (the player carries on from their own
+    number, which was not made out)."""
+    if written is None:
+        return computed
+    return _Part(written, True) if _sure(cell) else _Part(computed.value, False)
+
+
+def _sure(cell: Cell) -> bool:
+    return cell.confidence >= SURE
+
+
+def _label_columns(table: Table) -> int | None:
+    """How many columns on the left hold the printed labels (most of their cells print);
+    None when no column does or no player column is left."""
+    n = 0
+    for c in range(table.cols):
+        cells = [row[c] for row in table.cells if row[c].merged is None]
+        if not cells or sum(x.text is not None for x in cells) < 0.5 * len(cells):
+            break
+        n += 1
+    return n if 0 < n < table.cols else None
+
+
+def _label(cells: tuple[Cell, ...]) -> str:
+    return " ".join(c.text for c in cells if c.text)
+
+
+def _role(text: str) -> str:
+    """A row by its label: "bonus", "sum" or "box" (also when the label could not be read:
+    a row of boxes whose label Tesseract missed still adds up)."""
+    words = _fold(text)
+    if _has(words, ("bonus",)):
+        return "bonus"
+    return "sum" if _has(words, SUM_WORDS) else "box"
+
+
+def _fold(text: str) -> list[str]:
+    """The label's words, lower case, without accents (OCR reads umlauts unevenly)."""
+    plain = unicodedata.normalize("NFKD", text.lower())
+    plain = "".join(ch for ch in plain if not unicodedata.combining(ch))
+    return re.findall(r"[a-z]+", plain)
+
+
+def _has(words: list[str], keys: tuple[str, ...]) -> bool:
+    return any(w in keys or difflib.get_close_matches(w, keys, 1, LIKE) for w in words)
+
+
+def _bonus_rule(text: str) -> tuple[int, int]:
+    """(threshold, amount) from the bonus label's numbers, else a Kniffel card's."""
+    numbers = [int(n) for n in re.findall(r"\d+", text)]
+    return (numbers[0], numbers[-1]) if len(numbers) >= 2 else KNIFFEL_BONUS
+
+
+__all__ = ["SURE", "SumCheck", "check"]
