@@ -74,7 +74,9 @@ def run_read_pad(args: argparse.Namespace) -> int:
             doubt = "" if s.sure else "?"
             print(f"table {s.table + 1}, row {s.row + 1}, column {s.col + 1} ({s.label}): "
                   f"{s.written} written, should be {s.computed}{doubt}")
-    if sums is not None and not any(s.ok is False for s in sums):
+    if sums is not None and not sums:
+        print("no sum rows found (none of the labels read says Summe, gesamt or total)")
+    elif sums is not None and not any(s.ok is False for s in sums):
         print(f"every written sum adds up ({sum(s.ok is True for s in sums)} checked)")
     print(f"({found.ms:.0f} ms)")
     return 0

@@ -116,6 +116,8 @@ def check(reading: PadReading) -> list[SumCheck]:
 
 
 def _walk(k: int, table: Table, labels: int, card: _Card) -> list[SumCheck]:
+    """Table ``k`` row by row, top down: boxes add up, sum rows are checked (the card goes on
+    into the next table, its lower half)."""
     out: list[SumCheck] = []
     rows = [(r, _label(row[:labels]), row[labels:]) for r, row in enumerate(table.cells)]
     sums = [r for r, text, _ in rows if _role(text) == "sum"]
@@ -134,16 +136,13 @@ def _walk(k: int, table: Table, labels: int, card: _Card) -> list[SumCheck]:
                     col.upper = col.upper.add(part)
         elif card.boxes:
             card.summed = True
-            for j, cell in enumerate(cells):
-                found = _one((k, r, j + labels), text, role, cell, card.column(j), card.lower,
-                             r == sums[-1] if sums else False)
-                if found is not None:
-                    out.append(found)
+            out += [_one((k, r, j + labels), text, role, cell, card.column(j), card.lower,
+                         r == sums[-1] if sums else False) for j, cell in enumerate(cells)]
     return out
 
 
 def _one(at: tuple[int, int, int], text: str, role: str, cell: Cell, col: _Column,
-         lower: bool, last: bool) -> SumCheck | None:
+         lower: bool, last: bool) -> SumCheck:
     """One sum or bonus cell checked, and the column moved on past it."""
     written = None if cell.text is not None or (cell.value is None and not cell.struck) else (
         0 if cell.struck else cell.value)
