@@ -250,6 +250,7 @@ def read_times(took: list[tuple[float, int]]) -> None:
           f"{ms[int(0.9 * (len(ms) - 1))][0]:.0f} ms, worst {ms[-1][0]:.0f} ms (board "
           f"{ms[-1][1]}); over 250 ms: {sum(m > 250 for m, _ in ms)} of {len(ms)}")
 
+
 def show_error(mode: str, k: int, seed: int, style: Style, i: int, cell: CellReading,
                want: str, rotation: int, img: np.ndarray, g: Grid,
                crops: list[np.ndarray] | None, err_dir: Path | None) -> list[np.ndarray] | None:
