@@ -112,3 +112,24 @@ def test_every_label_and_header_is_read_as_print(reader: DigitReader, style: int
     score.add(r.tables, got)
     assert score.labels > 20 and score.labels_right == score.labels
     assert score.hand_as_print == 0
+
+
+def test_a_sheet_of_many_printed_cells_is_read_in_strips_tesseract_can_take() -> None:
+    # 500 printed cells stacked are 48000 px tall, past Tesseract's 32767: read in strips,
+    # each word still given to its own cell (the strips' seams included)
+    import cv2
+
+    from vision import on_one_core
+    from vision.pad.cells import STRIP_MAX, read_text
+
+    on_one_core()
+    words = ["Summe", "Bonus", "Chance"]
+    boxes = []
+    for k in range(500):
+        ink = np.zeros((72, 240), np.uint8)
+        cv2.putText(ink, words[k % 3], (10, 50), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 255, 2)
+        boxes.append(ink.astype(np.float32) / 255.0)
+    assert sum(b.shape[0] + 24 for b in boxes) > STRIP_MAX
+    read = read_text(boxes)
+    assert len(read) == 500
+    assert sum(r == words[k % 3] for k, r in enumerate(read)) >= 490

@@ -19,11 +19,13 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision import VisionError
 from vision.kniffel_pad.digits import INK_FLOOR, INK_ON, MIN_AREA, darkest, pen_mask
 from vision.marks import components
 from vision.pad.lattice import Lattice
 
 CELL_H = 48  # px: a cell's height once cut out (the printed pad's boxes are read at this)
+STRIP_MAX = 30000  # px: the tallest strip of printed cells handed to Tesseract at once
 OVER = 0.25  # of the height, kept above and below a cell
 MARGIN_PX = round(OVER * CELL_H)  # the cut's margin beyond the cell's lines
 TEXT_VOTE = 0.65  # of a column's written cells looking printed: labels' 0.78-1, players' <= 0.5
@@ -235,12 +237,25 @@ def printed_cells(votes: dict[Group, bool | None]) -> set[Group]:
 
 
 def read_text(boxes: list[np.ndarray]) -> list[str]:
-    """Printed cells read by Tesseract in one call: the cells stacked into one strip, each
-    line of its output assigned to the cell it lies in."""
+    """Printed cells read by Tesseract, in strips of cells stacked (one call a strip, each line
+    of its output assigned to the cell it lies in). A strip stays under Tesseract's largest
+    image (32767 px a side): a sheet of many printed cells is read in several."""
+    out: list[str] = []
+    start = 0
+    while start < len(boxes):
+        end, height = start, CELL_H // 2
+        while end < len(boxes) and (end == start or height + boxes[end].shape[0] + CELL_H // 2
+                                    <= STRIP_MAX):
+            height += boxes[end].shape[0] + CELL_H // 2
+            end += 1
+        out += _read_strip(boxes[start:end])
+        start = end
+    return out
+
+
+def _read_strip(boxes: list[np.ndarray]) -> list[str]:
     import pytesseract
 
-    if not boxes:
-        return []
     width = max(b.shape[1] for b in boxes)
     gap = CELL_H // 2
     strip = np.full((sum(b.shape[0] + gap for b in boxes) + gap, width + 2 * gap), 255, np.uint8)
@@ -250,8 +265,11 @@ def read_text(boxes: list[np.ndarray]) -> list[str]:
         strip[y:y + b.shape[0], gap:gap + b.shape[1]] = np.clip(255 - b * 400, 0, 255)
         tops.append(y)
         y += b.shape[0] + gap
-    data = pytesseract.image_to_data(strip, lang="deu", config="--psm 6",
-                                     output_type=pytesseract.Output.DICT)
+    try:
+        data = pytesseract.image_to_data(strip, lang="deu", config="--psm 6",
+                                         output_type=pytesseract.Output.DICT)
+    except (pytesseract.TesseractError, OSError) as exc:
+        raise VisionError(f"Tesseract could not read the printed cells: {exc}") from exc
     words: list[list[str]] = [[] for _ in boxes]
     for word, wy, wh in zip(data["text"], data["top"], data["height"]):
         if word.strip():
