@@ -30,11 +30,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from vision import on_one_core  # noqa: E402
 from vision.kniffel_pad.digits import DigitReader  # noqa: E402
 from vision.kniffel_pad.hands import HANDS, continental  # noqa: E402
 from vision.kniffel_pad.synth import PENS  # noqa: E402
 from vision.pad import PadError, PadReading, read_pad, synth  # noqa: E402
-from vision import on_one_core  # noqa: E402
 from vision.pad.sums import check  # noqa: E402
 
 HELDOUT = ROOT / "tests" / "data" / "pad_digits_heldout.npz"
