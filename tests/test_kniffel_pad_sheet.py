@@ -208,6 +208,8 @@ def test_pad_check_json_and_one_line_errors(
         assert main(["kniffel", "pad-check", str(bad), "--json"]) == 2
         out, err = capsys.readouterr()
         assert out == "" and len(err.strip().splitlines()) == 1
+        # a card without the companion's markers: the error says what reads it
+        assert ("read-pad PHOTO --sums" in err) == (bad == blank)
 
 
 def _box_px(layout: Layout, key: str) -> tuple[float, float, float, float]:

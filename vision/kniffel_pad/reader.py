@@ -27,6 +27,8 @@ from vision.photo import shrink
 
 PX_PER_MM = 4.0
 MIN_MARKERS = 3  # three corners fix the page; two would leave a fold or tilt unseen
+# said where no marker of this pad is seen: a card sold in shops is read without markers
+ELSEWHERE = "a score card without them: companion vision read-pad PHOTO --sums"
 
 
 class PadNotFound(PadSheetError):
@@ -115,11 +117,11 @@ def locate(image: np.ndarray) -> Located:
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     corners, ids = _markers(gray)
     if ids is None or len(ids) == 0:
-        raise PadNotFound("no pad marker in the photo (is the whole pad in view?)")
+        raise PadNotFound("no pad marker in the photo (is the whole pad in view?); " + ELSEWHERE)
     found = [(int(i), c.reshape(4, 2)) for i, c in zip(ids.ravel(), corners)]
     codes = Counter(i // 4 for i, _ in found if i < 48)
     if not codes:
-        raise PadNotFound("markers in the photo, but none of a Wort-Kniffel pad")
+        raise PadNotFound("markers in the photo, but none of a Wort-Kniffel pad; " + ELSEWHERE)
     code, count = codes.most_common(1)[0]
     if count < MIN_MARKERS:
         raise PadNotFound(f"only {count} of the pad's 4 corner markers found; "
