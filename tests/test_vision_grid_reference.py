@@ -185,8 +185,8 @@ def _round_turned(img: np.ndarray, ref: np.ndarray) -> tuple[Turned, Grid]:
 
 def _ends(ref: np.ndarray, grid: Grid, letters: LetterReader) -> bool:  # noqa: F811
     settings = TileReader(letters).settings
-    cells = framing.crops_of(ref, grid)
-    back = model_from_looks(looks(cells, settings), settings)
+    cells = looks(framing.crops_of(ref, grid), settings)
+    back = model_from_looks(cells, settings)
     return framing.bounded(ref, grid, cells, back, settings)
 
 

@@ -9,13 +9,15 @@ Both the single-photo read and the table's reader of a game use these checks.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from companion.games.moerder.board import CELLS, SIZE
 from vision.grid import Grid, GridNotFound, Steps, crop_tile, finish, looking
 from vision.stable import Turned
 from vision.tiles import FaceModel, TileReader, TileSettings
-from vision.tiles.appearance import looks
+from vision.tiles.appearance import Look, looks
 from vision.tiles.faces import cut_elsewhere, model_from_looks
 
 CROP = 64  # px of a tile crop for reading
@@ -70,22 +72,23 @@ def checking(image: np.ndarray, reference: np.ndarray, tiles: TileReader,
     # lattice than they; the tiles' own lies where they turned), taken at once when the
     # reference shows its window ends (a lattice of the table's squares runs on); else the
     # reference's own grid; else the one round the turned tiles after all
-    kept = None  # the grid round the turned tiles, the reference's crops and back with it
+    kept: tuple[Grid, _Backs] | None = None  # the grid round the turned tiles, the reference cut
     box = turned.box(TURNED_MARGIN) if turned is not None else None
     if box is not None:
         x0, y0, x1, y1 = box
         found = yield from looking(image[y0:y1, x0:x1])
         if found is not None and holds(turned, near := found.moved(x0, y0)):
-            crops, back, alike = _backs(reference, near, tiles.settings)
-            kept = (near, crops, back) if alike else None
-    if kept is not None and bounded(reference, *kept, tiles.settings):
-        tiles.learn_reference(kept[1], kept[2])
+            cut = _backs(reference, near, tiles.settings)
+            kept = (near, cut) if cut.alike else None
+    if kept is not None and bounded(reference, kept[0], kept[1].seen, kept[1].back,
+                                    tiles.settings):
+        tiles.learn_reference(kept[1].crops, kept[1].back)
         return kept[0]
     other = yield from looking(reference)
     if other is not None and holds(turned, other) and learn_alike(reference, tiles, other):
         return other
     if kept is not None:
-        tiles.learn_reference(kept[1], kept[2])
+        tiles.learn_reference(kept[1].crops, kept[1].back)
         return kept[0]
     return None  # a grid the tiles turned since do not lie in is not theirs: better none
 
@@ -121,10 +124,10 @@ def learn_back(reference: np.ndarray, tiles: TileReader, fallback: Grid | None =
 
 def learn_alike(reference: np.ndarray, tiles: TileReader, grid: Grid) -> bool:
     """Teach ``tiles`` the reference cut with ``grid`` if it cuts it into alike backs."""
-    crops, back, alike = _backs(reference, grid, tiles.settings)
-    if alike:
-        tiles.learn_reference(crops, back)
-    return alike
+    cut = _backs(reference, grid, tiles.settings)
+    if cut.alike:
+        tiles.learn_reference(cut.crops, cut.back)
+    return cut.alike
 
 
 def _reference_grid(reference: np.ndarray, tiles: TileReader, fallback: Grid | None,
@@ -134,8 +137,8 @@ def _reference_grid(reference: np.ndarray, tiles: TileReader, fallback: Grid | N
     tried = None
     if fallback is not None:
         tried = _backs(reference, fallback, tiles.settings)
-        if tried[2]:
-            tiles.learn_reference(tried[0], tried[1])
+        if tried.alike:
+            tiles.learn_reference(tried.crops, tried.back)
             return fallback, True
     g = yield from looking(reference)
     if g is None and fallback is None:
@@ -143,14 +146,20 @@ def _reference_grid(reference: np.ndarray, tiles: TileReader, fallback: Grid | N
     if fallback is not None and (g is None or same_view(g, fallback)):
         g = fallback
     assert g is not None
-    crops, back, alike = (tried if g is fallback and tried is not None
-                          else _backs(reference, g, tiles.settings))
-    tiles.learn_reference(crops, back)
-    return g, alike
+    cut = (tried if g is fallback and tried is not None
+           else _backs(reference, g, tiles.settings))
+    tiles.learn_reference(cut.crops, cut.back)
+    return g, cut.alike
 
 
-def _backs(reference: np.ndarray, grid: Grid, settings: TileSettings,
-           ) -> tuple[list[np.ndarray], FaceModel, bool]:
+class _Backs(NamedTuple):
+    crops: list[np.ndarray]
+    back: FaceModel
+    alike: bool
+    seen: list[Look]  # the crops' looks, measured once
+
+
+def _backs(reference: np.ndarray, grid: Grid, settings: TileSettings) -> _Backs:
     """The reference cut with ``grid``, the back learned from those crops, and whether they
     all show that one face (a face-down grid, cropped where it lies): not when some cells
     show something else (the grid does not fit this frame), nor when they are alike only as
@@ -159,15 +168,16 @@ def _backs(reference: np.ndarray, grid: Grid, settings: TileSettings,
     seen = looks(crops, settings)
     model = model_from_looks(seen, settings)
     alike = sum(model.distance(lk) < settings.back_sure for lk in seen) >= len(crops) - 1
-    return crops, model, alike and not cut_elsewhere(seen, settings)
+    return _Backs(crops, model, alike and not cut_elsewhere(seen, settings), seen)
 
 
-def bounded(reference: np.ndarray, grid: Grid, cells: list[np.ndarray], back: FaceModel,
+def bounded(reference: np.ndarray, grid: Grid, cells: list[Look], back: FaceModel,
             settings: TileSettings) -> bool:
     """Does the window end in the reference: do few places of the ring round it (those in
-    view) look as much like its back as its own ``cells`` (the reference cut with ``grid``)
-    do? A lattice of a table's own squares (glazed tiles) runs on past any 6x6 window of it,
-    its ring as alike as its cells; the game's tiles lie on a table that is not their back.
+    view) look as much like its back as its own ``cells`` (the looks of the reference cut
+    with ``grid``) do? A lattice of a table's own squares (glazed tiles) runs on past any
+    6x6 window of it, its ring as alike as its cells; the game's tiles lie on a table that
+    is not their back.
     Under a dim lamp dark backs and a dark table both lie within the back's sure distance,
     so the ring is held to the cells' own spread. True when too little of the ring is in
     view to tell."""
@@ -176,7 +186,7 @@ def bounded(reference: np.ndarray, grid: Grid, cells: list[np.ndarray], back: Fa
     if len(places) < SIZE:
         return True
     ring = [crop_tile(reference, grid, r, c, CROP, CROP_MARGIN) for r, c in places]
-    spread = float(np.quantile([back.distance(lk) for lk in looks(cells, settings)], 0.9))
+    spread = float(np.quantile([back.distance(lk) for lk in cells], 0.9))
     alike = sum(back.distance(lk) <= spread for lk in looks(ring, settings))
     return alike <= RING_ALIKE * len(places)
 

@@ -58,9 +58,9 @@ def sum_cell(label: str, col: dict[str, int], u: float, fill: float,
     value = should
     if label != "Bonus" and rng.random() < WRONG_SUMS:
         value = max(0, should + int(rng.choice([-10, -1, 1, 9, 10])))
-    col[label] = value
-    if u > fill:
-        col[label] = should  # not written: the player added it up in their head
+    written = u <= fill  # else the player added it up in their head, rightly
+    col[label] = value if written else should
+    if not written:
         return CellTruth("blank")
     if label == "Bonus" and value == 0 and u < 0.5 * fill:
         return CellTruth("struck", 0, should=0)

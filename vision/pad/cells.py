@@ -241,16 +241,15 @@ def read_text(boxes: list[np.ndarray]) -> list[str]:
     of its output assigned to the cell it lies in). A strip stays under Tesseract's largest
     image (32767 px a side): a sheet of many printed cells is read in several."""
     out: list[str] = []
-    start = 0
-    while start < len(boxes):
-        end, height = start, CELL_H // 2
-        while end < len(boxes) and (end == start or height + boxes[end].shape[0] + CELL_H // 2
-                                    <= STRIP_MAX):
-            height += boxes[end].shape[0] + CELL_H // 2
-            end += 1
-        out += _read_strip(boxes[start:end])
-        start = end
-    return out
+    strip: list[np.ndarray] = []
+    height = CELL_H // 2  # the strip's top gap
+    for b in boxes:
+        if strip and height + b.shape[0] + CELL_H // 2 > STRIP_MAX:
+            out += _read_strip(strip)
+            strip, height = [], CELL_H // 2
+        strip.append(b)
+        height += b.shape[0] + CELL_H // 2
+    return out + (_read_strip(strip) if strip else [])
 
 
 def _read_strip(boxes: list[np.ndarray]) -> list[str]:

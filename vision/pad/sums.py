@@ -119,10 +119,10 @@ def _walk(k: int, table: Table, labels: int, card: _Card) -> list[SumCheck]:
     """Table ``k`` row by row, top down: boxes add up, sum rows are checked (the card goes on
     into the next table, its lower half)."""
     out: list[SumCheck] = []
-    rows = [(r, _label(row[:labels]), row[labels:]) for r, row in enumerate(table.cells)]
-    sums = [r for r, text, _ in rows if _role(text) == "sum"]
-    for r, text, cells in rows:
-        role = _role(text)
+    rows = [(r, text, _role(text), row[labels:])
+            for r, row in enumerate(table.cells) for text in [_label(row[:labels])]]
+    sums = [r for r, _, role, _ in rows if role == "sum"]
+    for r, text, role, cells in rows:
         if role == "box":
             if not card.boxes and all(c.text is not None or c.value is None for c in cells):
                 continue  # a header ("Spiel 1") or an empty row above the boxes
