@@ -15,6 +15,8 @@ import numpy as np
 
 from companion.games.moerder.board import CELLS, SIZE
 from vision.grid import Grid, GridNotFound, Steps, crop_tile, finish, looking
+from vision.grid.model import WORK_SIDE
+from vision.grid.turned import squares_of_change, windows_round
 from vision.stable import Turned
 from vision.tiles import FaceModel, TileReader, TileSettings
 from vision.tiles.appearance import Look, looks
@@ -59,9 +61,10 @@ def checking(image: np.ndarray, reference: np.ndarray, tiles: TileReader,
     tiles (a lattice in a patterned cloth beside them, whose squares are alike too), the
     grid found round the turned tiles is taken if it passes both and its window ends in the
     reference (:func:`bounded`), else the reference's own grid if it passes both, else the
-    one round the turned tiles after all. When no grid holds the turned tiles
-    there is none (a cloth's lattice is no grid of tiles, however well it fits). ``tiles``
-    learns only in the last step."""
+    one round the turned tiles after all, else the lattice of the turned tiles themselves
+    (:func:`placed_by_turned`). When no grid holds the turned tiles there is none (a
+    cloth's lattice is no grid of tiles, however well it fits). ``tiles`` learns only in
+    the last step."""
     g = yield from looking(image)
     turned = Turned.between(image, reference)
     if g is not None and holds(turned, g):
@@ -90,6 +93,10 @@ def checking(image: np.ndarray, reference: np.ndarray, tiles: TileReader,
     if kept is not None:
         tiles.learn_reference(kept[1].crops, kept[1].back)
         return kept[0]
+    placed = yield from placed_by_turned(image, reference, tiles.settings)
+    if placed is not None and holds(turned, placed[0]):
+        tiles.learn_reference(placed[1].crops, placed[1].back)
+        return placed[0]
     return None  # a grid the tiles turned since do not lie in is not theirs: better none
 
 
@@ -171,6 +178,29 @@ def _backs(reference: np.ndarray, grid: Grid, settings: TileSettings) -> _Backs:
     return _Backs(crops, model, alike and not cut_elsewhere(seen, settings), seen)
 
 
+def placed_by_turned(image: np.ndarray, reference: np.ndarray, settings: TileSettings,
+                      ) -> Steps[tuple[Grid, _Backs] | None]:
+    """The grid on the lattice of the tiles turned since the reference, one window a step:
+    of the windows holding them, the one cutting the reference into alike backs whose ring
+    looks least like them, when no other does as well. Dark backs on dark felt cut alike
+    wherever a window lies (the felt is as dark), so alikeness alone cannot place it; but a
+    window a row off has a row of backs in its ring."""
+    turned = Turned.between(image, reference, side=WORK_SIDE)
+    if turned is None:
+        return None
+    best: list[tuple[float, Grid, _Backs]] = []
+    for g in windows_round(squares_of_change(turned.mask, turned.scale)):
+        yield
+        cut = _backs(reference, g, settings)
+        share = _ring_alike(reference, g, cut.seen, cut.back, settings) if cut.alike else None
+        if share is not None and share <= RING_ALIKE:
+            best.append((share, g, cut))
+    best.sort(key=lambda b: b[0])
+    if not best or (len(best) > 1 and best[1][0] == best[0][0]):
+        return None  # two windows fit as well: the reference cannot tell
+    return best[0][1], best[0][2]
+
+
 def bounded(reference: np.ndarray, grid: Grid, cells: list[Look], back: FaceModel,
             settings: TileSettings) -> bool:
     """Does the window end in the reference: do few places of the ring round it (those in
@@ -181,14 +211,20 @@ def bounded(reference: np.ndarray, grid: Grid, cells: list[Look], back: FaceMode
     Under a dim lamp dark backs and a dark table both lie within the back's sure distance,
     so the ring is held to the cells' own spread. True when too little of the ring is in
     view to tell."""
+    return _ring_alike(reference, grid, cells, back, settings) <= RING_ALIKE
+
+
+def _ring_alike(reference: np.ndarray, grid: Grid, cells: list[Look], back: FaceModel,
+                settings: TileSettings) -> float:
+    """The share of the ring's places in view that look as much like the back as the
+    window's ``cells`` do (0 when too little of the ring is in view to tell)."""
     h, w = reference.shape[:2]
     places = [(r, c) for r, c in _RING if _in_view(grid.cell_quad(r, c), w, h)]
     if len(places) < SIZE:
-        return True
+        return 0.0
     ring = [crop_tile(reference, grid, r, c, CROP, CROP_MARGIN) for r, c in places]
     spread = float(np.quantile([back.distance(lk) for lk in cells], 0.9))
-    alike = sum(back.distance(lk) <= spread for lk in looks(ring, settings))
-    return alike <= RING_ALIKE * len(places)
+    return sum(back.distance(lk) <= spread for lk in looks(ring, settings)) / len(places)
 
 
 def _in_view(quad: np.ndarray, w: int, h: int) -> bool:
@@ -202,4 +238,5 @@ def same_view(a: Grid, b: Grid, tolerance: float = 0.15) -> bool:
 
 
 __all__ = ["CROP", "TURNED_INSIDE", "TURNED_MARGIN", "bounded", "checked_grid", "checking",
+           "placed_by_turned",
            "crops_of", "holds", "learn_alike", "learn_back", "proving", "same_view"]
