@@ -238,5 +238,5 @@ def same_view(a: Grid, b: Grid, tolerance: float = 0.15) -> bool:
 
 
 __all__ = ["CROP", "TURNED_INSIDE", "TURNED_MARGIN", "bounded", "checked_grid", "checking",
-           "placed_by_turned",
-           "crops_of", "holds", "learn_alike", "learn_back", "proving", "same_view"]
+           "crops_of", "holds", "learn_alike", "learn_back", "placed_by_turned", "proving",
+           "same_view"]
