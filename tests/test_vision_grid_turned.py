@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from companion.games.moerder.board import SIZE
 from tiles_support import letters  # noqa: F401 (fixture)
 from vision import framing
-from vision.grid import finish, project
+from vision.grid import GridNotFound, finish, locate, project
 from vision.grid.turned import squares_of_change, windows_round
 from vision.letters import LetterReader
+from vision.observation import TableReader
 from vision.stable import Turned
-from vision.tiles import TileReader
+from vision.tiles import CellState, TileReader
 
 FELT = (52, 38, 44)  # BGR: dark purple felt
 PITCH = 88.0
@@ -35,7 +37,8 @@ def _scene(turned: set[tuple[int, int]], printed: bool, seed: int = 3) -> np.nda
     """A 1280x960 frame of 36 tiles laid by hand (each a little off its place and turned)
     on felt: backs of the felt's own colour, printed with staggered rows of light dashes
     edge to edge (or not at all: no back to see), the ``turned`` ones face up (light, with a
-    dark bar). The same ``seed`` lays the tiles the same way."""
+    dark bar). No look finds these tiles: the dashes close into no square, and the joints
+    are felt between felt. The same ``seed`` lays the tiles the same way."""
     rng = np.random.default_rng(seed)
     img = np.empty((960, 1280, 3), np.uint8)
     img[:] = FELT
@@ -57,13 +60,13 @@ def _scene(turned: set[tuple[int, int]], printed: bool, seed: int = 3) -> np.nda
                 continue
             if not printed:
                 continue  # a back of the felt's own colour: nothing to see
-            for i in range(6):
-                y = -0.44 + 0.17 * i
+            for i in range(4):
+                y = -0.44 + 0.26 * i
                 for j in range(-1, 4):
                     x = -0.5 + 0.3 * j + (0.15 if i % 2 else 0.0)
                     x0, x1 = max(x, -0.48), min(x + 0.2, 0.48)
                     if x1 > x0:
-                        dash = np.array([[x0, y], [x1, y], [x1, y + 0.06], [x0, y + 0.06]])
+                        dash = np.array([[x0, y], [x1, y], [x1, y + 0.05], [x0, y + 0.05]])
                         cv2.fillConvexPoly(img, on_tile(dash), (120, 160, 150))
     img = cv2.add(img, rng.integers(0, 6, img.shape, dtype=np.uint8))
     return cv2.GaussianBlur(img, (3, 3), 0)
@@ -114,3 +117,32 @@ def test_backs_like_the_felt_place_no_window(letters: LetterReader) -> None:  # 
     # too; which one is the grid's cannot be told, so none is placed
     ref, frame = _scene(set(), False), _scene(TURNED, False)
     assert finish(framing.placed_by_turned(frame, ref, TileReader(letters).settings)) is None
+
+
+def test_a_grid_no_look_finds_is_found_from_the_turned_tiles(
+        letters: LetterReader) -> None:  # noqa: F811
+    ref, frame = _scene(set(), True), _scene(TURNED, True)
+    for image in (frame, ref):
+        with pytest.raises(GridNotFound):
+            locate(image)
+    g = framing.checked_grid(frame, ref, TileReader(letters))
+    assert np.abs(g.corners - _truth()).max() < 0.2 * PITCH
+
+
+def test_the_table_finds_it_too(letters: LetterReader) -> None:  # noqa: F811
+    # the reference shows no grid: the table keeps it, looks in each frame one fit at a
+    # time, and once the look ends with none places the grid by the turned tiles
+    ref, frame = _scene(set(), True), _scene(TURNED, True)
+    reader = TableReader(TileReader(letters))
+    reader.learn_reference(ref)
+    assert reader.grid is None
+    obs = None
+    for _ in range(30):
+        obs = reader.read(frame)
+        if obs is not None:
+            break
+    assert obs is not None and reader.grid is not None
+    assert np.abs(reader.grid.corners - _truth()).max() < 0.2 * PITCH
+    hidden = {i for i, c in enumerate(obs.cells) if c.state is CellState.HIDDEN}
+    assert hidden == {r * SIZE + c for r in range(SIZE) for c in range(SIZE)} - {
+        r * SIZE + c for r, c in TURNED}

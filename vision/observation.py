@@ -32,6 +32,7 @@ from vision.framing import (
     crops_of,
     holds,
     learn_back,
+    placed_by_turned,
     proving,
     same_view,
 )
@@ -214,6 +215,7 @@ class TableReader:
         # a look stepped on this frame: one step a frame, also where one look ends and the
         # next begins on the same frame (two fits took it to 255 ms)
         self._stepped = False
+        self._at_hand = np.zeros((1, 1, 3), np.uint8)  # the frame a look's step is made on
         self.settle_frames = SETTLE_FRAMES
         self.status = "none"
 
@@ -304,8 +306,8 @@ class TableReader:
         (all its fits on one frame took it over the frame's time). When it ends with none, the
         reference's grid is taken if there is one (None otherwise, and the next frame looks
         again)."""
-        finding = self._finding = self._finding or begun(looking(frame, follow=True))
-        self._stepped = True
+        finding = self._finding = self._finding or begun(self._first_look(frame))
+        self._stepped, self._at_hand = True, frame
         try:
             finding.send(frame)
             return None
@@ -313,6 +315,18 @@ class TableReader:
             self._finding = None
             found: Grid | None = done.value
         return found if found is not None else self.grid
+
+    def _first_look(self, frame: np.ndarray) -> Steps[Grid | None]:
+        """The look for the grid, one fit a frame; when it finds none while the reference
+        frame showed none either (``_pending``), the grid on the lattice of the tiles turned
+        since, placed by the reference (:func:`placed_by_turned`, on the frame at hand, in the
+        same step as the last fit when too few tiles turned to place it; the reference is
+        learned with the grid once it is taken). None: the next frame looks again."""
+        found = yield from looking(frame, follow=True)
+        if found is not None or self._pending is None:
+            return found
+        placed = yield from placed_by_turned(self._at_hand, self._pending, self.tiles.settings)
+        return None if placed is None else placed[0]
 
     def _as_in_reference(self, frame: np.ndarray) -> bool:
         """Does the first frame of a game show the grid where the reference frame did (most
