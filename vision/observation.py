@@ -215,7 +215,7 @@ class TableReader:
         # a look stepped on this frame: one step a frame, also where one look ends and the
         # next begins on the same frame (two fits took it to 255 ms)
         self._stepped = False
-        self._at_hand = np.zeros((1, 1, 3), np.uint8)  # the frame a look's step is made on
+        self._at_hand: np.ndarray | None = None  # the frame a look's step is made on
         self.settle_frames = SETTLE_FRAMES
         self.status = "none"
 
@@ -325,7 +325,8 @@ class TableReader:
         found = yield from looking(frame, follow=True)
         if found is not None or self._pending is None:
             return found
-        placed = yield from placed_by_turned(self._at_hand, self._pending, self.tiles.settings)
+        now = frame if self._at_hand is None else self._at_hand
+        placed = yield from placed_by_turned(now, self._pending, self.tiles.settings)
         return None if placed is None else placed[0]
 
     def _as_in_reference(self, frame: np.ndarray) -> bool:

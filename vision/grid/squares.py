@@ -20,6 +20,8 @@ from vision.grid.model import WORK_SIDE, Candidate
 # found (``locate``), so tables of square tiles are located exactly as before
 FILL = 0.8
 ROUND_FILL = 0.74
+# a tile's side is at least this share of the working image's shorter side, and at most this
+SMALLEST, LARGEST = 0.03, 0.25
 
 
 def work_image(image: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray, float]:
@@ -225,7 +227,7 @@ def segments(small: np.ndarray, mask: np.ndarray | None = None) -> Segments:
     cuts.append((cv2.erode(255 - edges, k3), 2.5, False))
     return Segments(tuple((tuple(cv2.findContours(b, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0]),
                            grow, blocks) for b, grow, blocks in cuts),
-                    mask, closed, edges, 0.03 * short, 0.25 * short)
+                    mask, closed, edges, SMALLEST * short, LARGEST * short)
 
 
 def find_tiles(small: np.ndarray, mask: np.ndarray | None = None,

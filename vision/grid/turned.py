@@ -18,11 +18,8 @@ from companion.games.moerder.board import SIZE
 from vision.grid import _grid
 from vision.grid.lattice import _edge_angle, _fit_h, _upright, order_quad
 from vision.grid.model import Candidate, Grid, project
-from vision.grid.squares import FILL, _dt_peaks, _mask_angle, _merge
+from vision.grid.squares import FILL, LARGEST, SMALLEST, _dt_peaks, _mask_angle, _merge
 
-# a turned tile's square of change is at least this much of the mask's shorter side (the
-# locator's own smallest tile), and at most a quarter of it
-SMALLEST, LARGEST = 0.03, 0.25
 # fewer squares of change on the lattice than this do not fix its pitch and slant
 LEAST_TURNED = 6
 # a turned tile of the window lies within this of its lattice place (in pitches)
@@ -53,16 +50,15 @@ def squares_of_change(mask: np.ndarray, scale: float = 1.0) -> list[Candidate]:
         (cx, cy), (w, h), _ = rect
         if lo <= min(w, h) and max(w, h) <= min(hi, 1.3 * min(w, h)) and (
                 cv2.contourArea(c) >= FILL * w * h):
-            alone.append(Candidate(cv2.boxPoints(rect).astype(np.float64) / scale,
-                                   np.array([cx, cy]) / scale, float(np.sqrt(w * h)) / scale))
+            alone.append(Candidate(cv2.boxPoints(rect).astype(np.float64), np.array([cx, cy]),
+                                   float(np.sqrt(w * h))))
     filled = np.zeros_like(m)
     cv2.drawContours(filled, blobs, -1, 255, -1)  # a face's print is no hole in the change
-    typical = float(np.median([c.side for c in alone])) * scale if len(alone) >= 2 else None
+    typical = float(np.median([c.side for c in alone])) if len(alone) >= 2 else None
     peaks = _dt_peaks(cv2.distanceTransform(filled, cv2.DIST_L2, 5), lo, hi,
                       _mask_angle(filled), typical)
-    return _merge(alone + [Candidate(p.quad / scale, p.centre / scale, p.side / scale)
-                           for p in peaks],
-                  prefer_first=len(alone))
+    return [Candidate(c.quad / scale, c.centre / scale, c.side / scale)
+            for c in _merge(alone + peaks, prefer_first=len(alone))]
 
 
 def windows_round(squares: list[Candidate]) -> list[Grid]:
@@ -97,10 +93,11 @@ def windows_round(squares: list[Candidate]) -> list[Grid]:
         for b in range(hi[1] - SIZE + 1, lo[1] + 1):
             shift = np.array([[1, 0, a - 0.5], [0, 1, b - 0.5], [0, 0, 1]], float)
             up, turn = _upright(h @ shift)
+            back = np.linalg.inv(up)
             quads: list[np.ndarray | None] = [None] * (SIZE * SIZE)
             for k in np.flatnonzero(on):
                 col, row = turn(int(places[k, 0]) - a, int(places[k, 1]) - b)
-                quads[row * SIZE + col] = order_quad(squares[k].quad, np.linalg.inv(up))
+                quads[row * SIZE + col] = order_quad(squares[k].quad, back)
             out.append(_grid(up, TILE, tuple(quads), int(on.sum())))
     return out
 
