@@ -40,28 +40,23 @@ def _prepare(crop: np.ndarray) -> np.ndarray:
     return cv2.copyMakeBorder(bw, 30, 30, 30, 30, cv2.BORDER_CONSTANT, value=255)
 
 
-def read_upright(crop: np.ndarray, alphabet: str | None = None, lang: str = "deu") -> tuple[str | None, float]:
+def read_upright(crop: np.ndarray, alphabet: str | None = None, lang: str = "deu",
+                 ) -> tuple[str | None, float]:
     """Tesseract's single letter for an upright crop, with its confidence (0..1)."""
-    try:
-        import pytesseract
-    except ImportError as exc:  # pragma: no cover - a dependency of the project
-        raise TesseractError("pytesseract is not installed") from exc
+    from vision import ocr
+
     allowed = alphabet.upper() if alphabet else LETTERS
     # No tessedit_char_whitelist: with non-ASCII letters in it (ÄÖÜ) Tesseract 5 returns
     # nothing at all. Case is folded instead, and digits that are letter shapes are mapped.
     try:
-        data = pytesseract.image_to_data(
-            _prepare(crop), lang=lang, config="--psm 10", output_type=pytesseract.Output.DICT
-        )
-    except (pytesseract.TesseractError, pytesseract.TesseractNotFoundError, OSError) as exc:
+        read = ocr.words(_prepare(crop), lang=lang, psm=10)
+    except ocr.OcrError as exc:
         raise TesseractError(f"tesseract failed: {exc}") from exc
     best: tuple[str | None, float] = (None, 0.0)
-    for text, conf in zip(data["text"], data["conf"]):
-        t = str(text).strip().upper()
-        t = _LOOKS_LIKE.get(t, t)
-        c = float(conf)
-        if len(t) == 1 and t in allowed and c / 100.0 > best[1]:
-            best = (t, c / 100.0)
+    for word in read:
+        t = _LOOKS_LIKE.get(word.text.upper(), word.text.upper())
+        if len(t) == 1 and t in allowed and word.conf / 100.0 > best[1]:
+            best = (t, word.conf / 100.0)
     return best
 
 

@@ -253,7 +253,7 @@ def read_text(boxes: list[np.ndarray]) -> list[str]:
 
 
 def _read_strip(boxes: list[np.ndarray]) -> list[str]:
-    import pytesseract
+    from vision import ocr
 
     width = max(b.shape[1] for b in boxes)
     gap = CELL_H // 2
@@ -265,16 +265,14 @@ def _read_strip(boxes: list[np.ndarray]) -> list[str]:
         tops.append(y)
         y += b.shape[0] + gap
     try:
-        data = pytesseract.image_to_data(strip, lang="deu", config="--psm 6",
-                                         output_type=pytesseract.Output.DICT)
-    except (pytesseract.TesseractError, OSError) as exc:
+        read = ocr.words(strip, lang="deu", psm=6)
+    except ocr.OcrError as exc:
         raise VisionError(f"Tesseract could not read the printed cells: {exc}") from exc
     words: list[list[str]] = [[] for _ in boxes]
-    for word, wy, wh in zip(data["text"], data["top"], data["height"]):
-        if word.strip():
-            middle = wy + wh / 2
-            k = max(0, int(np.searchsorted(tops, middle, side="right")) - 1)
-            words[k].append(word.strip())
+    for word in read:
+        middle = word.top + word.height / 2
+        k = max(0, int(np.searchsorted(tops, middle, side="right")) - 1)
+        words[k].append(word.text)
     return [" ".join(w) for w in words]
 
 
