@@ -39,6 +39,7 @@ def test_words_are_read_with_their_boxes_on_their_lines() -> None:
     for w in got:
         line = [k for k, text in enumerate(LINES) if w.text in text.split()][0]
         assert 60 * line + 20 <= w.top + w.height / 2 <= 60 * line + 55
+        assert w.line == line
         assert w.width > 10 and 50 < w.conf <= 100
 
 
@@ -46,8 +47,8 @@ def test_the_same_words_and_boxes_as_the_tesseract_program() -> None:
     img = _strip()
     here, there = ocr.words(img), ocr._by_program(img, "deu", 6)
     # the program prints the confidence as a whole number
-    assert [(w.text, w.left, w.top, w.width, w.height) for w in here] == [
-        (w.text, w.left, w.top, w.width, w.height) for w in there]
+    assert [(w.text, w.left, w.top, w.width, w.height, w.line) for w in here] == [
+        (w.text, w.left, w.top, w.width, w.height, w.line) for w in there]
     assert all(abs(a.conf - b.conf) <= 1 for a, b in zip(here, there, strict=True))
     letter = np.full((160, 160), 255, np.uint8)
     cv2.putText(letter, "R", (40, 125), cv2.FONT_HERSHEY_SIMPLEX, 3.5, 0, 8)

@@ -133,3 +133,32 @@ def test_a_sheet_of_many_printed_cells_is_read_in_strips_tesseract_can_take() ->
     read = read_text(boxes)
     assert len(read) == 500
     assert sum(r == words[k % 3] for k, r in enumerate(read)) >= 490
+
+
+def test_a_printed_cell_over_two_rows_is_read_line_by_line() -> None:
+    # "Summe" above "Bonus" with the line between them not traced: the cell is cut a row
+    # high for each row, so both words keep a row's size and neither is taken for a
+    # neighbour's mark, and Tesseract's two lines come back as two lines
+    from types import SimpleNamespace
+
+    import cv2
+
+    from vision import on_one_core
+    from vision.pad.cells import Group, cut, read_text
+
+    on_one_core()
+    page = np.zeros((260, 300), np.uint8)
+    for x in (48, 248):
+        page[40:220, x:x + 4] = 230  # the side lines
+    for y in (48, 208):
+        page[y:y + 4, 40:260] = 230  # top and bottom; none between the rows
+    cv2.putText(page, "Summe", (60, 110), cv2.FONT_HERSHEY_SIMPLEX, 1.2, 230, 2)
+    cv2.putText(page, "Bonus", (60, 190), cv2.FONT_HERSHEY_SIMPLEX, 1.2, 230, 2)
+    ink = page.astype(np.float32) / 255.0
+    corners = np.array([[[50, 50], [250, 50]], [[50, 130], [250, 130]],
+                        [[50, 210], [250, 210]]], np.float32)
+    lat = SimpleNamespace(ink=ink, corners=corners)
+    cleaned = np.where(ink > 0.85, 0.0, ink).astype(np.float32)
+    cleaned[50:208, 52:248] = ink[50:208, 52:248]
+    box = cut(cleaned, lat, Group(0, 0, 1, 0), tall=True)  # type: ignore[arg-type]
+    assert read_text([box]) == ["Summe\nBonus"]

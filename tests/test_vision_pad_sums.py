@@ -147,3 +147,29 @@ def test_read_pad_sums_tells_a_sum_a_player_added_up_wrongly(tmp_path: Path) -> 
     flagged = {(s["row"], s["col"]) for s in sums if s["ok"] is False}
     assert set(wrong) <= flagged
     assert {s["label"] for s in sums} >= {"Summe gesamt", "Endsumme gesamt"}
+
+
+def _merged_labels(card: PadReading, row: int, text: str) -> PadReading:
+    """The card with the label cells of ``row`` and the row below traced as one cell (the
+    line between them not seen), holding ``text``."""
+    table = card.tables[0]
+    cells = [list(r) for r in table.cells]
+    cells[row][0] = Cell(None, False, text, 0.9, (2, 1))
+    cells[row + 1][0] = Cell(None, False, None, 1.0, merged=(row, 0))
+    return PadReading((Table(table.corners, tuple(map(tuple, cells)), table.lattice),), 0.0)
+
+
+def test_a_label_cell_over_two_rows_gives_each_row_its_own_line() -> None:
+    # "Summe" above "Bonus" traced as one label cell: read line by line, each row is
+    # checked as its own (before, the bonus row was taken for a box and added up)
+    written = {"Summe": 83, "Bonus": 35, "Summe oben": 128, "Summe unten": 137,
+               "Summe oben 2": 128, "Endsumme": 265}
+    card = _merged_labels(_card(UP, DOWN, written), 7, "Summe\nBonus")
+    checks = check(card)
+    assert [c.label for c in checks][:3] == ["Summe", "Bonus", "Summe oben"]
+    assert _flags(card) == [("Summe oben", 128, 118, True)]
+    # one line only (a label printed across the two rows): which row it names is not
+    # known, so neither row is labelled, and no sum above the bonus is checked
+    one_line = check(_merged_labels(_card(UP, DOWN, written), 7, "Summe"))
+    assert "Summe" not in [c.label for c in one_line] and "Bonus" not in [
+        c.label for c in one_line]

@@ -24,7 +24,7 @@ import numpy as np
 
 from vision import VisionError
 
-_RIL_WORD = 3  # Tesseract's PageIteratorLevel for words
+_RIL_TEXTLINE, _RIL_WORD = 2, 3  # Tesseract's PageIteratorLevel for lines and words
 _LIBRARY = ("libtesseract.so.5", "libtesseract.so")
 
 
@@ -34,8 +34,9 @@ class OcrError(VisionError):
 
 @dataclass(frozen=True)
 class Word:
-    """A word Tesseract read, with its box in the image's pixels and its confidence
-    (0..100, as Tesseract gives it)."""
+    """A word Tesseract read, with its box in the image's pixels, its confidence (0..100, as
+    Tesseract gives it) and the line of text it is on (counted from 0 in reading order: a
+    label printed on two lines is two lines, not one run of words)."""
 
     text: str
     left: int
@@ -43,6 +44,7 @@ class Word:
     width: int
     height: int
     conf: float
+    line: int
 
 
 def words(gray: np.ndarray, lang: str = "deu", psm: int = 6) -> list[Word]:
@@ -90,16 +92,19 @@ class _Engine:
         lib = self._lib
         out = []
         box = [ctypes.c_int() for _ in range(4)]
+        line = -1
         while True:
+            page = lib.TessResultIteratorGetPageIteratorConst(it)
+            line += bool(lib.TessPageIteratorIsAtBeginningOf(page, _RIL_TEXTLINE))
             text = lib.TessResultIteratorGetUTF8Text(it, _RIL_WORD)
             if text:
                 word = ctypes.string_at(text).decode("utf-8", "replace")
                 lib.TessDeleteText(text)
-                page = lib.TessResultIteratorGetPageIteratorConst(it)
                 lib.TessPageIteratorBoundingBox(page, _RIL_WORD, *map(ctypes.byref, box))
                 x0, y0, x1, y1 = (b.value for b in box)
                 out.append(Word(word, x0, y0, x1 - x0, y1 - y0,
-                                float(lib.TessResultIteratorConfidence(it, _RIL_WORD))))
+                                float(lib.TessResultIteratorConfidence(it, _RIL_WORD)),
+                                max(line, 0)))
             if not lib.TessResultIteratorNext(it, _RIL_WORD):
                 return out
 
@@ -155,6 +160,7 @@ def _typed(lib: ctypes.CDLL) -> ctypes.CDLL:
         "TessResultIteratorNext": ([p, i], i),
         "TessResultIteratorDelete": ([p], None),
         "TessPageIteratorBoundingBox": ([p, i] + [ctypes.POINTER(i)] * 4, i),
+        "TessPageIteratorIsAtBeginningOf": ([p, i], i),
         "TessDeleteText": ([p], None),
     }
     for name, (args, result) in signatures.items():
@@ -171,10 +177,15 @@ def _by_program(gray: np.ndarray, lang: str, psm: int) -> list[Word]:
                                          output_type=pytesseract.Output.DICT)
     except (ImportError, OSError, RuntimeError) as exc:  # TesseractError is a RuntimeError
         raise OcrError(f"Tesseract failed: {exc}") from exc
-    return [Word(t.strip(), int(x), int(y), int(w), int(h), float(c))
-            for t, x, y, w, h, c in zip(data["text"], data["left"], data["top"],
-                                        data["width"], data["height"], data["conf"])
-            if str(t).strip()]
+    lines: dict[tuple[int, int, int], int] = {}
+    out = []
+    for k, t in enumerate(data["text"]):
+        if str(t).strip():
+            at = (int(data["block_num"][k]), int(data["par_num"][k]), int(data["line_num"][k]))
+            out.append(Word(str(t).strip(), int(data["left"][k]), int(data["top"][k]),
+                            int(data["width"][k]), int(data["height"][k]),
+                            float(data["conf"][k]), lines.setdefault(at, len(lines))))
+    return out
 
 
 __all__ = ["OcrError", "Word", "words"]

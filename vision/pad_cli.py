@@ -86,7 +86,7 @@ def _cell(c: Any) -> str:
     if c.merged is not None:
         return "<"
     if c.text is not None:
-        return c.text or "T"
+        return c.text.replace("\n", " / ") or "T"
     if c.struck:
         return "X"
     return "" if c.value is None else str(c.value)

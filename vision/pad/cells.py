@@ -88,36 +88,42 @@ def clean_ink(lat: Lattice) -> np.ndarray:
     return ink
 
 
-def cell_warp(lat: Lattice, g: Group) -> tuple[np.ndarray, tuple[int, int], int, int]:
+def cell_warp(lat: Lattice, g: Group, tall: bool = False,
+              ) -> tuple[np.ndarray, tuple[int, int], int, int]:
     """(flat px -> cell px homography, the cut's size (w, h), the margin, the cell's width
     inside it): the cell ``CELL_H`` high inside its lines, ``OVER`` of that more on every
-    side."""
+    side. ``tall``: ``CELL_H`` for each row the cell spans, so that a printed cell over two
+    rows ("Summe" above "Bonus", a line between them not printed) keeps its text as large
+    as a row's own (scaled into one row's height, its words were too small for Tesseract)."""
     c = lat.corners
     quad = np.array([c[g.r0, g.c0], c[g.r0, g.c1 + 1], c[g.r1 + 1, g.c1 + 1],
                      c[g.r1 + 1, g.c0]], np.float32)
     w_px = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
     h_px = float(np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
-    width = max(8, round(CELL_H * w_px / max(h_px, 1.0)))
+    high = CELL_H * (g.r1 - g.r0 + 1 if tall else 1)
+    width = max(8, round(high * w_px / max(h_px, 1.0)))
     pad = MARGIN_PX
-    dst = np.array([[pad, pad], [pad + width, pad], [pad + width, pad + CELL_H],
-                    [pad, pad + CELL_H]], np.float32)
+    dst = np.array([[pad, pad], [pad + width, pad], [pad + width, pad + high],
+                    [pad, pad + high]], np.float32)
     m = cv2.getPerspectiveTransform(quad, dst)
-    return m, (width + 2 * pad, CELL_H + 2 * pad), pad, width
+    return m, (width + 2 * pad, high + 2 * pad), pad, width
 
 
-def cut(ink: np.ndarray, lat: Lattice, g: Group) -> np.ndarray:
+def cut(ink: np.ndarray, lat: Lattice, g: Group, tall: bool = False) -> np.ndarray:
     """The cell as :func:`cell_warp` frames it (a number written over the line is whole),
     with marks centred outside the cell removed (the neighbours' overshooting digits)."""
-    m, size, pad, width = cell_warp(lat, g)
+    m, size, pad, width = cell_warp(lat, g, tall)
     box = cv2.warpPerspective(ink, m, size, flags=cv2.INTER_LINEAR)
     mask = pen_mask(box).astype(np.uint8)  # the marks the digit reader will see
     n, labels, stats, _ = components(mask)
+    high = size[1] - 2 * pad
     gone = [i for i in range(1, n) if _not_this_cells(
-        int(stats[i, 0]), int(stats[i, 1]), int(stats[i, 2]), int(stats[i, 3]), width, pad)]
-    tall = [i for i in gone if _digit_tall(stats[i])]
-    if tall:  # a mark along a side line is the line's only where no paper parts them
+        int(stats[i, 0]), int(stats[i, 1]), int(stats[i, 2]), int(stats[i, 3]), width, pad,
+        high)]
+    upright = [i for i in gone if _digit_tall(stats[i])]
+    if upright:  # a mark along a side line is the line's only where no paper parts them
         raw = cv2.warpPerspective(lat.ink, m, size, flags=cv2.INTER_LINEAR)
-        kept = {i for i in tall if _apart_from_its_side(raw, labels == i, stats[i], width, pad)}
+        kept = {i for i in upright if _apart_from_its_side(raw, labels == i, stats[i], width, pad)}
         gone = [i for i in gone if i not in kept]
     if gone:
         drop = np.zeros(n, np.uint8)  # a lookup by label: np.isin sorts, this indexes
@@ -150,17 +156,19 @@ def _apart_from_its_side(raw: np.ndarray, mine: np.ndarray, stat: np.ndarray, wi
     return bool(gap.any())
 
 
-def _not_this_cells(x: int, y: int, w: int, h: int, width: int, pad: int) -> bool:
+def _not_this_cells(x: int, y: int, w: int, h: int, width: int, pad: int,
+                    high: int = CELL_H) -> bool:
     """A mark centred outside the cell is the neighbour's; a flat sliver along the cell's
     top or bottom line is what is left of a wobbly or thick line (a hand-ruled sheet), not
     writing: a minus or a struck line is drawn through the middle of the box. So is a thin
     sliver hugging the left or right line, unless paper parts it from the line (a 1 written
-    just inside it: :func:`_apart_from_its_side`)."""
+    just inside it: :func:`_apart_from_its_side`). ``high``: the cell's height in the cut (a
+    row's, or more for a printed cell cut :func:`cell_warp`'s ``tall`` way)."""
     middle, centre = y + h / 2, x + w / 2
-    if not (pad <= middle <= pad + CELL_H and pad <= centre <= pad + width):
+    if not (pad <= middle <= pad + high and pad <= centre <= pad + width):
         return True
     band = REMNANT * CELL_H
-    to_rows = min(abs(middle - pad), abs(middle - pad - CELL_H))
+    to_rows = min(abs(middle - pad), abs(middle - pad - high))
     to_sides = min(abs(centre - pad), abs(centre - pad - width))
     flat = h <= band and to_rows <= 1.5 * band
     thin = w <= band and to_sides <= band
@@ -237,9 +245,10 @@ def printed_cells(votes: dict[Group, bool | None]) -> set[Group]:
 
 
 def read_text(boxes: list[np.ndarray]) -> list[str]:
-    """Printed cells read by Tesseract, in strips of cells stacked (one call a strip, each line
-    of its output assigned to the cell it lies in). A strip stays under Tesseract's largest
-    image (32767 px a side): a sheet of many printed cells is read in several."""
+    """Printed cells read by Tesseract, in strips of cells stacked (one call a strip, each word
+    of its output assigned to the cell it lies in; a cell's lines of text joined by a
+    newline). A strip stays under Tesseract's largest image (32767 px a side): a sheet of
+    many printed cells is read in several."""
     out: list[str] = []
     strip: list[np.ndarray] = []
     height = CELL_H // 2  # the strip's top gap
@@ -268,12 +277,13 @@ def _read_strip(boxes: list[np.ndarray]) -> list[str]:
         read = ocr.words(strip, lang="deu", psm=6)
     except ocr.OcrError as exc:
         raise VisionError(f"Tesseract could not read the printed cells: {exc}") from exc
-    words: list[list[str]] = [[] for _ in boxes]
+    words: list[list[ocr.Word]] = [[] for _ in boxes]
     for word in read:
         middle = word.top + word.height / 2
         k = max(0, int(np.searchsorted(tops, middle, side="right")) - 1)
-        words[k].append(word.text)
-    return [" ".join(w) for w in words]
+        words[k].append(word)
+    return ["\n".join(" ".join(w.text for w in cell if w.line == line)
+                      for line in dict.fromkeys(w.line for w in cell)) for cell in words]
 
 
 __all__ = ["CELL_H", "Group", "cell_warp", "clean_ink", "cut", "groups", "looks_printed",

@@ -82,11 +82,16 @@ class PadReading:
 
 
 def cut_cells(lat: Lattice) -> tuple[dict[Group, np.ndarray], set[Group]]:
-    """Every cell of the table cut out (as printed, merged cells once), and which are print;
-    the digit network's training cuts its handwritten cells with this too."""
+    """Every cell of the table cut out (as printed, merged cells once), and which are print
+    (a printed cell over several rows cut a row high each); the digit network's training
+    cuts its handwritten cells with this too."""
     ink = clean_ink(lat)
     boxes = {g: cut(ink, lat, g) for g in groups(lat)}
-    return boxes, printed_cells({g: looks_printed(b) for g, b in boxes.items()})
+    printed = printed_cells({g: looks_printed(b) for g, b in boxes.items()})
+    for g in printed:
+        if g.r1 > g.r0:  # its text as large as a row's, for Tesseract (:func:`cell_warp`)
+            boxes[g] = cut(ink, lat, g, tall=True)
+    return boxes, printed
 
 
 def _read_table(lat: Lattice, reader: DigitReader, text: bool) -> Table:

@@ -120,7 +120,7 @@ def _walk(k: int, table: Table, labels: int, card: _Card) -> list[SumCheck]:
     into the next table, its lower half)."""
     out: list[SumCheck] = []
     rows = [(r, text, _role(text), row[labels:])
-            for r, row in enumerate(table.cells) for text in [_label(row[:labels])]]
+            for r, row in enumerate(table.cells) for text in [_label(table, r, labels)]]
     sums = [r for r, _, role, _ in rows if role == "sum"]
     for r, text, role, cells in rows:
         if role == "box":
@@ -200,8 +200,24 @@ def _label_columns(table: Table) -> int | None:
     return n if 0 < n < table.cols else None
 
 
-def _label(cells: tuple[Cell, ...]) -> str:
-    return " ".join(c.text for c in cells if c.text)
+def _label(table: Table, r: int, labels: int) -> str:
+    """Row ``r``'s label. A label cell over several rows (the line between "Summe" and
+    "Bonus" not printed, or not seen) that holds a line of text a row gives each row its
+    own line, as a referee reads it; one holding other than a line a row labels none of
+    them."""
+    out = []
+    for c in range(labels):
+        cell = table.cells[r][c]
+        r0, c0 = cell.merged or (r, c)
+        cell = table.cells[r0][c0]
+        if not cell.text or c0 != c:
+            continue  # a cell over several columns is read once, at its first
+        lines = cell.text.split("\n")
+        if cell.span[0] == 1:
+            out.append(" ".join(lines))
+        elif len(lines) == cell.span[0]:
+            out.append(lines[r - r0])
+    return " ".join(out)
 
 
 def _role(text: str) -> str:
