@@ -9,8 +9,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision import VisionError
 from vision.letters import LETTERS, LetterReading
+from vision.ocr import OcrError, words
 
 _TURN_BACK = {  # undo a clockwise turn of the letter
     0: None,
@@ -23,8 +23,8 @@ _TURN_BACK = {  # undo a clockwise turn of the letter
 _LOOKS_LIKE = {"0": "O", "1": "I", "|": "I", "5": "S", "8": "B", "ß": "B"}
 
 
-class TesseractError(VisionError):
-    """Tesseract is missing or failed."""
+# Tesseract missing or failing: the engine's own error (one class for every reader of it)
+TesseractError = OcrError
 
 
 def _prepare(crop: np.ndarray) -> np.ndarray:
@@ -43,15 +43,10 @@ def _prepare(crop: np.ndarray) -> np.ndarray:
 def read_upright(crop: np.ndarray, alphabet: str | None = None, lang: str = "deu",
                  ) -> tuple[str | None, float]:
     """Tesseract's single letter for an upright crop, with its confidence (0..1)."""
-    from vision import ocr
-
     allowed = alphabet.upper() if alphabet else LETTERS
     # No tessedit_char_whitelist: with non-ASCII letters in it (ÄÖÜ) Tesseract 5 returns
     # nothing at all. Case is folded instead, and digits that are letter shapes are mapped.
-    try:
-        read = ocr.words(_prepare(crop), lang=lang, psm=10)
-    except ocr.OcrError as exc:
-        raise TesseractError(f"tesseract failed: {exc}") from exc
+    read = words(_prepare(crop), lang=lang, psm=10)
     best: tuple[str | None, float] = (None, 0.0)
     for word in read:
         t = _LOOKS_LIKE.get(word.text.upper(), word.text.upper())

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision import VisionError
+from vision import VisionError, ocr
 from vision.kniffel_pad.digits import INK_FLOOR, INK_ON, MIN_AREA, darkest, pen_mask
 from vision.marks import components
 from vision.pad.lattice import Lattice
@@ -262,8 +262,6 @@ def read_text(boxes: list[np.ndarray]) -> list[str]:
 
 
 def _read_strip(boxes: list[np.ndarray]) -> list[str]:
-    from vision import ocr
-
     width = max(b.shape[1] for b in boxes)
     gap = CELL_H // 2
     strip = np.full((sum(b.shape[0] + gap for b in boxes) + gap, width + 2 * gap), 255, np.uint8)

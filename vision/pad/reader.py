@@ -81,21 +81,22 @@ class PadReading:
         return {"tables": [t.view() for t in self.tables], "ms": round(self.ms, 1)}
 
 
-def cut_cells(lat: Lattice) -> tuple[dict[Group, np.ndarray], set[Group]]:
-    """Every cell of the table cut out (as printed, merged cells once), and which are print
-    (a printed cell over several rows cut a row high each); the digit network's training
-    cuts its handwritten cells with this too."""
+def cut_cells(lat: Lattice, text: bool = False) -> tuple[dict[Group, np.ndarray], set[Group]]:
+    """Every cell of the table cut out (as printed, merged cells once), and which are print;
+    the digit network's training cuts its handwritten cells with this too. ``text``: a
+    printed cell over several rows is cut a row high each, its words as large as a row's
+    for Tesseract (:func:`cell_warp`); only text is read from it."""
     ink = clean_ink(lat)
     boxes = {g: cut(ink, lat, g) for g in groups(lat)}
     printed = printed_cells({g: looks_printed(b) for g, b in boxes.items()})
-    for g in printed:
-        if g.r1 > g.r0:  # its text as large as a row's, for Tesseract (:func:`cell_warp`)
+    for g in printed if text else ():
+        if g.r1 > g.r0:
             boxes[g] = cut(ink, lat, g, tall=True)
     return boxes, printed
 
 
 def _read_table(lat: Lattice, reader: DigitReader, text: bool) -> Table:
-    boxes, printed = cut_cells(lat)
+    boxes, printed = cut_cells(lat, text)
     cells_of = list(boxes)
     hand = [g for g in cells_of if g not in printed]
     readings = dict(zip(hand, reader.read_boxes([boxes[g] for g in hand], signed=True,
