@@ -10,7 +10,7 @@ import pytest
 
 from companion.games.moerder.board import Board
 from vision import synth
-from vision.letters import LetterReader, LetterReading
+from vision.letters import N_CLASSES, REJECT, LetterReader, LetterReading, class_index
 
 Scene = tuple[synth.Style, synth.Layout, Board, np.ndarray, np.ndarray]
 
@@ -35,10 +35,22 @@ class Scripted:
     ``again`` are the answers of a second look in four turns (default: the same)."""
 
     def __init__(self, answers: dict[int, LetterReading], crops: Sequence[np.ndarray],
-                 again: dict[int, LetterReading] | None = None) -> None:
+                 again: dict[int, LetterReading] | None = None,
+                 probs: dict[int, dict[str, float]] | None = None) -> None:
         self.answers = answers
         self.again = answers if again is None else again
+        self.probs = probs or {}  # per cell, its classes' probabilities, like "M@90"
         self.ids = {id(c): i for i, c in enumerate(crops)}
+
+    def class_probs(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """The scripted probabilities; what no script gives goes to "not a letter"."""
+        out = np.zeros((len(crops), N_CLASSES), np.float32)
+        for n, c in enumerate(crops):
+            for label, p in self.probs.get(self.ids[id(c)], {}).items():
+                letter, turn = label.split("@")
+                out[n, class_index(letter, int(turn))] = p
+            out[n, REJECT] = 1.0 - out[n].sum()
+        return out
 
     def read_many(self, crops: Sequence[np.ndarray], alphabet: str | None = None,
                   second_look: bool = True) -> list[LetterReading]:

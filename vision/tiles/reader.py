@@ -26,7 +26,7 @@ from vision.tiles.frame import (
 )
 from vision.tiles.reference import CellRef, cell_refs
 from vision.tiles.settings import DEFAULT_SETTINGS, TileSettings
-from vision.tiles.settle import by_likeness, victims, within_the_set
+from vision.tiles.settle import by_elimination, by_likeness, victims, within_the_set
 from vision.tiles.teach import TaughtCache, self_taught, taught_again
 
 class TileReader:
@@ -112,6 +112,7 @@ class TileReader:
         up = [f.same[i] is False for i in range(len(f.crops))]
         candidates = by_likeness(f, up)
         candidates = taught_again(f, self.letters, candidates)
+        candidates = by_elimination(f, candidates, self.letters)
         victims(f, candidates, self.victim)
         final = [o if o is not None else CellReading(CellState.UNSURE) for o in f.out]
         return within_the_set(final, self.settings)

@@ -25,6 +25,7 @@ class TileSettings:
     sure_letter: float = 0.85  # letters this sure teach the others in the same frame
     like_letter: float = 0.82  # likeness (correlation) to a sure letter that makes that letter
     victim_ink: float = 0.03  # a glared cell may still be the victim if this much is drawn
+    unseen_letter: float = 0.85  # a group of alike cells read as the one letter not seen
     unlike_letter: float = 0.78  # below this likeness to every sure letter: maybe the victim
     glyph: int = 20  # side of the likeness thumbnail
     shift: int = 5  # px (of 40) two crops of the same face may be off each other

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from companion.games.moerder.board import PER_LETTER
-from vision.letters import LetterReading
+from vision.letters import LETTERS, REJECT, ROTATIONS, LetterReader, LetterReading, class_index
 from vision.tiles.appearance import glyph_vec, ratio
 from vision.tiles.cells import CellReading, CellState
 from vision.tiles.faces import FaceModel
@@ -183,6 +183,53 @@ def victims(f: FrameRead, idx: list[int], victim: FaceModel | None) -> None:
             f.out[i] = CellReading(CellState.UNSURE, confidence=0.3)
 
 
+def by_elimination(f: FrameRead, candidates: list[int], letters: LetterReader) -> list[int]:
+    """A letter the reader cannot read in this print (a dotted M of a font it never saw) is
+    still known the way a player knows it: the set holds one picture, so two or more face-up
+    cells alike each other are no victim but a letter; when exactly one letter of the set
+    shows nowhere else on the board, they are that letter. Only when nothing speaks against
+    it: every other candidate unlike them, none of them like a letter the frame shows, and
+    the reader's own weak guesses, summed over them, likeliest for that letter. Their
+    common turn is the one the reader finds likeliest over all of them. Returns the
+    candidates left for the victim."""
+    s = f.settings
+    seen = {o.letter for o in f.out if o is not None and o.state is CellState.LETTER}
+    seen |= {label.split("@")[0] for _, _, label in f.teachers}
+    unseen = [a for a in f.alphabet if a not in seen]
+    if len(candidates) < 2 or len(unseen) != 1:
+        return candidates
+    vec = {i: glyph_vec(f.crops[i], s) for i in candidates}
+    sims = np.array([[vec[i] @ vec[j][0] for j in candidates] for i in candidates])
+    best = sims.max(axis=2)  # i in its best turn against j upright
+    np.fill_diagonal(best, 0.0)
+    alike = best >= s.like_letter
+    anchor = int(np.argmax(alike.sum(axis=1)))
+    members = [m for m in range(len(candidates)) if m == anchor or alike[m, anchor]]
+    rest = [m for m in range(len(candidates)) if m not in members]
+    if (len(members) < 2 or len(members) > PER_LETTER
+            or (rest and best[np.ix_(rest, members)].max() >= s.unlike_letter)):
+        return candidates  # no group, more than the set holds, or a cell between: unsure
+    group = [candidates[m] for m in members]
+    sure = [i for i, o in enumerate(f.out) if o is not None and o.state is CellState.LETTER
+            and o.confidence >= s.sure_letter]
+    vec |= {i: glyph_vec(f.crops[i], s) for i in sure}
+    if any(ranked[0][1][0] >= s.unlike_letter
+           for i in group if (ranked := _likeness(f, i, sure, vec))):
+        return candidates  # like a letter the frame shows: not the unseen one
+    p = letters.class_probs([f.crops[i] for i in group])
+    votes = p[:, :REJECT].reshape(len(group), len(LETTERS), 4).sum(axis=(0, 2))
+    letter = unseen[0]
+    if max(f.alphabet, key=lambda a: votes[LETTERS.index(a)]) != letter:
+        return candidates
+    quarters = [int(np.argmax(sims[m, anchor])) for m in members]
+    score = [sum(float(p[n, class_index(letter, turn - 90 * q)])
+                 for n, q in enumerate(quarters)) for turn in ROTATIONS]
+    turn = ROTATIONS[int(np.argmax(score))]
+    for i, q in zip(group, quarters, strict=True):
+        f.out[i] = CellReading(CellState.LETTER, letter, (turn - 90 * q) % 360, s.unseen_letter)
+    return [candidates[m] for m in rest]
+
+
 def within_the_set(cells: list[CellReading], s: TileSettings,
                    changed: Sequence[int] | None = None) -> list[CellReading]:
     """The set holds seven of each letter and one victim: when more are read, the readings of
@@ -215,4 +262,4 @@ def settle_set(cells: Sequence[CellReading], changed: Sequence[int],
     return within_the_set(list(cells), settings, changed)
 
 
-__all__ = ["by_likeness", "settle_set", "victims", "within_the_set"]
+__all__ = ["by_elimination", "by_likeness", "settle_set", "victims", "within_the_set"]

@@ -1,0 +1,57 @@
+"""A letter the network cannot read in this print, known by elimination as a player knows
+it: alike cells that are no picture, and the one letter of the set not seen elsewhere."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tiles_support import Scripted, faces
+from vision import synth
+from vision.letters import LetterReading
+from vision.tiles import CellState, FaceModel, TileReader
+
+KINDS = ["Ö", "R", "D", "E", "M", "M", "M", "X", "back"]
+TURNS = {4: 0, 5: 1, 6: 2}  # the Ms' clockwise quarter turns
+
+
+def _table(kinds: list[str]) -> tuple[list[np.ndarray], FaceModel]:
+    style = synth.styles("train")[0]
+    crops = faces(style, kinds)
+    for i, q in TURNS.items():
+        crops[i] = np.ascontiguousarray(np.rot90(crops[i], -q))
+    return crops, FaceModel.learn(faces(style, ["back"] * 6))
+
+
+def _sure(letter: str) -> LetterReading:
+    return LetterReading(letter, 0, 0.97, ((letter, 0.97),))
+
+
+def _weak(letter: str) -> dict[int, dict[str, float]]:
+    """The network's faint guesses for the unread cells: ``letter`` in each one's turn."""
+    return {i: {f"{letter}@{90 * q}": 0.2, "D@0": 0.05} for i, q in TURNS.items()}
+
+
+def _read(crops: list[np.ndarray], back: FaceModel, script: dict[int, LetterReading],
+          probs: dict[int, dict[str, float]]) -> list[str]:
+    reader = TileReader(Scripted(script, crops, probs=probs), back=back)  # type: ignore[arg-type]
+    return [f"{c.char}@{c.rotation}" if c.state is CellState.LETTER else c.char
+            for c in reader.read(crops)]
+
+
+def test_alike_cells_unread_are_the_one_letter_not_seen_and_the_picture_the_victim() -> None:
+    crops, back = _table(KINDS)
+    script = {i: _sure(k) for i, k in enumerate(KINDS[:4])}
+    got = _read(crops, back, script, _weak("M"))
+    assert got == ["Ö@0", "R@0", "D@0", "E@0", "M@0", "M@90", "M@180", "X", "."]
+
+
+def test_with_two_letters_unseen_or_the_guesses_for_another_they_stay_unsure() -> None:
+    crops, back = _table(KINDS)
+    script = {i: _sure(k) for i, k in enumerate(KINDS[:3])}  # the E read by nobody
+    script[3] = LetterReading(None, 0, 0.05)
+    got = _read(crops, back, script, _weak("M"))
+    assert got[4:8] == ["?", "?", "?", "?"]
+    script = {i: _sure(k) for i, k in enumerate(KINDS[:4])}
+    got = _read(crops, back, script, _weak("E"))  # the network, faintly, sees Es in them
+    assert got[4:8] == ["?", "?", "?", "?"]
+
