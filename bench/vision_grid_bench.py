@@ -236,6 +236,8 @@ def one_mode(args: argparse.Namespace, letters: LetterReader, styles: list[Style
                 if got != want:
                     errors[f"{want}->{got}"] += 1
         t["boards_ok"] += ok
+        # the board as the game sees it: letters face any way in the rules
+        t["boards_letters"] += obs.grid == str(board)
     summary(mode + (", a hand's shadow" if args.shadow else ""), n_boards, t, errors, by_style)
     read_times(took)
 
@@ -285,6 +287,8 @@ def summary(mode: str, n_boards: int, t: Counter[str], errors: Counter[str],
         print(f"  of the {located} boards whose grid was found: "
               f"{100 * t['right'] / (36 * located):.2f} % cells right, "
               f"{100 * t['boards_ok'] / located:.1f} % boards all right")
+    print(f"  boards the game sees right (each letter and face down as placed, turns aside, "
+          f"no cell unsure): {t['boards_letters']}/{n_boards}")
     print("  most common errors: " + ", ".join(f"{e} {n}" for e, n in errors.most_common(8)))
     print("  cells not right by style: "
           + (", ".join(f"{s} {n}" for s, n in by_style.most_common(6)) or "none"))
