@@ -375,7 +375,7 @@ def speed(args: argparse.Namespace, letters: object, styles: list) -> None:  # t
     read_wall: list[float] = []
     first: list[float] = []
     which: list[str] = []  # each frame of ``cpu``, named
-    right = judged = 0
+    right = judged = unsure = wrong = 0  # boards, and cells of the boards read
     missed: list[str] = []
     for g in progress(range(games), games, "games"):
         style = styles[g % len(styles)]
@@ -404,6 +404,10 @@ def speed(args: argparse.Namespace, letters: object, styles: list) -> None:  # t
             if end_of_turn:
                 judged += 1
                 right += last is not None and last.grid == str(boards[fr.turn])
+                if last is not None:
+                    pairs = list(zip(last.grid, str(boards[fr.turn]), strict=True))
+                    unsure += sum(g == "?" for g, _ in pairs)
+                    wrong += sum(g not in ("?", w) for g, w in pairs)
         if right - before < turns + 1:
             missed.append(f"{style.name} seed {seed} ({right - before}/{turns + 1})")
     q = sorted(wall)
@@ -420,6 +424,7 @@ def speed(args: argparse.Namespace, letters: object, styles: list) -> None:  # t
     print("  slowest frames (CPU ms): " + ", ".join(f"{c:.0f} ({w})" for c, w in slowest))
     print(f"  boards right at the end of each turn: {right}/{judged}"
           + ("; games not all right: " + ", ".join(missed) if missed else ""))
+    print(f"  cells of those boards (where a grid was read): {unsure} unsure, {wrong} wrong")
     if not args.only_games:
         photo_speed(args, letters, styles)
 

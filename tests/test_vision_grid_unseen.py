@@ -55,3 +55,20 @@ def test_with_two_letters_unseen_or_the_guesses_for_another_they_stay_unsure() -
     got = _read(crops, back, script, _weak("E"))  # the network, faintly, sees Es in them
     assert got[4:8] == ["?", "?", "?", "?"]
 
+
+
+def test_at_the_table_the_letters_read_on_cells_not_read_again_count() -> None:
+    """The table reads again only the changed and open cells: the letters the rest of the
+    board shows (``elsewhere``) say which one shows nowhere."""
+    crops, back = _table(KINDS)
+    part = [4, 5, 6, 7, 8]  # the Ms, the picture and a back; the sure letters not read now
+    sub = [crops[i] for i in part]
+    probs = {part.index(i): p for i, p in _weak("M").items()}
+
+    def read(elsewhere: set[str]) -> list[str]:
+        reader = TileReader(Scripted({}, sub, probs=probs), back=back)  # type: ignore[arg-type]
+        return [f"{c.char}@{c.rotation}" if c.state is CellState.LETTER else c.char
+                for c in reader.read(sub, part, elsewhere=elsewhere)]
+
+    assert read({"Ö", "R", "D", "E"}) == ["M@0", "M@90", "M@180", "X", "."]
+    assert read(set()) == ["?", "?", "?", "?", "."]

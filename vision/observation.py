@@ -2,7 +2,8 @@
 
 :func:`read_grid` reads one frame (locate, crop, read every cell). :class:`TableReader` is
 what the runtime keeps for a game: it gates on a still table, keeps the grid and the back it
-learned, and re-reads only the cells that changed since the last stable frame::
+learned, and re-reads only the cells that changed since the last stable frame (and those
+still open: unsure, or the victim)::
 
     reader = TableReader.create(profile=None)
     reader.learn_reference(first_frame)        # optional: all 36 tiles face down
@@ -178,6 +179,12 @@ def read_grid(image: np.ndarray, tiles: TileReader, *, grid: Grid | None = None,
     return obs, g
 
 
+def _open(c: CellReading) -> bool:
+    """Is a cell's reading open to a later frame: unsure, or the victim (the one face-up
+    cell the reader saw no letter in, which a letter it cannot read may be too)?"""
+    return c.state in (CellState.UNSURE, CellState.VICTIM)
+
+
 def _corners(g: Grid) -> tuple[tuple[float, float], ...]:
     return tuple((float(x), float(y)) for x, y in g.corners)
 
@@ -187,7 +194,7 @@ def _corners(g: Grid) -> tuple[tuple[float, float], ...]:
 
 
 class TableReader:
-    """Reads a game frame by frame: still frames only, changed cells only.
+    """Reads a game frame by frame: still frames only, changed (and still open) cells only.
 
     ``status`` says why the last frame gave no observation: "moving", "covered", "no-grid",
     or "read" when it did.
@@ -458,10 +465,14 @@ class TableReader:
         if self.tiles.back is None:  # the back is inferred from the whole frame
             full = self._read_all(frame, t0)
             return Observation(full.grid, full.cells, full.corners, full.ms, tuple(idx))
+        last = self.last.cells
+        # the cells still open are read again with the changed ones: a letter the reader
+        # cannot read, turned alone, was unsure or taken for the one picture; beside the
+        # letters turned since (alike to it, or taught by them) it can be read
+        idx = sorted(set(idx) | {i for i, c in enumerate(last) if _open(c)})
         crops = crops_of(frame, self.grid, idx)
         # the frame's sure letters elsewhere teach the re-read cells (two a letter), and the
         # set's limits hold over the whole board, not only the cells read again
-        last = self.last.cells
         best: dict[str, list[int]] = {}
         for i in sorted(range(CELLS), key=lambda i: -last[i].confidence):
             c = last[i]
@@ -472,7 +483,9 @@ class TableReader:
         where = sorted(i for v in best.values() for i in v)
         teachers = [(i, crop, f"{self.last.cells[i].letter}@{self.last.cells[i].rotation}")
                     for i, crop in zip(where, crops_of(frame, self.grid, where), strict=True)]
-        got = self.tiles.read(crops, idx, teachers=teachers)
+        elsewhere = {c.letter for i, c in enumerate(last) if i not in idx
+                     and c.state is CellState.LETTER and c.letter is not None}
+        got = self.tiles.read(crops, idx, teachers=teachers, elsewhere=elsewhere)
         self._remember_backs(idx, crops, got)
         cells = list(self.last.cells)
         for i, c in zip(idx, got, strict=True):

@@ -46,6 +46,7 @@ class FrameRead:
     back: FaceModel | None
     dist: list[float]  # distance to the back (inf without one)
     teachers: list[Teacher] = field(default_factory=list)
+    elsewhere: set[str] = field(default_factory=set)  # letters read on cells not read now
     readings: dict[int, LetterReading] = field(default_factory=dict)
     out: list[CellReading | None] = field(default_factory=list)
     inferred: bool = False  # the back was inferred from this frame alone

@@ -4,7 +4,7 @@ reference cells, the last taught reader) held by the :class:`TileReader` its cal
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import numpy as np
 
@@ -80,17 +80,19 @@ class TileReader:
         return len(new)
 
     def read(self, crops: Sequence[np.ndarray], cells: Sequence[int] | None = None,
-             teachers: Sequence[Teacher] = ()) -> list[CellReading]:
+             teachers: Sequence[Teacher] = (), elsewhere: Collection[str] = (),
+             ) -> list[CellReading]:
         """Readings for ``crops`` of the cells ``cells`` (default: 0, 1, ...); without a
         learned back, it is inferred from these crops (so pass all 36 of a frame then).
         ``teachers`` are sure letters of other cells of the same frame, as (cell, crop,
         label like "E@90"): when only a few cells are re-read they teach like the frame's
-        own sure letters would."""
+        own sure letters would; ``elsewhere`` are the letters read on the cells not read
+        now (the board as a whole says which letters show nowhere)."""
         where = list(range(len(crops))) if cells is None else list(cells)
         if len(where) != len(crops):
             raise TileError(f"{len(crops)} crops for {len(where)} cells")
         f = start(crops, where, self.refs, self.back, self.settings, self.alphabet)
-        f.teachers = list(teachers)
+        f.teachers, f.elsewhere = list(teachers), set(elsewhere)
         need = needs_letters(f)
         if need:
             got = self.letters.read_many([crops[i] for i in need], self.alphabet,
