@@ -406,8 +406,8 @@ def speed(args: argparse.Namespace, letters: object, styles: list) -> None:  # t
                 right += last is not None and last.grid == str(boards[fr.turn])
                 if last is not None:
                     pairs = list(zip(last.grid, str(boards[fr.turn]), strict=True))
-                    unsure += sum(g == "?" for g, _ in pairs)
-                    wrong += sum(g not in ("?", w) for g, w in pairs)
+                    unsure += sum(read == "?" for read, _ in pairs)
+                    wrong += sum(read not in ("?", want) for read, want in pairs)
         if right - before < turns + 1:
             missed.append(f"{style.name} seed {seed} ({right - before}/{turns + 1})")
     q = sorted(wall)
