@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from vision.letters import LETTERS, LetterReading
-from vision.ocr import OcrError, words
+from vision.ocr import words
 
 _TURN_BACK = {  # undo a clockwise turn of the letter
     0: None,
@@ -21,10 +21,6 @@ _TURN_BACK = {  # undo a clockwise turn of the letter
 
 
 _LOOKS_LIKE = {"0": "O", "1": "I", "|": "I", "5": "S", "8": "B", "ß": "B"}
-
-
-# Tesseract missing or failing: the engine's own error (one class for every reader of it)
-TesseractError = OcrError
 
 
 def _prepare(crop: np.ndarray) -> np.ndarray:

@@ -481,7 +481,7 @@ class TableReader:
                     and len(best.setdefault(c.letter, [])) < self.tiles.settings.teach_per_letter):
                 best[c.letter].append(i)
         where = sorted(i for v in best.values() for i in v)
-        teachers = [(i, crop, f"{self.last.cells[i].letter}@{self.last.cells[i].rotation}")
+        teachers = [(i, crop, f"{last[i].letter}@{last[i].rotation}")
                     for i, crop in zip(where, crops_of(frame, self.grid, where), strict=True)]
         elsewhere = {c.letter for i, c in enumerate(last) if i not in idx
                      and c.state is CellState.LETTER and c.letter is not None}

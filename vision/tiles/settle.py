@@ -194,7 +194,7 @@ def by_elimination(f: FrameRead, candidates: list[int], letters: LetterReader) -
     candidates left for the victim."""
     s = f.settings
     seen = {o.letter for o in f.out if o is not None and o.state is CellState.LETTER}
-    seen |= {label.split("@")[0] for _, _, label in f.teachers} | f.elsewhere
+    seen |= f.elsewhere  # the cells not read now, teachers among them
     unseen = [a for a in f.alphabet if a not in seen]
     if len(candidates) < 2 or len(unseen) != 1:
         return candidates
