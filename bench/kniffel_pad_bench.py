@@ -13,10 +13,14 @@ where every box was read surely (the table tells no finding on an unsure read).
 ballpoint`` writes every digit as a ballpoint's thin line (the pens the game comes with)
 instead of MNIST's own felt-pen strokes. ``--hand continental`` gives every 1 its
 up-stroke and every 7 its bar, as most people write them at a German table
-(``vision.kniffel_pad.hands``).
+(``vision.kniffel_pad.hands``). ``--values game`` (the default) writes in each box what a
+throw of the default dice can make there (a Full-House is 25, a Chance at most 29), as
+players do; ``--values wide`` any number up to a box's old range (the figures before 29 Nov
+were taken so). ``--no-rules`` reads every number alike, without weighing a doubtful reading
+by what the box may hold.
 
     .venv/bin/python bench/kniffel_pad_bench.py [--pads 24] [--seed 11] [--tilt 0.05]
-        [--pen felt|ballpoint] [--hand mnist|continental]
+        [--pen felt|ballpoint] [--hand mnist|continental] [--values game|wide] [--no-rules]
 """
 
 from __future__ import annotations
@@ -32,13 +36,15 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from companion.games.kniffel.dice import DEFAULT_DICE  # noqa: E402
 from vision.kniffel_pad import synth  # noqa: E402
 from vision.kniffel_pad.digits import NUMBERS_PATH, DigitReader  # noqa: E402
 from vision.kniffel_pad.hands import HANDS, continental  # noqa: E402
 from vision.kniffel_pad.layout import ROWS, Layout  # noqa: E402
-from vision.kniffel_pad.reader import read_pad  # noqa: E402
+from vision.kniffel_pad.reader import may_hold, read_pad  # noqa: E402
 
 SUM_ROW = {row.key: i for i, row in enumerate(ROWS) if row.is_sum}
+HOLD = may_hold(DEFAULT_DICE)
 HELDOUT = ROOT / "tests" / "data" / "pad_digits_heldout.npz"
 
 
@@ -56,6 +62,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="how the digits are drawn (default: MNIST's strokes)")
     ap.add_argument("--hand", choices=HANDS, default="mnist",
                     help="MNIST's own forms, or 1s and 7s written the continental way")
+    ap.add_argument("--values", choices=synth.VALUES, default="game",
+                    help="what is written in the boxes (default: what the game gives)")
+    ap.add_argument("--no-rules", action="store_true",
+                    help="read without weighing a reading by what the box may hold")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     with np.load(HELDOUT) as z:
@@ -67,16 +77,23 @@ def main(argv: list[str] | None = None) -> int:
     layouts = [Layout(p, g) for p in range(1, 5) for g in range(1, 4)]
     total = synth.Score()
     ms: list[float] = []
+    slips = slips_read = 0
     sums_flagged = sums_wrong = false_alarms = sure_alarms = sure_flagged = sums_right = 0
     for i in range(args.pads):
         layout = layouts[i % len(layouts)]
         wrong = int(rng.integers(0, layout.columns))
+        slip = int(rng.integers(0, layout.columns)) if args.values == "game" else None
         img, truth, _ = synth.fill(layout, bank, rng, wrong=wrong,
-                                   fill_rate=float(rng.uniform(0.6, 1.0)), pen=args.pen)
+                                   fill_rate=float(rng.uniform(0.6, 1.0)), pen=args.pen,
+                                   drawn=args.values, slip=slip)
         photo = synth.photograph(img, rng, tilt=args.tilt)
-        result = read_pad(photo, reader)
+        result = read_pad(photo, reader, None if args.no_rules else DEFAULT_DICE)
         ms.append(result.ms)
         synth.score(result, truth, total)
+        for (column, row), value in truth.items() if slip is not None else ():
+            if value is not None and value > 0 and value not in HOLD[row]:  # the slip
+                slips += 1
+                slips_read += result.columns[column].boxes[ROWS[row].key].value == value
         sums_wrong += 1
         flagged = result.columns[wrong].sums["total"].ok is False
         sums_flagged += flagged
@@ -91,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
                 sure_alarms += check.ok is False and check.sure
     n = total.numbers + total.struck
     print(f"pads: {args.pads} photos, {n} written boxes, {total.blank} blank "
-          f"(held-out MNIST digits, {args.pen} pen, {args.hand} hand)")
+          f"(held-out MNIST digits, {args.pen} pen, {args.hand} hand, {args.values} values, "
+          f"{'read without' if args.no_rules else 'weighed by'} what each box may hold)")
     print(f"written boxes right: {total.written:.4f} "
           f"({total.numbers_right + total.struck_right}/{n})")
     print(f"  numbers right:     {total.numbers_right / max(1, total.numbers):.4f} "
@@ -100,6 +118,9 @@ def main(argv: list[str] | None = None) -> int:
           f"({total.struck_right}/{total.struck})")
     print(f"blank boxes right:   {total.blank_right / max(1, total.blank):.4f} "
           f"({total.blank_right}/{total.blank})")
+    if slips:
+        print(f"numbers the box cannot hold (a player's slip), read as written: "
+              f"{slips_read}/{slips}")
     print(f"wrong totals flagged: {sums_flagged}/{sums_wrong} "
           f"({sure_flagged} with every box read surely, as the table tells them)")
     print(f"right sums flagged wrong (a box or the sum misread): {false_alarms}/{sums_right} "

@@ -37,12 +37,11 @@ INK_FLOOR = 0.12  # below this, paper grain and JPEG noise
 # pen pixels reach this share of the darkest ink within NEAR of the box's height (chosen on
 # the selection pads: 0.03, 0.06 and 0.1 of the height, shares 0.33, 0.4 and 0.5)
 SHARE, NEAR = 0.4, 0.06
-MAX_GROUPS = 8
 SURE = 0.95  # a mark read as one digit this surely is not cut or joined
 SPECK = 0.8  # a mark smaller than a digit this surely junk is not joined or cut either
 DIGIT_SIZED, DROP_COST = 0.25, float(np.log(0.005))
 UNREAD = 0.3  # the confidence of a box where a digit-sized mark was left unread
-MAX_JOIN = 3
+MAX_GROUPS, MAX_JOIN, MAX_DIGITS = 8, 3, 3
 STRAY_W, STRAY_H = 0.35, 0.75  # a stray stroke: width for its height, height for the tallest
 STACK_SLIP = 0.1  # a stroke broken in two: its pieces one above the other, this far apart
 APART_COST = float(np.log(0.05))
@@ -50,7 +49,6 @@ MIN_AREA = 14  # px at PX_PER_MM: smaller marks are dust
 INSET_MM = 1.1  # keep clear of the printed lines
 STRIKE_SPAN = 0.7  # any mark over this share of the box's width strikes it
 STROKE_SPAN = 0.4  # a dash or slash over this share does
-MAX_DIGITS = 3
 AGREE = 0.9  # the number network this sure of the marks' own reading: no cuts are tried
 # a mark is cut in two, or three, only when at least this wide for its height: on the
 # selection pads no cut in three won below 0.77, and those offered below 0.9 cost pieces
@@ -307,7 +305,8 @@ class DigitReader:
         return p
 
     def read_boxes(self, ink_boxes: Sequence[np.ndarray], signed: bool = False,
-                   sums: bool = False, margin: int = 0) -> list[BoxReading]:
+                   sums: bool = False, margin: int = 0,
+                   expect: Sequence[frozenset[int] | None] | None = None) -> list[BoxReading]:
         """Every box: first each mark as it is; where the network is not sure a mark is one
         digit or stroke, the joins and cuts that involve that mark are scored too.
         ``signed``: a dash before the digits is a minus (other score sheets have negative
@@ -319,7 +318,8 @@ class DigitReader:
         is most of the digit network's work on a pad. With ``sums`` (a pad whose sums are
         checked), a box with a mark left unread gets the number network's guess too (see
         :meth:`NumberReader.check`). ``margin``: px of each box beyond its lines either side
-        (a cut kept wide); a stroke's share of the box is measured between the lines."""
+        (a cut kept wide); a stroke's share of the box is measured between the lines.
+        ``expect``: what each box may hold by the game's rules (:func:`numbers.join`)."""
         quick = [segment(b, whole_only=True) for b in ink_boxes]
         widths = [b.shape[1] - 2 * margin for b in ink_boxes]
         pieces = [p for sg in quick for p in sg.pieces]
@@ -349,7 +349,7 @@ class DigitReader:
                            widths, read)
         readings = [r for r in out if r is not None]
         return (readings if self.numbers is None
-                else self.numbers.check(ink_boxes, readings, known, guess_unread=sums))
+                else self.numbers.check(ink_boxes, readings, known, sums, expect))
 
     def _cut_and_join(self, ink_boxes: Sequence[np.ndarray],
                       redo: list[tuple[int, frozenset[int]]], out: list[BoxReading | None],

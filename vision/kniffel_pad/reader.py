@@ -12,12 +12,15 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
 
-from companion.games.kniffel.pad import BOXES, Pad
+from companion.games.kniffel.dice import DEFAULT_DICE, DiceSet
+from companion.games.kniffel.pad import BOXES, UPPER, UPPER_BONUS, Pad
 from companion.games.kniffel.padcheck import SUM_PARTS, SURE
+from companion.games.kniffel.written import possible_scores
 from vision.kniffel_pad.digits import INSET_MM, BoxReading, DigitReader, ink_map
 from vision.kniffel_pad.layout import (
     PAGE_H, PAGE_W, ROWS, SUMS, Layout, PadSheetError, marker_corners,
@@ -176,15 +179,40 @@ def check_sums(boxes: dict[str, BoxReading]) -> dict[str, SumCheck]:
         for k in SUMS}
 
 
-def read_pad(image: np.ndarray, reader: DigitReader) -> PadReading:
-    """Every box and sum of the pad in ``image`` (BGR or gray)."""
+def _sumset(sets: list[frozenset[int]]) -> frozenset[int]:
+    out = {0}
+    for s in sets:
+        out = {a + b for a in out for b in s}
+    return frozenset(out)
+
+
+@lru_cache(maxsize=8)
+def may_hold(dice: DiceSet) -> tuple[frozenset[int], ...]:
+    """What each row may hold, in ``ROWS`` order: a box what a throw of ``dice`` can make in
+    it (or 0), a sum what those boxes can add up to, the bonus 0 or its points."""
+    boxes = {b.value: possible_scores(b, dice) for b in BOXES}
+    upper = _sumset([boxes[b.value] for b in UPPER])
+    lower = _sumset([boxes[b.value] for b in BOXES if b not in UPPER])
+    bonus = frozenset({0, UPPER_BONUS})
+    sums = {"upper": upper, "bonus": bonus, "lower": lower,
+            "total": _sumset([upper, bonus, lower])}
+    return tuple(boxes[r.key] if r.key in boxes else sums[r.key] for r in ROWS)
+
+
+def read_pad(image: np.ndarray, reader: DigitReader,
+             dice: DiceSet | None = DEFAULT_DICE) -> PadReading:
+    """Every box and sum of the pad in ``image`` (BGR or gray). ``dice``: the table's set,
+    which says what each box may hold (a doubtful reading is weighed by it); None reads
+    every number alike."""
     if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or image.size == 0:
         raise PadSheetError("a photo must be a non-empty gray or BGR image")
     t0 = time.perf_counter()
     image, _ = shrink(image)  # the page is read at PX_PER_MM whatever the photo's size
     located = locate(image)
     layout = located.layout
-    readings = reader.read_boxes(box_inks(rectify(image, located), layout), sums=True)
+    expect = None if dice is None else may_hold(dice) * layout.columns
+    readings = reader.read_boxes(box_inks(rectify(image, located), layout), sums=True,
+                                 expect=expect)
     columns = []
     for column in range(layout.columns):
         chunk = readings[column * len(ROWS):(column + 1) * len(ROWS)]
@@ -195,4 +223,4 @@ def read_pad(image: np.ndarray, reader: DigitReader) -> PadReading:
 
 
 __all__ = ["ColumnReading", "Located", "PX_PER_MM", "PadNotFound", "PadReading", "SumCheck",
-           "box_inks", "box_rect", "check_sums", "locate", "read_pad", "rectify"]
+           "box_inks", "box_rect", "check_sums", "locate", "may_hold", "read_pad", "rectify"]

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.games.kniffel.pad import UPPER_BONUS, UPPER_BONUS_AT
+from companion.games.kniffel.dice import DEFAULT_DICE
+from companion.games.kniffel.pad import UPPER_BONUS, UPPER_BONUS_AT, Box
+from companion.games.kniffel.written import possible_scores
 from vision.glyphs.strokes import skeleton
 from vision.kniffel_pad.layout import ROWS, Layout
 from vision.kniffel_pad.reader import PX_PER_MM, PadReading
@@ -30,6 +32,9 @@ BALLPOINT_MM = (0.4, 0.7)  # a ballpoint line's width
 # what each box may plausibly hold, to draw values from
 RANGES = {"two": 24, "three": 30, "four": 24, "five": 30, "six": 36, "pair_of_words": 40,
           "three_words": 50, "full_house": 25, "street": 30, "kniffel": 50, "chance": 60}
+# "wide": each box any number from 1 to its RANGES (the networks were trained so); "game":
+# what a throw of the default dice can make there (a Full-House is 25), as players write
+VALUES = ("wide", "game")
 
 
 @dataclass(frozen=True)
@@ -52,17 +57,26 @@ class Filled:
 
 
 def column_values(rng: np.random.Generator, fill: float, wrong_sum: bool = False,
-                  any_number: bool = False) -> dict[str, int | None]:
+                  any_number: bool = False, drawn: str = "wide", slip: bool = False
+                  ) -> dict[str, int | None]:
     """A column as a player might write it: some boxes open, some struck (-1), sums added.
     ``any_number``: every number then redrawn as one of one to three digits, none likelier
-    (training: a network that reads whole numbers should not learn only the game's totals)."""
+    (training: a network that reads whole numbers should not learn only the game's totals).
+    ``drawn``: one of :data:`VALUES`. ``slip``: one number is then one the box cannot hold
+    by the rules (a Full-House written 35), added into the sums as written."""
     values: dict[str, int | None] = {}
     for row in ROWS:
         if row.is_sum:
             continue
         r = rng.random()
         values[row.key] = None if r > fill else (-1 if r < 0.1 * fill else
-                                                 int(rng.integers(1, RANGES[row.key] + 1)))
+                                                 _points(rng, row.key, drawn))
+    written = [k for k, v in values.items() if v is not None and v > 0]
+    if slip and written:
+        key = written[int(rng.integers(0, len(written)))]
+        can = possible_scores(Box(key), DEFAULT_DICE)
+        cannot = [v for v in range(1, max(can) + 11) if v not in can]
+        values[key] = cannot[int(rng.integers(0, len(cannot)))]
     upper = sum(max(0, values[k] or 0) for k in ("two", "three", "four", "five", "six"))
     lower = sum(max(0, v or 0) for k, v in values.items()
                 if k not in ("two", "three", "four", "five", "six"))
@@ -77,6 +91,13 @@ def column_values(rng: np.random.Generator, fill: float, wrong_sum: bool = False
             places = int(rng.integers(1, 4))
             values[key] = int(rng.integers(10 ** (places - 1) if places > 1 else 0, 10 ** places))
     return values
+
+
+def _points(rng: np.random.Generator, key: str, drawn: str) -> int:
+    if drawn == "wide":
+        return int(rng.integers(1, RANGES[key] + 1))
+    can = sorted(possible_scores(Box(key), DEFAULT_DICE) - {0})
+    return int(can[int(rng.integers(0, len(can)))])
 
 
 def digit_glyph(bank: tuple[np.ndarray, np.ndarray], label: int, rng: np.random.Generator,
@@ -173,17 +194,19 @@ def _strike(ink: np.ndarray, rect: tuple[float, float, float, float],
 
 def fill(layout: Layout, bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator,
          page: np.ndarray | None = None, fill_rate: float = 0.8, wrong: int | None = None,
-         any_number: bool = False, pen: str = "felt"
+         any_number: bool = False, pen: str = "felt", drawn: str = "wide",
+         slip: int | None = None
          ) -> tuple[np.ndarray, dict[tuple[int, int], int | None], list[Mark]]:
     """The page (BGR, at PX_PER_MM) with every column filled; ``wrong`` a column whose
-    total is written wrong; ``any_number`` as in :func:`column_values`; ``pen`` one of
-    :data:`PENS`."""
+    total is written wrong, ``slip`` one with a number its box cannot hold; ``any_number``
+    and ``drawn`` as in :func:`column_values`; ``pen`` one of :data:`PENS`."""
     base = page if page is not None else page_image(layout, PX_PER_MM)
     ink = np.zeros(base.shape, np.float32)
     truth: dict[tuple[int, int], int | None] = {}
     marks: list[Mark] = []
     for column in range(layout.columns):
-        values = column_values(rng, fill_rate, column == wrong, any_number)
+        values = column_values(rng, fill_rate, column == wrong, any_number, drawn,
+                               column == slip)
         for row_index, row in enumerate(ROWS):
             value = values[row.key]
             truth[(column, row_index)] = value
@@ -293,5 +316,5 @@ def score(reading: PadReading, truth: dict[tuple[int, int], int | None],
     return out
 
 
-__all__ = ["PENS", "Filled", "Score", "score", "Mark", "column_values", "digit_glyph", "fill",
-           "filled_pad", "photograph", "written"]
+__all__ = ["PENS", "VALUES", "Filled", "Score", "score", "Mark", "column_values", "digit_glyph",
+           "fill", "filled_pad", "photograph", "written"]

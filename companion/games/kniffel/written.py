@@ -12,9 +12,9 @@ from __future__ import annotations
 from itertools import combinations
 
 from companion.games.base import Refused
-from companion.games.kniffel.dice import N_DICE, Roll
+from companion.games.kniffel.dice import N_DICE, DiceSet, Roll
 from companion.games.kniffel.lexicon import MIN_DICE
-from companion.games.kniffel.pad import FULL_HOUSE, KNIFFEL, Box
+from companion.games.kniffel.pad import FULL_HOUSE, KNIFFEL, STREET, Box
 from companion.games.kniffel.solver import check_entry
 
 FIXED = {Box.FULL_HOUSE: FULL_HOUSE, Box.KNIFFEL: KNIFFEL}
@@ -48,4 +48,23 @@ def score_fits(roll: Roll, box: Box, score: int) -> bool:
                for n in dice_used(box) for chosen in combinations(range(N_DICE), n))
 
 
-__all__ = ["dice_used", "score_fits"]
+def possible_scores(box: Box, dice: DiceSet) -> frozenset[int]:
+    """Every number some throw of ``dice`` can make in ``box``, and 0 (a box struck, or given
+    up for a Wort-Kniffel extra, is written as a zero).
+
+    The pad reader weighs what it reads by this, as a referee squinting at a smudged "23" in
+    the Full-House box reads 25: the words are not on the pad, so an upper or word box may
+    hold the sum of any dice of the set, as many as its words use, one face of each."""
+    if box in FIXED:
+        return frozenset({0, FIXED[box]})
+    if box is Box.STREET:
+        return frozenset({0, STREET})
+    sums: list[set[int]] = [{0}] + [set() for _ in range(N_DICE)]  # by dice used
+    for die in dice.dice[:N_DICE]:
+        values = {f.value for f in die}
+        for used in range(N_DICE - 1, -1, -1):
+            sums[used + 1] |= {s + v for s in sums[used] for v in values}
+    return frozenset({0}.union(*(sums[n] for n in dice_used(box))))
+
+
+__all__ = ["dice_used", "possible_scores", "score_fits"]
