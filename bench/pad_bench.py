@@ -12,9 +12,14 @@ Tesseract single-threaded).
 ``--hand continental`` gives every 1 its up-stroke and every 7 its bar. ``--sums`` reads the
 printed labels too (Tesseract; its time is in ms then) and checks every sum row
 (``vision.pad.sums``): the renders' players add up each sum, a tenth of them wrongly.
+``--values kniffel`` fills each box as the Kniffel rules give it (a Zweier a multiple of 2
+up to 10, a Full House 25; 3 % of boxes a slip, a number the row cannot hold), where the
+default (``wide``) writes any number up to 50 (a score sheet of any game); read with the
+labels (``--sums``), a doubtful number is then weighed by what its row may hold, unless
+``--no-rules``.
 
     .venv/bin/python bench/pad_bench.py [--sheets 12] [--seed 7] [--pen felt|ballpoint]
-        [--hand mnist|continental] [--sums]
+        [--hand mnist|continental] [--sums] [--values wide|kniffel] [--no-rules]
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from vision.kniffel_pad.digits import DigitReader  # noqa: E402
 from vision.kniffel_pad.hands import HANDS, continental  # noqa: E402
 from vision.kniffel_pad.synth import PENS  # noqa: E402
 from vision.pad import PadError, PadReading, read_pad, synth  # noqa: E402
+from vision.pad.rows import may_hold  # noqa: E402
 from vision.pad.sums import check  # noqa: E402
 
 HELDOUT = ROOT / "tests" / "data" / "pad_digits_heldout.npz"
@@ -42,17 +48,18 @@ SIZES = {"camera 1640x1232": (1640, 1232), "phone 3000x4000": (3000, 4000)}
 
 
 def run(family: str, size: tuple[int, int], sheets: int, seed: int, reader: DigitReader,
-        bank: tuple[np.ndarray, np.ndarray], pen: str = "felt", sums: Counter[str] | None = None
-        ) -> tuple[synth.Score, list[float]]:
-    """``sums``: when given, the labels are read and every sum checked, counted into it."""
+        bank: tuple[np.ndarray, np.ndarray], pen: str = "felt", sums: Counter[str] | None = None,
+        played: bool = False, rules: bool = True) -> tuple[synth.Score, list[float]]:
+    """``sums``: when given, the labels are read and every sum checked, counted into it (and
+    the players' slips on a played card, ``slips``)."""
     styles = synth.styles(family)
     rng = np.random.default_rng(seed)
     score, ms = synth.Score(), []
     for i in range(sheets):
         r = synth.render(styles[i % len(styles)], bank, rng, size=size, pen=pen,
-                         adding_up=sums is not None)
+                         adding_up=sums is not None, played=played)
         try:
-            got = read_pad(r.photo, reader, text=sums is not None)
+            got = read_pad(r.photo, reader, text=sums is not None, rules=rules)
         except PadError:
             score.add(r.tables, None)
             count_sums(r, None, sums)
@@ -63,10 +70,28 @@ def run(family: str, size: tuple[int, int], sheets: int, seed: int, reader: Digi
     return score, ms
 
 
+def count_slips(r: synth.Rendered, got: PadReading | None, into: Counter[str]) -> None:
+    """Numbers written where the row's label says they cannot be, and whether each was read
+    as written."""
+    for k, table in enumerate(r.tables):
+        for row, cells in enumerate(table.cells):
+            label = " ".join(c.text or "" for c in cells if c.kind == "label")
+            can = may_hold(label)
+            for col, cell in enumerate(cells):
+                if can is None or cell.kind != "number" or cell.value in can:
+                    continue
+                into["slips"] += 1
+                read = (got.tables[k].cells[row][col] if got is not None and k < len(got.tables)
+                        and (got.tables[k].rows, got.tables[k].cols) == (table.rows, table.cols)
+                        else None)
+                into["slips read"] += read is not None and read.value == cell.value
+
+
 def count_sums(r: synth.Rendered, got: PadReading | None, into: Counter[str] | None) -> None:
     """Each sum written on the render: added up wrongly or not, and what the check said."""
     if into is None:
         return
+    count_slips(r, got, into)
     checks = {(c.table, c.row, c.col): c for c in check(got)} if got is not None else {}
     for k, table in enumerate(r.tables):
         for row, cells in enumerate(table.cells):
@@ -84,6 +109,9 @@ def count_sums(r: synth.Rendered, got: PadReading | None, into: Counter[str] | N
 
 
 def print_sums(sums: Counter[str]) -> None:
+    if sums["slips"]:
+        print(f"  numbers the row cannot hold (a player's slip), read as written: "
+              f"{sums['slips read']}/{sums['slips']}")
     print(f"  sums written wrong, flagged: {sums['wrong flagged']}/{sums['wrong']} "
           f"({sums['wrong flagged surely']} surely; not checked {sums['wrong unchecked']})")
     print(f"  sums written right, flagged wrong: {sums['right flagged']}/{sums['right']} "
@@ -101,6 +129,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="MNIST's own forms, or 1s and 7s written the continental way")
     ap.add_argument("--sums", action="store_true",
                     help="read the labels too and check every sum row (Tesseract: slower)")
+    ap.add_argument("--values", choices=("wide", "kniffel"), default="wide",
+                    help="any number up to 50 in a box, or what the Kniffel rules give")
+    ap.add_argument("--no-rules", action="store_true",
+                    help="with --sums, read without weighing a number by its row's label")
     args = ap.parse_args(argv)
     on_one_core()  # OpenCV and Tesseract on the calling thread
     with np.load(HELDOUT) as z:
@@ -111,10 +143,12 @@ def main(argv: list[str] | None = None) -> int:
     for family in ("tune", "heldout"):
         for name, size in SIZES.items():
             sums: Counter[str] | None = Counter() if args.sums else None
-            s, ms = run(family, size, args.sheets, args.seed, reader, bank, args.pen, sums)
+            s, ms = run(family, size, args.sheets, args.seed, reader, bank, args.pen, sums,
+                        args.values == "kniffel", not args.no_rules)
             wrong = s.numbers - s.numbers_right
             print(f"[{family} styles, {name}] {args.sheets} sheets, {args.pen} pen, "
-                  f"{args.hand} hand")
+                  f"{args.hand} hand, {args.values} values"
+                  + (", read without the rows' rules" if args.no_rules else ""))
             print(f"  tables right (rows x cols): {s.tables_right}/{s.tables}")
             print(f"  numbers right: {s.numbers_right / max(1, s.numbers):.3f} "
                   f"({s.numbers_right}/{s.numbers}); wrong or missed {wrong}, "

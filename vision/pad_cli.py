@@ -31,7 +31,8 @@ def add_commands(vision_subparsers: Any) -> None:
         "handwritten number, a struck box (value 0), printed text, or blank.")
     p.add_argument("photo", metavar="PHOTO", help="photo of the pad (JPEG, PNG…)")
     p.add_argument("--text", action="store_true",
-                   help="read the printed cells with Tesseract too (slower)")
+                   help="read the printed cells with Tesseract too (slower; a Kniffel "
+                   "card's rows then say what their boxes may hold)")
     p.add_argument("--sums", action="store_true",
                    help="check every sum row against its parts (reads the labels: slower)")
     p.add_argument("--debug-out", metavar="PNG", help="write the photo with cells and readings")

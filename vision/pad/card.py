@@ -9,6 +9,8 @@ from typing import Literal
 
 import numpy as np
 
+from vision.pad.rows import may_hold
+
 Kind = Literal["label", "blank", "number", "struck", "merged"]
 UPPER = ("Einer", "Zweier", "Dreier", "Vierer", "Fünfer", "Sechser", "Summe", "Bonus",
          "Summe oben")
@@ -26,6 +28,7 @@ NAMED = {"Einer": "nur Einser zählen", "Zweier": "nur Zweier zählen",
 SUM_ROWS = frozenset({"Summe", "Bonus", "Summe oben", "Summe unten", "Endsumme"})
 BONUS, BONUS_AT = 35, 63  # a Kniffel card's upper bonus
 WRONG_SUMS = 0.1  # the share of sums (not bonuses) a player adds up wrongly
+SLIPS = 0.03  # the share of boxes a player fills with what the row cannot hold (played cards)
 
 
 @dataclass(frozen=True)
@@ -67,8 +70,26 @@ def sum_cell(label: str, col: dict[str, int], u: float, fill: float,
     return CellTruth("number", value, should=should)
 
 
-def box_value(rng: np.random.Generator, is_sum: bool) -> int:
-    """A number a render writes in a box (a sum row's when not added up: any up to 400)."""
+def _played(label: str, rng: np.random.Generator) -> int | None:
+    """What a player writes in the box labelled ``label`` of a Kniffel card as the rules
+    give it (a Zweier a multiple of 2 up to 10), now and then (:data:`SLIPS`) a number the
+    row cannot hold; None for a row the rules do not fix."""
+    can = may_hold(label)
+    if can is None:
+        return None
+    if rng.random() < SLIPS:
+        cannot = [v for v in range(1, max(can) + 11) if v not in can]
+        return int(cannot[int(rng.integers(0, len(cannot)))])
+    values = sorted(can - {0})
+    return int(values[int(rng.integers(0, len(values)))])
+
+
+def box_value(rng: np.random.Generator, is_sum: bool, played: str | None = None) -> int:
+    """A number a render writes in a box (a sum row's when not added up: any up to 400);
+    ``played``: the row's label on a card filled as the Kniffel rules give it."""
+    value = None if played is None else _played(played, rng)
+    if value is not None:
+        return value
     if is_sum:
         return int(rng.integers(0, 400))
     if rng.random() < 0.03:

@@ -23,6 +23,7 @@ from vision.pad.cells import (
 )
 from vision.pad.find import find_tables, gray_of
 from vision.pad.lattice import Lattice, build
+from vision.pad.rows import may_hold
 from vision.photo import shrink
 
 PRINTED_CONFIDENCE = 0.9  # the column/row vote's own, not a network's
@@ -95,15 +96,16 @@ def cut_cells(lat: Lattice, text: bool = False) -> tuple[dict[Group, np.ndarray]
     return boxes, printed
 
 
-def _read_table(lat: Lattice, reader: DigitReader, text: bool) -> Table:
+def _read_table(lat: Lattice, reader: DigitReader, text: bool, rules: bool) -> Table:
     boxes, printed = cut_cells(lat, text)
     cells_of = list(boxes)
     hand = [g for g in cells_of if g not in printed]
+    labels = sorted(printed, key=lambda g: (g.r0, g.c0))
+    words = dict(zip(labels, read_text([boxes[g] for g in labels]) if text
+                     else [""] * len(printed)))
+    expect = [_may_hold(g, words) for g in hand] if text and rules else None
     readings = dict(zip(hand, reader.read_boxes([boxes[g] for g in hand], signed=True,
-                                                margin=MARGIN_PX)))
-    words = dict(zip(sorted(printed, key=lambda g: (g.r0, g.c0)),
-                     read_text([boxes[g] for g in sorted(printed, key=lambda g: (g.r0, g.c0))])
-                     if text else [""] * len(printed)))
+                                                margin=MARGIN_PX, expect=expect)))
     grid: list[list[Cell | None]] = [[None] * lat.cols for _ in range(lat.rows)]
     for g in cells_of:
         span = (g.r1 - g.r0 + 1, g.c1 - g.c0 + 1)
@@ -120,9 +122,19 @@ def _read_table(lat: Lattice, reader: DigitReader, text: bool) -> Table:
     return Table(lat.photo_corners(), rows, lat)
 
 
-def read_pad(image: np.ndarray, reader: DigitReader, text: bool = False) -> PadReading:
+def _may_hold(cell: Group, words: dict[Group, str]) -> frozenset[int] | None:
+    """What a handwritten cell may hold by the printed labels left of it in its rows."""
+    label = " ".join(w for g, w in words.items()
+                     if g.c1 < cell.c0 and g.r0 <= cell.r1 and cell.r0 <= g.r1)
+    return may_hold(label)
+
+
+def read_pad(image: np.ndarray, reader: DigitReader, text: bool = False,
+             rules: bool = True) -> PadReading:
     """Every table in ``image`` (BGR or gray), top to bottom; ``text`` runs Tesseract on the
-    printed cells. Raises :class:`PadError` when the photo shows no table."""
+    printed cells. Raises :class:`PadError` when the photo shows no table. With ``text`` and
+    ``rules``, a Kniffel card's rows whose points the rules fix weigh a doubtful number by
+    what they may hold (:mod:`vision.pad.rows`)."""
     if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or image.size == 0:
         raise PadError("a photo must be a non-empty gray or BGR image")
     t0 = time.perf_counter()
@@ -132,7 +144,7 @@ def read_pad(image: np.ndarray, reader: DigitReader, text: bool = False) -> PadR
     for found in find_tables(gray):
         lat = build(gray, found.quad)
         if lat is not None:
-            table = _read_table(lat, reader, text)
+            table = _read_table(lat, reader, text, rules)
             tables.append(Table(table.corners / scale, table.cells, table.lattice, 1 / scale))
     if not tables:
         raise PadError("no table in the photo (no grid of crossing lines found)")

@@ -25,17 +25,15 @@ every part it adds were read at :data:`SURE`: a referee does not accuse on a blu
 
 from __future__ import annotations
 
-import difflib
 import re
-import unicodedata
 from dataclasses import dataclass, field
 
 from vision.pad.reader import Cell, PadReading, Table
+from vision.pad.rows import fold, has
 
 SURE = 0.9  # as the printed pad's check (companion.games.kniffel.padcheck.SURE)
 KNIFFEL_BONUS = (63, 35)  # threshold and amount where the label does not say
 SUM_WORDS = ("summe", "gesamt", "total", "endsumme", "gesamtsumme", "zwischensumme")
-LIKE = 0.8  # a word this like a key word (difflib's ratio) is taken for it
 
 
 @dataclass(frozen=True)
@@ -152,17 +150,17 @@ def _one(at: tuple[int, int, int], text: str, role: str, cell: Cell, col: _Colum
         part = _Part(amount if raw.value >= at_least else 0, raw.sure)
         col.bonus = _as_written(written, cell, part)
         return _made(at, text, written, part, cell)
-    words = _fold(text)
+    words = fold(text)
     if not lower and col.bonus is None:
         part = col.upper
         col.raw = _as_written(written, cell, part)
     elif not lower:
         part = col.top()
         col.upper_total = _as_written(written, cell, part)
-    elif _has(words, ("oben", "ober", "oberer")) and not last:
+    elif has(words, ("oben", "ober", "oberer")) and not last:
         part = col.top()
         col.upper_total = _as_written(written, cell, part)
-    elif _has(words, ("unten", "unter", "unterer")) or (col.lower_sum is None and not last):
+    elif has(words, ("unten", "unter", "unterer")) or (col.lower_sum is None and not last):
         part = col.lower
         col.lower_sum = _as_written(written, cell, part)
     else:
@@ -223,21 +221,10 @@ def _label(table: Table, r: int, labels: int) -> str:
 def _role(text: str) -> str:
     """A row by its label: "bonus", "sum" or "box" (also when the label could not be read:
     a row of boxes whose label Tesseract missed still adds up)."""
-    words = _fold(text)
-    if _has(words, ("bonus",)):
+    words = fold(text)
+    if has(words, ("bonus",)):
         return "bonus"
-    return "sum" if _has(words, SUM_WORDS) else "box"
-
-
-def _fold(text: str) -> list[str]:
-    """The label's words, lower case, without accents (OCR reads umlauts unevenly)."""
-    plain = unicodedata.normalize("NFKD", text.lower())
-    plain = "".join(ch for ch in plain if not unicodedata.combining(ch))
-    return re.findall(r"[a-z]+", plain)
-
-
-def _has(words: list[str], keys: tuple[str, ...]) -> bool:
-    return any(w in keys or difflib.get_close_matches(w, keys, 1, LIKE) for w in words)
+    return "sum" if has(words, SUM_WORDS) else "box"
 
 
 def _bonus_rule(text: str) -> tuple[int, int]:

@@ -266,9 +266,11 @@ def _strike(ink: np.ndarray, box: tuple[float, ...], rng: np.random.Generator,
 def _fill(t: _Table, labels: tuple[str, ...], style: Style, layer: Image.Image,
           inks: list[np.ndarray], bank: tuple[np.ndarray, np.ndarray],
           rng: np.random.Generator, fill: float, marks: Marks | None = None,
-          pen: str = "felt", sums: list[dict[str, int]] | None = None) -> None:
+          pen: str = "felt", sums: list[dict[str, int]] | None = None,
+          played: bool = False) -> None:
     """Every cell of one table; ``sums``: each player column's boxes and sums, carried from
-    the sheet's upper table to its lower one, when the sum rows are added up."""
+    the sheet's upper table to its lower one, when the sum rows are added up; ``played``:
+    as in :func:`render_sheet`."""
     rows, cols = len(t.ys) - 1, len(t.xs) - 1
     t.cells = [[CellTruth("blank") for _ in range(cols)] for _ in range(rows)]
     if t.title:
@@ -306,7 +308,7 @@ def _fill(t: _Table, labels: tuple[str, ...], style: Style, layer: Image.Image,
                 _strike(inks[c - first], box, rng, marks)
                 t.cells[r][c] = CellTruth("struck", 0)
             else:
-                value = box_value(rng, r >= t.sums and sums is None)
+                value = box_value(rng, r >= t.sums and sums is None, label if played else None)
                 _write(inks[c - first], box, value, bank, rng, marks, pen)
                 t.cells[r][c] = CellTruth("number", value)
                 if sums is not None:
@@ -315,11 +317,13 @@ def _fill(t: _Table, labels: tuple[str, ...], style: Style, layer: Image.Image,
 
 def render_sheet(style: Style, bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator,
                  marks: Marks | None = None, pen: str = "felt", adding_up: bool = False,
-                 ) -> tuple[np.ndarray, list[_Table]]:
+                 played: bool = False) -> tuple[np.ndarray, list[_Table]]:
     """The filled sheet, flat (BGR at ``PX``), and its tables in mm; ``marks`` (its ids
     left empty) is filled with where every handwritten mark went; ``pen`` as
     :data:`vision.kniffel_pad.synth.PENS`; ``adding_up``: the sum rows hold what the player
-    added up (:func:`vision.pad.card.sum_cell`), else numbers drawn like the others'."""
+    added up (:func:`vision.pad.card.sum_cell`), else numbers drawn like the others';
+    ``played``: the boxes hold what the Kniffel rules give there
+    (:func:`vision.pad.card.box_value`), else any number up to 50."""
     tables, w_mm, h_mm = _plan(style, rng)
     size = (round(h_mm * PX), round(w_mm * PX))
     if marks is not None:
@@ -335,7 +339,7 @@ def render_sheet(style: Style, bank: tuple[np.ndarray, np.ndarray], rng: np.rand
     sums = [{"upper": 0, "lower": 0} for _ in range(players)] if adding_up else None
     for t, labels in zip(tables, parts):
         _draw_grid(page, t, style, rng)
-        _fill(t, labels, style, layer, inks, bank, rng, fill, marks, pen, sums)
+        _fill(t, labels, style, layer, inks, bank, rng, fill, marks, pen, sums, played)
     out = page.astype(np.float32)
     printed = np.asarray(layer, np.float32)[..., None] / 255.0
     out = out * (1 - printed) + np.array([25, 25, 25], np.float32) * printed
@@ -426,10 +430,10 @@ def _light(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def render(style: Style, bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator,
            size: tuple[int, int] = (1640, 1232), tilt: float = 0.04,
            curl: float = 0.008, marks: Marks | None = None, pen: str = "felt",
-           adding_up: bool = False) -> Rendered:
+           adding_up: bool = False, played: bool = False) -> Rendered:
     """A filled sheet of ``style``, photographed, with every table's truth (top to bottom);
-    ``adding_up`` as in :func:`render_sheet`."""
-    page, tables = render_sheet(style, bank, rng, marks, pen, adding_up)
+    ``adding_up`` and ``played`` as in :func:`render_sheet`."""
+    page, tables = render_sheet(style, bank, rng, marks, pen, adding_up, played)
     photo, corners = photograph(page, tables, rng, size, tilt, curl, marks)
     truth = tuple(TableTruth(len(t.ys) - 1, len(t.xs) - 1, c,
                              tuple(tuple(row) for row in t.cells))
