@@ -126,6 +126,7 @@ def weights(expect: frozenset[int]) -> np.ndarray:
 
 
 def weight(expect: frozenset[int] | None, value: int | None) -> float:
+    """One number's weight (nothing is weighed where the game says nothing)."""
     return 1.0 if expect is None or value is None or value in expect else OUTSIDE
 
 

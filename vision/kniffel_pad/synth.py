@@ -71,9 +71,9 @@ def column_values(rng: np.random.Generator, fill: float, wrong_sum: bool = False
         r = rng.random()
         values[row.key] = None if r > fill else (-1 if r < 0.1 * fill else
                                                  _points(rng, row.key, drawn))
-    written = [k for k, v in values.items() if v is not None and v > 0]
-    if slip and written:
-        key = written[int(rng.integers(0, len(written)))]
+    filled = [k for k, v in values.items() if v is not None and v > 0]
+    if slip and filled:
+        key = filled[int(rng.integers(0, len(filled)))]
         can = possible_scores(Box(key), DEFAULT_DICE)
         cannot = [v for v in range(1, max(can) + 11) if v not in can]
         values[key] = cannot[int(rng.integers(0, len(cannot)))]
