@@ -16,10 +16,11 @@ printed labels too (Tesseract; its time is in ms then) and checks every sum row
 up to 10, a Full House 25; 3 % of boxes a slip, a number the row cannot hold), where the
 default (``wide``) writes any number up to 50 (a score sheet of any game); read with the
 labels (``--sums``), a doubtful number is then weighed by what its row may hold, unless
-``--no-rules``.
+``--no-rules``. ``--turned`` turns every other photo upside down before it is read (a pad
+photographed from the far side of the table; the renders are the same).
 
     .venv/bin/python bench/pad_bench.py [--sheets 12] [--seed 7] [--pen felt|ballpoint]
-        [--hand mnist|continental] [--sums] [--values wide|kniffel] [--no-rules]
+        [--hand mnist|continental] [--sums] [--values wide|kniffel] [--no-rules] [--turned]
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ SIZES = {"camera 1640x1232": (1640, 1232), "phone 3000x4000": (3000, 4000)}
 
 def run(family: str, size: tuple[int, int], sheets: int, seed: int, reader: DigitReader,
         bank: tuple[np.ndarray, np.ndarray], pen: str = "felt", sums: Counter[str] | None = None,
-        played: bool = False, rules: bool = True) -> tuple[synth.Score, list[float]]:
+        played: bool = False, rules: bool = True, turned: bool = False
+        ) -> tuple[synth.Score, list[float]]:
     """``sums``: when given, the labels are read and every sum checked, counted into it (and
     the players' slips on a played card, ``slips``)."""
     styles = synth.styles(family)
@@ -58,8 +60,9 @@ def run(family: str, size: tuple[int, int], sheets: int, seed: int, reader: Digi
     for i in range(sheets):
         r = synth.render(styles[i % len(styles)], bank, rng, size=size, pen=pen,
                          adding_up=sums is not None, played=played)
+        photo = np.ascontiguousarray(np.rot90(r.photo, 2 * (i % 2))) if turned else r.photo
         try:
-            got = read_pad(r.photo, reader, text=sums is not None, rules=rules)
+            got = read_pad(photo, reader, text=sums is not None, rules=rules)
         except PadError:
             score.add(r.tables, None)
             count_sums(r, None, sums)
@@ -133,6 +136,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="any number up to 50 in a box, or what the Kniffel rules give")
     ap.add_argument("--no-rules", action="store_true",
                     help="with --sums, read without weighing a number by its row's label")
+    ap.add_argument("--turned", action="store_true",
+                    help="turn every other photo upside down before reading it")
     args = ap.parse_args(argv)
     on_one_core()  # OpenCV and Tesseract on the calling thread
     with np.load(HELDOUT) as z:
@@ -144,11 +149,12 @@ def main(argv: list[str] | None = None) -> int:
         for name, size in SIZES.items():
             sums: Counter[str] | None = Counter() if args.sums else None
             s, ms = run(family, size, args.sheets, args.seed, reader, bank, args.pen, sums,
-                        args.values == "kniffel", not args.no_rules)
+                        args.values == "kniffel", not args.no_rules, args.turned)
             wrong = s.numbers - s.numbers_right
             print(f"[{family} styles, {name}] {args.sheets} sheets, {args.pen} pen, "
                   f"{args.hand} hand, {args.values} values"
-                  + (", read without the rows' rules" if args.no_rules else ""))
+                  + (", read without the rows' rules" if args.no_rules else "")
+                  + (", every other photo upside down" if args.turned else ""))
             print(f"  tables right (rows x cols): {s.tables_right}/{s.tables}")
             print(f"  numbers right: {s.numbers_right / max(1, s.numbers):.3f} "
                   f"({s.numbers_right}/{s.numbers}); wrong or missed {wrong}, "
