@@ -16,8 +16,8 @@ printed labels too (Tesseract; its time is in ms then) and checks every sum row
 up to 10, a Full House 25; 3 % of boxes a slip, a number the row cannot hold), where the
 default (``wide``) writes any number up to 50 (a score sheet of any game); read with the
 labels (``--sums``), a doubtful number is then weighed by what its row may hold, unless
-``--no-rules``. ``--turned`` turns every other photo upside down before it is read (a pad
-photographed from the far side of the table; the renders are the same).
+``--no-rules``. ``--turned`` gives the k-th photo k quarter turns before it is read (a pad
+photographed from beside or across the table; the renders are the same).
 
     .venv/bin/python bench/pad_bench.py [--sheets 12] [--seed 7] [--pen felt|ballpoint]
         [--hand mnist|continental] [--sums] [--values wide|kniffel] [--no-rules] [--turned]
@@ -60,7 +60,7 @@ def run(family: str, size: tuple[int, int], sheets: int, seed: int, reader: Digi
     for i in range(sheets):
         r = synth.render(styles[i % len(styles)], bank, rng, size=size, pen=pen,
                          adding_up=sums is not None, played=played)
-        photo = np.ascontiguousarray(np.rot90(r.photo, 2 * (i % 2))) if turned else r.photo
+        photo = np.ascontiguousarray(np.rot90(r.photo, i % 4)) if turned else r.photo
         try:
             got = read_pad(photo, reader, text=sums is not None, rules=rules)
         except PadError:
@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-rules", action="store_true",
                     help="with --sums, read without weighing a number by its row's label")
     ap.add_argument("--turned", action="store_true",
-                    help="turn every other photo upside down before reading it")
+                    help="turn the k-th photo k quarter turns before reading it")
     args = ap.parse_args(argv)
     on_one_core()  # OpenCV and Tesseract on the calling thread
     with np.load(HELDOUT) as z:
@@ -154,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"[{family} styles, {name}] {args.sheets} sheets, {args.pen} pen, "
                   f"{args.hand} hand, {args.values} values"
                   + (", read without the rows' rules" if args.no_rules else "")
-                  + (", every other photo upside down" if args.turned else ""))
+                  + (", the k-th photo turned k quarters" if args.turned else ""))
             print(f"  tables right (rows x cols): {s.tables_right}/{s.tables}")
             print(f"  numbers right: {s.numbers_right / max(1, s.numbers):.3f} "
                   f"({s.numbers_right}/{s.numbers}); wrong or missed {wrong}, "

@@ -50,15 +50,15 @@ def _turn_points(points: np.ndarray, turns: int, shape: tuple[int, ...]) -> np.n
     return points
 
 
-@pytest.mark.parametrize("style, seed", [(0, 100), (2, 7)])
-def test_a_card_photographed_upside_down_reads_as_upright(
-        reader: DigitReader, style: int, seed: int) -> None:
+@pytest.mark.parametrize("style, seed, turns", [(0, 100, 2), (2, 7, 2), (0, 100, 1),
+                                               (1, 3, 3)])
+def test_a_card_photographed_upside_down_or_sideways_reads_as_upright(
+        reader: DigitReader, style: int, seed: int, turns: int) -> None:
     r = _render(style, seed)
     upright = read_pad(r.photo, reader)
     assert upright.turns == 0
-    turns = 2
     got = read_pad(np.ascontiguousarray(np.rot90(r.photo, turns)), reader)
-    assert got.turns == 2
+    assert got.turns == (4 - turns) % 4
     assert [[(c.value, c.struck) for c in row] for row in got.tables[0].cells] == [
         [(c.value, c.struck) for c in row] for row in upright.tables[0].cells]
     want = _turn_points(upright.tables[0].corners, turns, r.photo.shape)

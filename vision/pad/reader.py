@@ -28,10 +28,12 @@ from vision.photo import shrink
 
 PRINTED_CONFIDENCE = 0.9  # the column/row vote's own, not a network's
 # which way up a photo is: the inkiest handwritten cells, and how much more surely their
-# marks must read as digits or strokes upside down for the photo to be turned. On tune
-# sheets (seeds 17 and 31, 8 and 10 sheets, 24 cells) an upright photo read 0.08-0.32 surer
-# as it is, an upside-down one 0.08-0.23 surer turned
-SAMPLE, TURN_MARGIN = 24, 0.03
+# marks must read as digits or strokes for the photo to be turned. On tune sheets (seeds 17
+# and 31, 8 and 10 sheets, 24 cells) an upright photo read 0.08-0.32 surer as it is than
+# upside down, an upside-down one 0.08-0.23 surer turned. Sideways is looked at only when
+# the handwritten cells, as cut, are narrower than high in the median (TALL): upright tune
+# sheets 1.43-2.27, the same turned a quarter 0.47-0.72
+SAMPLE, TURN_MARGIN, TALL = 24, 0.03, 1.0
 
 
 JUNK = CLASSES.index("junk")
@@ -149,23 +151,45 @@ def _tables(gray: np.ndarray, text: bool
     return [(lat, cut_cells(lat, text)) for lat in lats]
 
 
-def upright(inks: list[np.ndarray], reader: DigitReader) -> int:
-    """Quarter turns (counter-clockwise, as ``np.rot90``: 0 or 2) that make the handwriting in
-    ``inks`` upright. A pad on a table is often photographed from the far side (a phone held
-    flat does not know which way is up), and its digits tell: the marks of the inkiest cells
-    read more surely as digits or strokes one way up than the other. Upside down is the
-    marks as cut, each turned whole. It is taken only when clearly surer than the photo as
-    it is (``TURN_MARGIN``): 0, 1 and 8 read alike both ways, and a good reading turned by
-    mistake is lost whole. A photo taken sideways is not turned (its cells would have to be
-    found again: a number's digits stand one above the other there)."""
+def _hand(found: list[tuple[Lattice, tuple[dict[Group, np.ndarray], set[Group]]]]
+          ) -> list[np.ndarray]:
+    return [b for _, (boxes, printed) in found for g, b in boxes.items() if g not in printed]
+
+
+def _both_ways(inks: list[np.ndarray], reader: DigitReader) -> tuple[float, float]:
+    """How surely the marks of the inkiest cells read as digits or strokes as they are, and
+    each turned upside down (the marks as cut, turned whole); 0, 0 without marks."""
     sample = sorted(inks, key=lambda b: -float(b.sum()))[:SAMPLE]
     marks = [p.image for b in sample for p in segment(b, whole_only=True).pieces]
     if not marks:
-        return 0
+        return 0.0, 0.0
     level = np.asarray(marks, np.float32)
     both = reader.probs(np.concatenate([level, np.rot90(level, 2, axes=(1, 2))]))
     as_is, upside_down = both[:, :JUNK].max(axis=1).reshape(2, len(level)).mean(axis=1)
-    return 2 if upside_down >= as_is + TURN_MARGIN else 0
+    return float(as_is), float(upside_down)
+
+
+def upright(gray: np.ndarray, found: list[tuple[Lattice, tuple[dict[Group, np.ndarray],
+                                                                set[Group]]]],
+            reader: DigitReader, text: bool) -> int:
+    """Quarter turns (counter-clockwise, as ``np.rot90``) that make the pad in ``gray``
+    upright. A pad on a table is often photographed from the far side or from beside it (a
+    phone held flat does not know which way is up), and its digits tell: the marks of the
+    inkiest cells read more surely as digits or strokes one way up than the others. Upside
+    down is the marks as cut, turned whole; sideways, a number's digits stand one above the
+    other in the cells, so the tables are found again in the photo turned a quarter, but
+    only when its cells stand taller than wide (``TALL``; score sheets have them wider). A
+    turn is taken only when clearly surer than the photo as it is (``TURN_MARGIN``): 0, 1
+    and 8 read alike both ways, and a good reading turned by mistake is lost whole."""
+    hand = _hand(found)
+    if not hand:
+        return 0
+    sure = dict(zip((0, 2), _both_ways(hand, reader)))
+    if float(np.median([b.shape[1] / b.shape[0] for b in hand])) < TALL:
+        side = _tables(np.ascontiguousarray(np.rot90(gray)), text)
+        sure |= dict(zip((1, 3), _both_ways(_hand(side), reader)))
+    best = max(sure, key=lambda k: sure[k])
+    return best if sure[best] >= sure[0] + TURN_MARGIN else 0
 
 
 def _unturn(points: np.ndarray, turns: int, shape: tuple[int, ...]) -> np.ndarray:
@@ -181,7 +205,7 @@ def _unturn(points: np.ndarray, turns: int, shape: tuple[int, ...]) -> np.ndarra
 def read_pad(image: np.ndarray, reader: DigitReader, text: bool = False,
              rules: bool = True) -> PadReading:
     """Every table in ``image`` (BGR or gray), top to bottom of the pad read upright (a photo
-    taken upside down is turned first, :func:`upright`); ``text`` runs Tesseract
+    taken upside down or sideways is turned first, :func:`upright`); ``text`` runs Tesseract
     on the printed cells. Raises :class:`PadError` when the photo shows no table. With
     ``text`` and ``rules``, a Kniffel card's rows whose points the rules fix weigh a
     doubtful number by what they may hold (:mod:`vision.pad.rows`)."""
@@ -191,8 +215,7 @@ def read_pad(image: np.ndarray, reader: DigitReader, text: bool = False,
     image, scale = shrink(image)
     gray = gray_of(image)
     found = _tables(gray, text)
-    turns = upright([b for _, (boxes, printed) in found for g, b in boxes.items()
-                     if g not in printed], reader)
+    turns = upright(gray, found, reader, text)
     if turns:
         gray = np.ascontiguousarray(np.rot90(gray, turns))
         found = _tables(gray, text)
