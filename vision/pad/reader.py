@@ -144,15 +144,17 @@ def _may_hold(cell: Group, words: dict[Group, str]) -> frozenset[int] | None:
     return may_hold(label)
 
 
-def _tables(gray: np.ndarray, text: bool
-            ) -> list[tuple[Lattice, tuple[dict[Group, np.ndarray], set[Group]]]]:
+# a photo's tables, each traced and its cells cut
+Found = list[tuple[Lattice, tuple[dict[Group, np.ndarray], set[Group]]]]
+
+
+def _tables(gray: np.ndarray, text: bool) -> Found:
     """Every table found in ``gray``, traced, its cells cut."""
     lats = [lat for found in find_tables(gray) if (lat := build(gray, found.quad)) is not None]
     return [(lat, cut_cells(lat, text)) for lat in lats]
 
 
-def _hand(found: list[tuple[Lattice, tuple[dict[Group, np.ndarray], set[Group]]]]
-          ) -> list[np.ndarray]:
+def _hand(found: Found) -> list[np.ndarray]:
     return [b for _, (boxes, printed) in found for g, b in boxes.items() if g not in printed]
 
 
@@ -169,9 +171,8 @@ def _both_ways(inks: list[np.ndarray], reader: DigitReader) -> tuple[float, floa
     return float(as_is), float(upside_down)
 
 
-def upright(gray: np.ndarray, found: list[tuple[Lattice, tuple[dict[Group, np.ndarray],
-                                                                set[Group]]]],
-            reader: DigitReader, text: bool) -> int:
+def upright(gray: np.ndarray, found: Found, reader: DigitReader, text: bool
+            ) -> tuple[int, Found | None]:
     """Quarter turns (counter-clockwise, as ``np.rot90``) that make the pad in ``gray``
     upright. A pad on a table is often photographed from the far side or from beside it (a
     phone held flat does not know which way is up), and its digits tell: the marks of the
@@ -180,16 +181,18 @@ def upright(gray: np.ndarray, found: list[tuple[Lattice, tuple[dict[Group, np.nd
     other in the cells, so the tables are found again in the photo turned a quarter, but
     only when its cells stand taller than wide (``TALL``; score sheets have them wider). A
     turn is taken only when clearly surer than the photo as it is (``TURN_MARGIN``): 0, 1
-    and 8 read alike both ways, and a good reading turned by mistake is lost whole."""
+    and 8 read alike both ways, and a good reading turned by mistake is lost whole. Also
+    returns the tables found a quarter turned, when they were looked for."""
     hand = _hand(found)
     if not hand:
-        return 0
+        return 0, None
     sure = dict(zip((0, 2), _both_ways(hand, reader)))
+    side = None
     if float(np.median([b.shape[1] / b.shape[0] for b in hand])) < TALL:
         side = _tables(np.ascontiguousarray(np.rot90(gray)), text)
         sure |= dict(zip((1, 3), _both_ways(_hand(side), reader)))
     best = max(sure, key=lambda k: sure[k])
-    return best if sure[best] >= sure[0] + TURN_MARGIN else 0
+    return (best if sure[best] >= sure[0] + TURN_MARGIN else 0), side
 
 
 def _unturn(points: np.ndarray, turns: int, shape: tuple[int, ...]) -> np.ndarray:
@@ -215,10 +218,10 @@ def read_pad(image: np.ndarray, reader: DigitReader, text: bool = False,
     image, scale = shrink(image)
     gray = gray_of(image)
     found = _tables(gray, text)
-    turns = upright(gray, found, reader, text)
+    turns, side = upright(gray, found, reader, text)
     if turns:
         gray = np.ascontiguousarray(np.rot90(gray, turns))
-        found = _tables(gray, text)
+        found = side if turns == 1 and side is not None else _tables(gray, text)
     tables = []
     for lat, cells in found:
         table = _read_table(lat, cells, reader, text, rules)
