@@ -74,9 +74,7 @@ def column_values(rng: np.random.Generator, fill: float, wrong_sum: bool = False
     filled = [k for k, v in values.items() if v is not None and v > 0]
     if slip and filled:
         key = filled[int(rng.integers(0, len(filled)))]
-        can = possible_scores(Box(key), DEFAULT_DICE)
-        cannot = [v for v in range(1, max(can) + 11) if v not in can]
-        values[key] = cannot[int(rng.integers(0, len(cannot)))]
+        values[key] = played(possible_scores(Box(key), DEFAULT_DICE), rng, slip=True)
     upper = sum(max(0, values[k] or 0) for k in ("two", "three", "four", "five", "six"))
     lower = sum(max(0, v or 0) for k, v in values.items()
                 if k not in ("two", "three", "four", "five", "six"))
@@ -96,8 +94,15 @@ def column_values(rng: np.random.Generator, fill: float, wrong_sum: bool = False
 def _points(rng: np.random.Generator, key: str, drawn: str) -> int:
     if drawn == "wide":
         return int(rng.integers(1, RANGES[key] + 1))
-    can = sorted(possible_scores(Box(key), DEFAULT_DICE) - {0})
-    return int(can[int(rng.integers(0, len(can)))])
+    return played(possible_scores(Box(key), DEFAULT_DICE), rng)
+
+
+def played(can: frozenset[int], rng: np.random.Generator, slip: bool = False) -> int:
+    """A number a player writes in a box that can hold ``can``: one of them (not 0, which is
+    struck), or with ``slip`` one it cannot hold, from 1 to ten past the largest."""
+    pool = ([v for v in range(1, max(can) + 11) if v not in can] if slip
+            else sorted(can - {0}))
+    return int(pool[int(rng.integers(0, len(pool)))])
 
 
 def digit_glyph(bank: tuple[np.ndarray, np.ndarray], label: int, rng: np.random.Generator,
@@ -317,4 +322,4 @@ def score(reading: PadReading, truth: dict[tuple[int, int], int | None],
 
 
 __all__ = ["PENS", "VALUES", "Filled", "Score", "score", "Mark", "column_values", "digit_glyph",
-           "fill", "filled_pad", "photograph", "written"]
+           "fill", "filled_pad", "photograph", "played", "written"]

@@ -9,6 +9,7 @@ from typing import Literal
 
 import numpy as np
 
+from vision.kniffel_pad.synth import played
 from vision.pad.rows import may_hold
 
 Kind = Literal["label", "blank", "number", "struck", "merged"]
@@ -75,13 +76,7 @@ def _played(label: str, rng: np.random.Generator) -> int | None:
     give it (a Zweier a multiple of 2 up to 10), now and then (:data:`SLIPS`) a number the
     row cannot hold; None for a row the rules do not fix."""
     can = may_hold(label)
-    if can is None:
-        return None
-    if rng.random() < SLIPS:
-        cannot = [v for v in range(1, max(can) + 11) if v not in can]
-        return int(cannot[int(rng.integers(0, len(cannot)))])
-    values = sorted(can - {0})
-    return int(values[int(rng.integers(0, len(values)))])
+    return None if can is None else played(can, rng, slip=bool(rng.random() < SLIPS))
 
 
 def box_value(rng: np.random.Generator, is_sum: bool, played: str | None = None) -> int:

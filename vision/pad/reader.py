@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from vision import VisionError
-from vision.kniffel_pad.digits import CLASSES, DigitReader, segment
+from vision.kniffel_pad.digits import JUNK, DigitReader, segment
 from vision.pad.cells import (
     MARGIN_PX, Group, clean_ink, cut, groups, looks_printed, printed_cells, read_text,
 )
@@ -34,9 +34,6 @@ PRINTED_CONFIDENCE = 0.9  # the column/row vote's own, not a network's
 # the handwritten cells, as cut, are narrower than high in the median (TALL): upright tune
 # sheets 1.43-2.27, the same turned a quarter 0.47-0.72
 SAMPLE, TURN_MARGIN, TALL = 24, 0.03, 1.0
-
-
-JUNK = CLASSES.index("junk")
 
 
 class PadError(VisionError):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
+from collections.abc import Collection
 
 LIKE = 0.8  # a word this like a key word (difflib's ratio) is taken for it
 DICE = 5
@@ -34,16 +35,22 @@ def fold(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", plain)
 
 
-def has(words: list[str], keys: tuple[str, ...]) -> bool:
-    return any(w in keys or difflib.get_close_matches(w, keys, 1, LIKE) for w in words)
-
-
-def _like(words: list[str], keys: dict[str, int]) -> int | None:
+def _match(words: list[str], keys: Collection[str]) -> str | None:
+    """The first key one of the label's words is (or is like, an OCR slip forgiven)."""
     for w in words:
         close = [w] if w in keys else difflib.get_close_matches(w, list(keys), 1, LIKE)
         if close:
-            return keys[close[0]]
+            return close[0]
     return None
+
+
+def has(words: list[str], keys: tuple[str, ...]) -> bool:
+    return _match(words, keys) is not None
+
+
+def _like(words: list[str], keys: dict[str, int]) -> int | None:
+    key = _match(words, keys)
+    return None if key is None else keys[key]
 
 
 def may_hold(label: str) -> frozenset[int] | None:
