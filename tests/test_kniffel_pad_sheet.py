@@ -21,6 +21,7 @@ import pytest
 from pad_support import held_out_digits, reader  # noqa: F401 (a fixture)
 
 from companion.cli import main
+from companion.games.kniffel.dice import DEFAULT_DICE
 from companion.games.kniffel.padcheck import SURE
 from companion.tools.kniffel_pad import _print
 from vision.glyphs.strokes import skeleton
@@ -210,6 +211,34 @@ def test_pad_check_json_and_one_line_errors(
         assert out == "" and len(err.strip().splitlines()) == 1
         # a card without the companion's markers: the error says what reads it
         assert ("read-pad PHOTO --sums" in err) == (bad == blank)
+
+
+def test_pad_check_reads_for_the_table_s_own_dice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Chance of 32 is beyond the built-in set (29 at most) but made by a set whose faces
+    are worth twice as much: told that set (``--dice``), pad-check reads it surely; weighed
+    by the built-in set, this doubtful 32 gives way to an unsure guess. A bad set is one
+    line and exit 2, before the photo is read."""
+    rng = np.random.default_rng(2)
+    img = synth.written(Layout(2, 3), {(0, "chance"): 32}, held_out_digits(), rng)
+    photo = tmp_path / "pad.png"
+    cv2.imwrite(str(photo), synth.photograph(img, rng))
+    doubled = "; ".join(" ".join("*" if f.letter == "*" else f"{f.letter}{2 * f.value}"
+                                 for f in die) for die in DEFAULT_DICE.dice)
+
+    def chance(*extra: str) -> tuple[int | None, float]:
+        assert main(["kniffel", "pad-check", str(photo), "--json", *extra]) == 0
+        box = json.loads(capsys.readouterr().out)["players"][0]["boxes"]["chance"]
+        return box["value"], box["confidence"]
+
+    value, confidence = chance("--dice", doubled)
+    assert value == 32 and confidence >= SURE
+    assert chance()[1] < 0.5
+    for bad in ("T2 S2; O3", "x" * 500):
+        assert main(["kniffel", "pad-check", str(photo), "--dice", bad]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and len(err.strip().splitlines()) == 1 and "--dice" in err
 
 
 def _box_px(layout: Layout, key: str) -> tuple[float, float, float, float]:

@@ -7,6 +7,7 @@ MockFactory), once; nothing on the record changes."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +17,11 @@ from gpiozero.pins.mock import MockFactory
 from pad_support import held_out_digits
 
 from companion import config as config_mod
+from companion.games.kniffel.dice import DEFAULT_DICE, DiceSet
+from companion.games.readings import Record
 from companion.store import Store
 from companion.table import Table
-from companion.table.camera import DiceReader
-
+from companion.table.camera import DiceReader, record_of
 
 
 @pytest.fixture
@@ -27,13 +29,25 @@ def said() -> list[str]:
     return []
 
 
-@pytest.fixture
-def table(tmp_path: Path, factory: MockFactory, said: list[str]) -> Iterator[Table]:
+# the default set's faces, each worth twice as much: a table whose own dice say so
+DOUBLED = [" ".join("*" if f.letter == "*" else f"{f.letter}{2 * f.value}" for f in die)
+           for die in DEFAULT_DICE.dice]
+
+
+@contextmanager
+def _table(tmp_path: Path, factory: MockFactory, said: list[str],
+           **setup: Any) -> Iterator[Table]:
     cfg = config_mod.defaults().replace(
         "table", database=str(tmp_path / "log.sqlite"), players=["Ana", "Ben"], game="kniffel",
-        setup={"hourglass_s": 600}, advisor=False, reminder_s=0.0)
+        setup={"hourglass_s": 600, **setup}, advisor=False, reminder_s=0.0)
     with Store(tmp_path / "log.sqlite") as store, \
             Table(cfg, store, pin_factory=factory, echo=said.append) as rt:
+        yield rt
+
+
+@pytest.fixture
+def table(tmp_path: Path, factory: MockFactory, said: list[str]) -> Iterator[Table]:
+    with _table(tmp_path, factory, said) as rt:
         yield rt
 
 
@@ -68,7 +82,7 @@ def test_a_number_written_otherwise_is_told_with_the_reminder(
     reader = DiceReader({"min_confidence": 0.6}, pad=watch)
     game = table.game
     assert game is not None
-    reader.follow(lambda: len(game.timeline.states))  # as the table's camera does
+    reader.follow(lambda: record_of(game))  # as the table's camera does
     table.submit({"action": "throw", "dice": "T O R E I C H"})
     snap = table.submit({"action": "enter", "box": "pair_of_words", "words": ["TOR", "EI"]})
     assert snap["view"]["players"][0]["boxes"]["pair_of_words"] == 9
@@ -98,3 +112,53 @@ def test_a_number_written_otherwise_is_told_with_the_reminder(
     assert again["seen"]["pad"]["findings"][0]["written"] == 14
     assert not [line for line in said if "reminder" in line]
     assert again["seen"]["dice"] == []  # the pad's printed boxes are not taken for dice
+
+
+def test_the_pad_is_read_for_the_table_s_own_dice(
+    tmp_path: Path, factory: MockFactory, said: list[str],
+) -> None:
+    """With dice worth twice the default set's, T O R E I C H makes a Chance of 32, which no
+    throw of the default set can (29 at most). Ana writes it before entering it: the table
+    offers it, read surely. Weighed by the default set's boxes, this 32 is doubted and read
+    as an unsure 22 (seed 2), and nothing would be offered."""
+    from vision.kniffel_pad.digits import DigitReader
+    from vision.kniffel_pad.watch import PadWatch
+
+    photo = _photo({(0, "chance"): 32}, seed=2)
+    watch = PadWatch(DigitReader.load())
+    reader = DiceReader({"min_confidence": 0.6}, pad=watch)
+    with _table(tmp_path, factory, said, dice=DOUBLED) as table:
+        game = table.game
+        assert game is not None
+        reader.follow(lambda: record_of(game))
+        table.submit({"action": "throw", "dice": "T O R E I C H"})
+        assert record_of(game) == Record(game.id, 2, DiceSet.parse(DOUBLED))
+        snap = _look(table, reader, watch, photo)
+    (offer,) = snap["seen"]["pad"]["findings"]
+    assert (offer["kind"], offer["player"], offer["row"], offer["written"]) == (
+        "offer", "Ana", "chance", 32)
+    assert offer["event"] == {"type": "pad_entry", "seat": 0, "box": "chance", "score": 32}
+
+
+def test_a_pad_read_for_another_dice_set_is_read_again() -> None:
+    """The next game on the table is played with other dice: the pad lying as it was is read
+    again for them, not kept as read for the last game's set."""
+    from vision.kniffel_pad.digits import DigitReader
+    from vision.kniffel_pad.watch import PadWatch
+
+    photo = _photo({(0, "chance"): 32}, seed=2)
+    watch = PadWatch(DigitReader.load(), background=False)
+    record = Record(1, 2)
+    watch.follow(lambda: record)
+
+    def chance() -> tuple[int | None, float]:
+        seen = watch(photo)
+        assert seen is not None
+        box = next(c for c in seen.columns if (c.player, c.game) == (0, 0)).rows["chance"]
+        return box.value, box.confidence
+
+    value, confidence = chance()
+    assert value != 32 and confidence < 0.5  # the default set's Chance is 29 at most
+    record = Record(2, 1, DiceSet.parse(DOUBLED))
+    value, confidence = chance()
+    assert value == 32 and confidence >= 0.9

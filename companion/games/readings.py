@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from companion.games.kniffel.dice import DiceSet
 
 UNSURE = "?"
 HIDDEN = "."
@@ -119,6 +122,19 @@ class PadSeen:
     @property
     def key(self) -> str:
         return f"{self.look}:{self.content}"
+
+
+@dataclass(frozen=True)
+class Record:
+    """What a camera reader is told of the game it reads for, the other way across the same
+    boundary: the ``game``'s id and how many ``states`` its record holds (changes with every
+    event and undo, so a reader that looks again then knows when), and the ``dice`` set it is
+    played with, if any: a score pad's boxes hold what the table's own dice can make, which
+    need not be what the default set can."""
+
+    game: int | None
+    states: int
+    dice: DiceSet | None = None
 
 
 @dataclass(frozen=True)

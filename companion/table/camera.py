@@ -24,6 +24,7 @@ from companion.games.readings import (
     GridReading,
     PadSeen,
     Reading,
+    Record,
 )
 from companion.table.publish import Publisher
 
@@ -275,6 +276,14 @@ class GridReader:
             corners=tuple(obs.corners), rotations=tuple(int(c.rotation) for c in obs.cells),
         )
 
+def record_of(game: Any) -> Record:
+    """The game on the table (None before the first) as its readers are told of it; a game
+    played with letter dice keeps its set in its state as ``dice``."""
+    states = getattr(getattr(game, "timeline", None), "states", ())
+    return Record(getattr(game, "id", None), len(states),
+                  getattr(states[-1], "dice", None) if states else None)
+
+
 class PadWatcher(Protocol):
     """A score pad lying beside the dice, read at its own pace (``vision.kniffel_pad.watch``):
     ``stir`` after the table moved, called with each still frame for the pad as last read,
@@ -284,7 +293,7 @@ class PadWatcher(Protocol):
 
     def covers(self, point: tuple[float, float]) -> bool: ...
 
-    def follow(self, record: Callable[[], Any]) -> None: ...
+    def follow(self, record: Callable[[], Record]) -> None: ...
 
     def __call__(self, image: Any) -> PadSeen | None: ...
 
@@ -316,7 +325,7 @@ class DiceReader:
         self._read: tuple[Any, DiceReading] | None = None  # the frame last read, and its reading
         self._pad = pad
 
-    def follow(self, record: Callable[[], Any]) -> None:
+    def follow(self, record: Callable[[], Record]) -> None:
         if self._pad is not None:
             self._pad.follow(record)
 
@@ -374,13 +383,13 @@ class Readers:
         self._makers = dict(makers)
         self._made: dict[str, Reader] = {}
         self._rules: Callable[[], Any] = lambda: None
-        self._record: Callable[[], Any] = lambda: None
+        self._record: Callable[[], Record] = lambda: Record(None, 0)
 
     def bind(self, rules: Callable[[], Any]) -> None:
         """Follow ``rules()``, the rules of the game on the table (called per frame)."""
         self._rules = rules
 
-    def follow(self, record: Callable[[], Any]) -> None:
+    def follow(self, record: Callable[[], Record]) -> None:
         """Hand ``record()`` (changes with every event) to the readers that look again then."""
         self._record = record
 
@@ -427,9 +436,8 @@ class Camera:
         if bind is not None:
             bind(lambda: getattr(current(), "rules", None))
         follow = getattr(reader, "follow", None)
-        if follow is not None:  # the game's id and events so far: changes with the record
-            follow(lambda: (getattr(current(), "id", None),
-                            len(getattr(getattr(current(), "timeline", None), "states", ()))))
+        if follow is not None:
+            follow(lambda: record_of(current()))
         with self._lock:
             if game_id is not None and game_id != getattr(current(), "id", None):
                 source.close()
@@ -491,4 +499,4 @@ class Camera:
             watch.thread.join(timeout=5.0)
 
 __all__ = ["Camera", "CameraStatus", "DiceReader", "Frames", "GridReader", "PadWatcher", "Reader",
-           "Readers", "Seen", "Steady", "Watch"]
+           "Readers", "Seen", "Steady", "Watch", "record_of"]

@@ -12,9 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import InputError
+from companion.games.kniffel.dice import DEFAULT_DICE, DiceError, DiceSet
 from companion.inputs import check_image, excerpt
 
 MAX_NAMES_CHARS = 200
+MAX_DICE_CHARS = 400  # seven dice of six faces, spaced: about 130
 UNREAD_BELOW = 0.5  # below this a sum's reading is shown as a guess
 
 
@@ -33,6 +35,10 @@ def register(sub: Any) -> None:
                            "each written sum with the sum of the boxes read.")
     check.add_argument("photo", help="a photo (PNG, JPEG…) of a pad printed by 'pad'")
     check.add_argument("--model", type=Path, help="digit model (.npz) instead of the shipped one")
+    check.add_argument("--dice", metavar="FACES",
+                       help="the table's own dice set, if not the built-in one: seven dice of "
+                       "six faces, dice apart by ';' (\"T2 S2 E1 L2 B3 K4; O3 A1 ...\"); a "
+                       "box is read knowing what these dice can make")
     check.add_argument("--json", action="store_true", help="JSON output")
     check.set_defaults(func=_pad_check)
 
@@ -56,18 +62,30 @@ def _pad(args: argparse.Namespace) -> int:
     return 0
 
 
+def _dice(spec: str | None) -> DiceSet:
+    if spec is None:
+        return DEFAULT_DICE
+    if len(spec) > MAX_DICE_CHARS:
+        raise InputError(f"--dice: longer than {MAX_DICE_CHARS} characters")
+    try:
+        return DiceSet.parse([die.strip() for die in spec.split(";")])
+    except DiceError as exc:
+        raise InputError(f"--dice: {exc}") from None
+
+
 def _pad_check(args: argparse.Namespace) -> int:
     import cv2
 
     from vision.kniffel_pad.digits import DigitReader
     from vision.kniffel_pad.reader import read_pad
 
+    dice = _dice(args.dice)
     check_image(args.photo)
     image = cv2.imread(args.photo, cv2.IMREAD_COLOR)
     if image is None:
         raise InputError(f"{excerpt(args.photo)}: not an image OpenCV can decode")
     reader = DigitReader.load(args.model)
-    result = read_pad(image, reader)
+    result = read_pad(image, reader, dice)
     view = result.view()
     if args.json:
         print(json.dumps(view, ensure_ascii=False))

@@ -7,9 +7,11 @@ the pad again only when the page changed (a number written, the pad swapped): a 
 costs nothing, a throw costs a marker search. Reading runs on its own thread, so the dice are
 never held up by it; the reading reaches the game with a later frame.
 
-When the record changes (``follow``: a token that changes with every event) the pad as last
+When the record changes (``follow``: the game's id and number of states) the pad as last
 read is handed over again as a new look, so the game compares it with the new record without
-reading it again.
+reading it again. The pad is read knowing the game's own dice set (the record's ``dice``):
+what a box may hold is what those dice can make, and a pad read for a game of another set is
+read again.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.games.readings import PadBoxSeen, PadColumnSeen, PadSeen
+from companion.games.kniffel.dice import DEFAULT_DICE, DiceSet
+from companion.games.readings import PadBoxSeen, PadColumnSeen, PadSeen, Record
 from vision.kniffel_pad.digits import DigitReader
 from vision.kniffel_pad.layout import PAGE_H, PAGE_W
 from vision import VisionError
@@ -58,21 +61,22 @@ class PadWatch:
         self._seen: PadSeen | None = None
         self._page: np.ndarray | None = None  # the page, small, as last handed to a read
         self._outline: np.ndarray | None = None  # the page's corners in the frame
-        self._pending: np.ndarray | None = None
+        self._pending: tuple[np.ndarray, DiceSet] | None = None
         self._running = False
         self._generation = 0  # bumped when the pad leaves view: a late read is dropped
         self._stirred = True
         self._look = 0
-        self._record: Callable[[], Any] = lambda: None
-        self._record_seen: Any = None
+        self._record: Callable[[], Record | None] = lambda: None
+        self._record_seen: Record | None = None
+        self._dice = DEFAULT_DICE  # the set the pad is read for
 
     @classmethod
     def create(cls, settings: Mapping[str, Any]) -> PadWatch:
         model = str(settings.get("pad_model", "")) or None
         return cls(DigitReader.load(model))
 
-    def follow(self, record: Callable[[], Any]) -> None:
-        """``record()`` changes whenever the record does (read on the camera's thread)."""
+    def follow(self, record: Callable[[], Record | None]) -> None:
+        """``record()``: the game as it stands (read on the camera's thread)."""
         self._record = record
 
     def stir(self) -> None:
@@ -87,7 +91,13 @@ class PadWatch:
 
     def __call__(self, image: np.ndarray) -> PadSeen | None:
         """The pad as last read, seen in this still frame (a new look after the record
-        changed); looks again first when the table stirred."""
+        changed); looks again first when the table stirred or the game's dice changed."""
+        record = self._record()
+        dice = record.dice if record is not None and record.dice is not None else DEFAULT_DICE
+        if dice != self._dice:  # what was read was weighed by another set's boxes
+            with self._cond:
+                self._seen, self._page, self._dice, self._stirred = None, None, dice, True
+                self._generation += 1  # a read under way for the other set is dropped
         if self._stirred:
             self._stirred = False
             self._look_at(image)
@@ -95,7 +105,6 @@ class PadWatch:
             seen = self._seen
         if seen is None:
             return None
-        record = self._record()
         if record != self._record_seen:
             self._record_seen = record
             self._look += 1
@@ -127,10 +136,10 @@ class PadWatch:
             return  # the same page, perhaps moved: what was read still holds
         self._page = page
         if not self._background:
-            self._read(gray, self._generation)
+            self._read(gray, self._dice, self._generation)
             return
         with self._cond:
-            self._pending = gray
+            self._pending = (gray, self._dice)
             if self._running:
                 return  # the running read takes it next
             self._running = True
@@ -139,20 +148,20 @@ class PadWatch:
     def _work(self) -> None:
         while True:
             with self._cond:
-                image, self._pending = self._pending, None
-                if image is None:
+                pending, self._pending = self._pending, None
+                if pending is None:
                     self._running = False
                     self._cond.notify_all()
                     return
                 generation = self._generation
             try:
-                self._read(image, generation)
+                self._read(*pending, generation)
             except Exception:  # a failed read must not stop the watch for the rest of the game
                 _log.exception("reading the score pad failed")
 
-    def _read(self, gray: np.ndarray, generation: int) -> None:
+    def _read(self, gray: np.ndarray, dice: DiceSet, generation: int) -> None:
         try:
-            seen = pad_seen(read_pad(gray, self._digits))
+            seen = pad_seen(read_pad(gray, self._digits, dice))
         except VisionError as exc:
             _log.debug("score pad: %s", exc)
             return
