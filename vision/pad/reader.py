@@ -145,9 +145,11 @@ def _may_hold(cell: Group, words: dict[Group, str]) -> frozenset[int] | None:
 Found = list[tuple[Lattice, tuple[dict[Group, np.ndarray], set[Group]]]]
 
 
-def _tables(gray: np.ndarray, text: bool) -> Found:
-    """Every table found in ``gray``, traced, its cells cut."""
-    lats = [lat for found in find_tables(gray) if (lat := build(gray, found.quad)) is not None]
+def _tables(image: np.ndarray, text: bool) -> Found:
+    """Every table found in ``image`` (BGR or gray), traced, its cells cut."""
+    gray = gray_of(image)
+    lats = [lat for found in find_tables(gray)
+            if (lat := build(gray, found.quad, image)) is not None]
     return [(lat, cut_cells(lat, text)) for lat in lats]
 
 
@@ -168,9 +170,9 @@ def _both_ways(inks: list[np.ndarray], reader: DigitReader) -> tuple[float, floa
     return float(as_is), float(upside_down)
 
 
-def upright(gray: np.ndarray, found: Found, reader: DigitReader, text: bool
+def upright(image: np.ndarray, found: Found, reader: DigitReader, text: bool
             ) -> tuple[int, Found | None]:
-    """Quarter turns (counter-clockwise, as ``np.rot90``) that make the pad in ``gray``
+    """Quarter turns (counter-clockwise, as ``np.rot90``) that make the pad in ``image``
     upright. A pad on a table is often photographed from the far side or from beside it (a
     phone held flat does not know which way is up), and its digits tell: the marks of the
     inkiest cells read more surely as digits or strokes one way up than the others. Upside
@@ -186,7 +188,7 @@ def upright(gray: np.ndarray, found: Found, reader: DigitReader, text: bool
     sure = dict(zip((0, 2), _both_ways(hand, reader)))
     side = None
     if float(np.median([b.shape[1] / b.shape[0] for b in hand])) < TALL:
-        side = _tables(np.ascontiguousarray(np.rot90(gray)), text)
+        side = _tables(np.ascontiguousarray(np.rot90(image)), text)
         sure |= dict(zip((1, 3), _both_ways(_hand(side), reader)))
     best = max(sure, key=lambda k: sure[k])
     return (best if sure[best] >= sure[0] + TURN_MARGIN else 0), side
@@ -213,16 +215,15 @@ def read_pad(image: np.ndarray, reader: DigitReader, text: bool = False,
         raise PadError("a photo must be a non-empty gray or BGR image")
     t0 = time.perf_counter()
     image, scale = shrink(image)
-    gray = gray_of(image)
-    found = _tables(gray, text)
-    turns, side = upright(gray, found, reader, text)
+    found = _tables(image, text)
+    turns, side = upright(image, found, reader, text)
     if turns:
-        gray = np.ascontiguousarray(np.rot90(gray, turns))
-        found = side if turns == 1 and side is not None else _tables(gray, text)
+        image = np.ascontiguousarray(np.rot90(image, turns))
+        found = side if turns == 1 and side is not None else _tables(image, text)
     tables = []
     for lat, cells in found:
         table = _read_table(lat, cells, reader, text, rules)
-        corners = _unturn(table.corners, turns, gray.shape) / scale
+        corners = _unturn(table.corners, turns, image.shape) / scale
         tables.append(Table(corners, table.cells, table.lattice, 1 / scale))
     if not tables:
         raise PadError("no table in the photo (no grid of crossing lines found)")
