@@ -35,6 +35,7 @@ WORD_H = 0.15  # of the height: a word's letters at least; lower is a stroke's w
 WORD_TALL = 0.55  # of the height: a word with a capital and a descender ("Spiel") at most
 WORD_FILL = (0.2, 0.65)  # of its box a word's ink fills: more than a stroke, less than a bar
 WORD_RAGGED = 0.19  # a word's ink per column varies at least this much (std / mean)
+PARTED = 0.6  # of a mark's ink: a column this pale between it and its line parts them
 REMNANT = 0.1  # of the height: a line's leftover is at most this thick, this near its line
 
 
@@ -143,8 +144,8 @@ def _apart_from_its_side(raw: np.ndarray, mine: np.ndarray, stat: np.ndarray, wi
                          pad: int) -> bool:
     """Is this digit-tall mark by the cell's left or right line parted from the line by
     paper? A 1 written a few pixels inside the line looks like the line's leftover, but
-    between them the page shows paper all along the mark, where a leftover runs into its
-    line."""
+    between them the page is paler all along the mark, where a leftover runs into its
+    line. Blurred, a gap of a pixel or two keeps some ink (``PARTED``)."""
     x, y, w, h = (int(v) for v in stat[:4])
     left = x + w / 2 < pad + width / 2
     a, b = (pad, x) if left else (x + w, pad + width + 1)  # from the line's middle
@@ -152,7 +153,7 @@ def _apart_from_its_side(raw: np.ndarray, mine: np.ndarray, stat: np.ndarray, wi
         return False
     band = raw[y:y + h, max(0, a):b]
     ink = float(np.median(raw[mine]))
-    gap = np.median(band, axis=0) < 0.3 * ink  # columns of paper along the mark
+    gap = np.median(band, axis=0) < PARTED * ink  # columns paler along the mark
     return bool(gap.any())
 
 
