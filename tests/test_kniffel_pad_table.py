@@ -21,7 +21,7 @@ from companion.games.kniffel.dice import DEFAULT_DICE, DiceSet
 from companion.games.readings import Record
 from companion.store import Store
 from companion.table import Table
-from companion.table.camera import DiceReader, record_of
+from companion.table.camera import DiceReader
 
 
 @pytest.fixture
@@ -82,7 +82,7 @@ def test_a_number_written_otherwise_is_told_with_the_reminder(
     reader = DiceReader({"min_confidence": 0.6}, pad=watch)
     game = table.game
     assert game is not None
-    reader.follow(lambda: record_of(game))  # as the table's camera does
+    reader.follow(game.record)  # as the table's camera does
     table.submit({"action": "throw", "dice": "T O R E I C H"})
     snap = table.submit({"action": "enter", "box": "pair_of_words", "words": ["TOR", "EI"]})
     assert snap["view"]["players"][0]["boxes"]["pair_of_words"] == 9
@@ -130,9 +130,9 @@ def test_the_pad_is_read_for_the_table_s_own_dice(
     with _table(tmp_path, factory, said, dice=DOUBLED) as table:
         game = table.game
         assert game is not None
-        reader.follow(lambda: record_of(game))
+        reader.follow(game.record)
         table.submit({"action": "throw", "dice": "T O R E I C H"})
-        assert record_of(game) == Record(game.id, 2, DiceSet.parse(DOUBLED))
+        assert game.record() == Record(game.id, 2, DiceSet.parse(DOUBLED))
         snap = _look(table, reader, watch, photo)
     (offer,) = snap["seen"]["pad"]["findings"]
     assert (offer["kind"], offer["player"], offer["row"], offer["written"]) == (

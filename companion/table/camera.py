@@ -276,14 +276,6 @@ class GridReader:
             corners=tuple(obs.corners), rotations=tuple(int(c.rotation) for c in obs.cells),
         )
 
-def record_of(game: Any) -> Record:
-    """The game on the table (None before the first) as its readers are told of it; a game
-    played with letter dice keeps its set in its state as ``dice``."""
-    states = getattr(getattr(game, "timeline", None), "states", ())
-    return Record(getattr(game, "id", None), len(states),
-                  getattr(states[-1], "dice", None) if states else None)
-
-
 class PadWatcher(Protocol):
     """A score pad lying beside the dice, read at its own pace (``vision.kniffel_pad.watch``):
     ``stir`` after the table moved, called with each still frame for the pad as last read,
@@ -437,7 +429,7 @@ class Camera:
             bind(lambda: getattr(current(), "rules", None))
         follow = getattr(reader, "follow", None)
         if follow is not None:
-            follow(lambda: record_of(current()))
+            follow(lambda: game.record() if (game := current()) is not None else Record(None, 0))
         with self._lock:
             if game_id is not None and game_id != getattr(current(), "id", None):
                 source.close()
@@ -499,4 +491,4 @@ class Camera:
             watch.thread.join(timeout=5.0)
 
 __all__ = ["Camera", "CameraStatus", "DiceReader", "Frames", "GridReader", "PadWatcher", "Reader",
-           "Readers", "Seen", "Steady", "Watch", "record_of"]
+           "Readers", "Seen", "Steady", "Watch"]

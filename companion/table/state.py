@@ -23,6 +23,7 @@ from companion.games.base import (
     Undo,
     effect_json,
 )
+from companion.games.readings import Record
 from companion.store import GameRecord, Store
 
 _log = logging.getLogger(__name__)
@@ -86,6 +87,11 @@ class Game:
     @property
     def state(self) -> Any:
         return self.timeline.state
+
+    def record(self) -> Record:
+        """The game as the camera's readers are told of it; a game played with letter dice
+        keeps its set in its state as ``dice``."""
+        return Record(self.id, len(self.timeline.states), getattr(self.state, "dice", None))
 
     def table_view(self) -> TableView:
         return self.rules.table(self.timeline.state)
