@@ -247,7 +247,7 @@ def _harvest_sheets(job: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
             ids = cv2.resize(ids, (image.shape[1], image.shape[0]), interpolation=cv2.INTER_NEAREST)
         gray = gray_of(image)
         for found in find_tables(gray):
-            lat = build(gray, found.quad)
+            lat = build(gray, found.quad, image)  # as the reader: a pen on a line kept
             if lat is None:
                 continue
             flat_ids = cv2.warpPerspective(ids, np.linalg.inv(lat.to_photo),

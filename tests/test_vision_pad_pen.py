@@ -51,6 +51,8 @@ def test_a_blue_2_written_on_a_black_line_keeps_its_base(reader: DigitReader) ->
     page = _page(BLACK)
     cell = read_pad(page, reader).tables[0].cells[1][1]
     assert (cell.value, cell.struck) == (2, False) and cell.confidence >= 0.9
+    with_alpha = cv2.cvtColor(page, cv2.COLOR_BGR2BGRA)  # a PNG's alpha is no colour
+    assert read_pad(with_alpha, reader).tables[0].cells[1][1] == cell
     # the same photo as the reader sees it without colours: the base goes with the line
     grey = read_pad(gray_of(page), reader).tables[0].cells[1][1]
     assert grey.value != 2 or grey.confidence < 0.5

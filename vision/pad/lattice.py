@@ -412,8 +412,8 @@ def build(gray: np.ndarray, quad: np.ndarray, colour: np.ndarray | None = None
     along = np.arange(0, fw, 9)
     thick = 2 * int(np.median([_half_width(binary, along, np.interp(along, hc, y)) for y in hy]))
     lines = _line_pixels(h, v, hc, hy, vc, vx, thick + 1)
-    if colour is not None and colour.ndim == 3:
-        lines[_pen_on(lines, ink, colour, to_photo, flat.shape)] = 0
+    if colour is not None and colour.ndim == 3 and colour.shape[2] >= 3:
+        lines[_pen_on(lines, ink, colour[..., :3], to_photo, flat.shape)] = 0
     return Lattice(ink, lines, corners, h_edge, v_edge, to_photo)
 
 
