@@ -18,10 +18,9 @@ import cv2
 import numpy as np
 import pytest
 
-from pad_support import held_out_digits, reader  # noqa: F401 (a fixture)
+from pad_support import DOUBLED_DICE, held_out_digits, reader  # noqa: F401 (a fixture)
 
 from companion.cli import main
-from companion.games.kniffel.dice import DEFAULT_DICE
 from companion.games.kniffel.padcheck import SURE
 from companion.tools.kniffel_pad import _print
 from vision.glyphs.strokes import skeleton
@@ -224,8 +223,7 @@ def test_pad_check_reads_for_the_table_s_own_dice(
     img = synth.written(Layout(2, 3), {(0, "chance"): 32}, held_out_digits(), rng)
     photo = tmp_path / "pad.png"
     cv2.imwrite(str(photo), synth.photograph(img, rng))
-    doubled = "; ".join(" ".join("*" if f.letter == "*" else f"{f.letter}{2 * f.value}"
-                                 for f in die) for die in DEFAULT_DICE.dice)
+    doubled = "; ".join(DOUBLED_DICE)
 
     def chance(*extra: str) -> tuple[int | None, float]:
         assert main(["kniffel", "pad-check", str(photo), "--json", *extra]) == 0

@@ -14,10 +14,10 @@ from typing import Any
 import numpy as np
 import pytest
 from gpiozero.pins.mock import MockFactory
-from pad_support import held_out_digits
+from pad_support import DOUBLED_DICE, held_out_digits
 
 from companion import config as config_mod
-from companion.games.kniffel.dice import DEFAULT_DICE, DiceSet
+from companion.games.kniffel.dice import DiceSet
 from companion.games.readings import Record
 from companion.store import Store
 from companion.table import Table
@@ -27,11 +27,6 @@ from companion.table.camera import DiceReader
 @pytest.fixture
 def said() -> list[str]:
     return []
-
-
-# the default set's faces, each worth twice as much: a table whose own dice say so
-DOUBLED = [" ".join("*" if f.letter == "*" else f"{f.letter}{2 * f.value}" for f in die)
-           for die in DEFAULT_DICE.dice]
 
 
 @contextmanager
@@ -127,12 +122,12 @@ def test_the_pad_is_read_for_the_table_s_own_dice(
     photo = _photo({(0, "chance"): 32}, seed=2)
     watch = PadWatch(DigitReader.load())
     reader = DiceReader({"min_confidence": 0.6}, pad=watch)
-    with _table(tmp_path, factory, said, dice=DOUBLED) as table:
+    with _table(tmp_path, factory, said, dice=DOUBLED_DICE) as table:
         game = table.game
         assert game is not None
         reader.follow(game.record)
         table.submit({"action": "throw", "dice": "T O R E I C H"})
-        assert game.record() == Record(game.id, 2, DiceSet.parse(DOUBLED))
+        assert game.record() == Record(game.id, 2, DiceSet.parse(DOUBLED_DICE))
         snap = _look(table, reader, watch, photo)
     (offer,) = snap["seen"]["pad"]["findings"]
     assert (offer["kind"], offer["player"], offer["row"], offer["written"]) == (
@@ -159,6 +154,6 @@ def test_a_pad_read_for_another_dice_set_is_read_again() -> None:
 
     value, confidence = chance()
     assert value != 32 and confidence < 0.5  # the default set's Chance is 29 at most
-    record = Record(2, 1, DiceSet.parse(DOUBLED))
+    record = Record(2, 1, DiceSet.parse(DOUBLED_DICE))
     value, confidence = chance()
     assert value == 32 and confidence >= 0.9

@@ -68,7 +68,7 @@ def _dice(spec: str | None) -> DiceSet:
     if len(spec) > MAX_DICE_CHARS:
         raise InputError(f"--dice: longer than {MAX_DICE_CHARS} characters")
     try:
-        return DiceSet.parse([die.strip() for die in spec.split(";")])
+        return DiceSet.parse(spec.split(";"))  # each die's spaces are the parser's
     except DiceError as exc:
         raise InputError(f"--dice: {exc}") from None
 

@@ -66,7 +66,7 @@ class PadWatch:
         self._generation = 0  # bumped when the pad leaves view: a late read is dropped
         self._stirred = True
         self._look = 0
-        self._record: Callable[[], Record | None] = lambda: None
+        self._record: Callable[[], Record] = lambda: Record(None, 0)
         self._record_seen: Record | None = None
         self._dice = DEFAULT_DICE  # the set the pad is read for
 
@@ -75,7 +75,7 @@ class PadWatch:
         model = str(settings.get("pad_model", "")) or None
         return cls(DigitReader.load(model))
 
-    def follow(self, record: Callable[[], Record | None]) -> None:
+    def follow(self, record: Callable[[], Record]) -> None:
         """``record()``: the game as it stands (read on the camera's thread)."""
         self._record = record
 
@@ -93,7 +93,7 @@ class PadWatch:
         """The pad as last read, seen in this still frame (a new look after the record
         changed); looks again first when the table stirred or the game's dice changed."""
         record = self._record()
-        dice = record.dice if record is not None and record.dice is not None else DEFAULT_DICE
+        dice = record.dice or DEFAULT_DICE
         if dice != self._dice:  # what was read was weighed by another set's boxes
             with self._cond:
                 self._seen, self._page, self._dice, self._stirred = None, None, dice, True
