@@ -17,10 +17,15 @@ up to 10, a Full House 25; 3 % of boxes a slip, a number the row cannot hold), w
 default (``wide``) writes any number up to 50 (a score sheet of any game); read with the
 labels (``--sums``), a doubtful number is then weighed by what its row may hold, unless
 ``--no-rules``. ``--turned`` gives the k-th photo k quarter turns before it is read (a pad
-photographed from beside or across the table; the renders are the same).
+photographed from beside or across the table; the renders are the same). ``--photo`` takes
+every photo worse than the renders do: ``shadow`` a hard-edged shadow (a phone or a hand
+under a lamp) over a part of the page at 0.45-0.7 of the light, ``tilt`` the camera three
+times as far off square, ``curl`` a page twice as far from flat, ``noise`` a dim room's
+sensor noise (sigma 7 a channel, before any smoothing).
 
     .venv/bin/python bench/pad_bench.py [--sheets 12] [--seed 7] [--pen felt|ballpoint]
         [--hand mnist|continental] [--sums] [--values wide|kniffel] [--no-rules] [--turned]
+        [--photo plain|shadow|tilt|curl|noise]
 """
 
 from __future__ import annotations
@@ -29,8 +34,10 @@ import argparse
 import statistics
 import sys
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,11 +53,38 @@ from vision.pad.sums import check  # noqa: E402
 
 HELDOUT = ROOT / "tests" / "data" / "pad_digits_heldout.npz"
 SIZES = {"camera 1640x1232": (1640, 1232), "phone 3000x4000": (3000, 4000)}
+PHOTOS = ("plain", "shadow", "tilt", "curl", "noise")
+
+
+def _shaded(photo: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A straight-edged shadow from one side of the photo over part of the page."""
+    h, w = photo.shape[:2]
+    light = np.ones((h, w), np.float32)
+    a, b = rng.uniform(0.25, 0.75, 2)
+    cv2.fillPoly(light, [np.array([[0, 0], [w * a, 0], [w * b, h], [0, h]], np.int32)],
+                 float(rng.uniform(0.45, 0.7)))
+    light = cv2.GaussianBlur(light, (0, 0), 3)
+    if rng.random() < 0.5:
+        light = light[:, ::-1]
+    return np.clip(photo * light[..., None], 0, 255).astype(np.uint8)
+
+
+def _taken(how: str, style: synth.Style, bank: tuple[np.ndarray, np.ndarray],
+           rng: np.random.Generator, **kw: object) -> synth.Rendered:
+    """A sheet rendered and photographed ``how`` (one of ``PHOTOS``)."""
+    r = synth.render(style, bank, rng, tilt=0.12 if how == "tilt" else 0.04,
+                     curl=0.016 if how == "curl" else 0.008, **kw)  # type: ignore[arg-type]
+    if how == "shadow":
+        return replace(r, photo=_shaded(r.photo, rng))
+    if how == "noise":
+        noisy = r.photo + rng.normal(0, 7, r.photo.shape)
+        return replace(r, photo=np.clip(noisy, 0, 255).astype(np.uint8))
+    return r
 
 
 def run(family: str, size: tuple[int, int], sheets: int, seed: int, reader: DigitReader,
         bank: tuple[np.ndarray, np.ndarray], pen: str = "felt", sums: Counter[str] | None = None,
-        played: bool = False, rules: bool = True, turned: bool = False
+        played: bool = False, rules: bool = True, turned: bool = False, how: str = "plain"
         ) -> tuple[synth.Score, list[float]]:
     """``sums``: when given, the labels are read and every sum checked, counted into it (and
     the players' slips on a played card, ``slips``)."""
@@ -58,8 +92,8 @@ def run(family: str, size: tuple[int, int], sheets: int, seed: int, reader: Digi
     rng = np.random.default_rng(seed)
     score, ms = synth.Score(), []
     for i in range(sheets):
-        r = synth.render(styles[i % len(styles)], bank, rng, size=size, pen=pen,
-                         adding_up=sums is not None, played=played)
+        r = _taken(how, styles[i % len(styles)], bank, rng, size=size, pen=pen,
+                   adding_up=sums is not None, played=played)
         photo = np.ascontiguousarray(np.rot90(r.photo, i % 4)) if turned else r.photo
         try:
             got = read_pad(photo, reader, text=sums is not None, rules=rules)
@@ -138,6 +172,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --sums, read without weighing a number by its row's label")
     ap.add_argument("--turned", action="store_true",
                     help="turn the k-th photo k quarter turns before reading it")
+    ap.add_argument("--photo", choices=PHOTOS, default="plain",
+                    help="every photo taken worse than the renders do (see above)")
     args = ap.parse_args(argv)
     on_one_core()  # OpenCV and Tesseract on the calling thread
     with np.load(HELDOUT) as z:
@@ -149,12 +185,13 @@ def main(argv: list[str] | None = None) -> int:
         for name, size in SIZES.items():
             sums: Counter[str] | None = Counter() if args.sums else None
             s, ms = run(family, size, args.sheets, args.seed, reader, bank, args.pen, sums,
-                        args.values == "kniffel", not args.no_rules, args.turned)
+                        args.values == "kniffel", not args.no_rules, args.turned, args.photo)
             wrong = s.numbers - s.numbers_right
             print(f"[{family} styles, {name}] {args.sheets} sheets, {args.pen} pen, "
                   f"{args.hand} hand, {args.values} values"
                   + (", read without the rows' rules" if args.no_rules else "")
-                  + (", the k-th photo turned k quarters" if args.turned else ""))
+                  + (", the k-th photo turned k quarters" if args.turned else "")
+                  + (f", photos: {args.photo}" if args.photo != "plain" else ""))
             print(f"  tables right (rows x cols): {s.tables_right}/{s.tables}")
             print(f"  numbers right: {s.numbers_right / max(1, s.numbers):.3f} "
                   f"({s.numbers_right}/{s.numbers}); wrong or missed {wrong}, "

@@ -189,6 +189,26 @@ def test_a_shadow_across_the_page_is_not_a_line() -> None:
     assert ink[201, 100] > 0.5 and ink[201, 450] > 0.5  # the line, in light and in shadow
 
 
+def test_a_card_half_in_a_hard_shadow_is_read_whole(reader: DigitReader) -> None:
+    """A phone held over a card under a ceiling lamp casts a sharp shadow over part of it
+    (here 0.6 of the light, on top of the photo's own uneven light). Paper is judged
+    against the paper near it, so the shaded part is still paper: judged against the
+    whole photo, its lines were lost and the card was traced with the wrong shape."""
+    r = _render(0, 100)
+    h, w = r.photo.shape[:2]
+    light = np.ones((h, w), np.float32)
+    cv2.fillPoly(light, [np.array([[0, 0], [w * 0.55, 0], [w * 0.4, h], [0, h]], np.int32)], 0.6)
+    shaded = np.clip(r.photo * cv2.GaussianBlur(light, (0, 0), 3)[..., None], 0, 255)
+    plain, got = read_pad(r.photo, reader), read_pad(shaded.astype(np.uint8), reader)
+    assert [(t.rows, t.cols) for t in got.tables] == [(t.rows, t.cols) for t in r.tables]
+    scores = []
+    for reading in (plain, got):
+        score = synth.Score()
+        score.add(r.tables, reading)
+        scores.append(score.numbers_right)
+    assert scores[1] >= scores[0] - 2 >= 0.75 * score.numbers
+
+
 def test_a_band_of_table_along_the_image_edge_is_not_a_line() -> None:
     """A table's cut-out may end a few pixels beyond the page's edge (ruled lines that
     overshoot the table reach almost to it): that thin band of dark table along the image's

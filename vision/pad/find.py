@@ -22,7 +22,8 @@ from vision.marks import components
 WORK = 1000  # long side (px) at which tables are looked for
 INK = 0.1  # ink map level of a faint printed line
 CLOSE_PX = 15  # a closing wider than any stroke or printed line: the paper level
-PAPER = 0.35  # of the lit paper's brightness: darker is the table, not the page
+PAPER = 0.35  # of the lit paper's brightness nearby: darker is the table, not the page
+NEARBY = 61  # px: how near that paper is looked for (a shadow's edge is one such side away)
 MIN_CROSSINGS = 9  # a table has at least 3 x 3 line crossings; a letter E has 3
 MIN_SIDE = 0.06  # of the photo's long side: smaller grids are print, not a table
 
@@ -86,7 +87,10 @@ def _ink_map(gray: np.ndarray, closed: np.ndarray) -> np.ndarray:
 def paper_ink(gray: np.ndarray) -> np.ndarray:
     """0..1 ink map of the paper only: a dark table top's grain and the band along the
     page's edge (darker than the paper beside it) are not ink. Paper is what is bright once
-    lines and writing are closed over; it is shrunk a little so its edge is left out.
+    lines and writing are closed over, against the brightest paper within ``NEARBY`` px
+    (and never against more than the photo's lit paper): judged against the whole photo,
+    the part of a card in a hand's or a phone's hard shadow was taken for the table, and
+    its lines and numbers were lost. It is shrunk a little so its edge is left out.
     The image is first padded with its own border: a closing fills a thin band of table
     along the image's edge from the paper beside it (OpenCV's border stands in for paper),
     and that band, a page's edge a few pixels inside a table's cut-out, was taken for one
@@ -96,9 +100,12 @@ def paper_ink(gray: np.ndarray) -> np.ndarray:
     closed = cv2.morphologyEx(padded, cv2.MORPH_CLOSE,
                               np.ones((CLOSE_PX, CLOSE_PX), np.uint8))[pad:-pad, pad:-pad]
     ink = _ink_map(gray, closed)
-    level = float(np.percentile(gray[::4, ::4], 95))
-    # paper in a deep shadow (a hand or a lamp's shade over part of a card) is still paper
-    paper = cv2.erode((closed > PAPER * level).astype(np.uint8), np.ones((11, 11), np.uint8))
+    # the brightest paper nearby, on every 4th pixel (paper's light changes slowly)
+    near = cv2.dilate(closed[::4, ::4], np.ones((NEARBY // 4, NEARBY // 4), np.uint8))
+    near = cv2.resize(near, gray.shape[::-1], interpolation=cv2.INTER_LINEAR)
+    level = np.minimum(near, np.uint8(np.percentile(gray[::4, ::4], 95)))
+    paper = cv2.erode((closed > cv2.convertScaleAbs(level, alpha=PAPER)).astype(np.uint8),
+                      np.ones((11, 11), np.uint8))
     ink[paper == 0] = 0.0
     return ink
 
