@@ -166,9 +166,10 @@ def _trace(mask: np.ndarray, found: list[int], reach: list[int] | None = None,
            mend: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Each line (rows of ``mask``; columns are along it) as positions at strip centres:
     (centres, positions[line, strip]). A strip where the line is not printed takes its
-    neighbours' course. A line is looked for 0.4 of the way to the next one found, or as
-    far as ``reach`` says for each; ``mend`` takes strips far off the line's smooth course
-    again, nearest where the course says the line is."""
+    neighbours' course. In each strip a line is looked for 0.4 of the way to the next one
+    found (or as far as ``reach`` says for each) from where the strip before found it
+    (:func:`_follow`); ``mend`` takes strips far off the line's smooth course again,
+    nearest where the course says the line is."""
     n = max(3, round(mask.shape[1] / STRIP_PX))
     edges = np.linspace(0, mask.shape[1], n + 1).round().astype(int)
     centres = (edges[:-1] + edges[1:]) / 2.0
@@ -181,18 +182,43 @@ def _trace(mask: np.ndarray, found: list[int], reach: list[int] | None = None,
         near = min(gaps[max(0, i - 1)], gaps[min(len(gaps) - 1, i)])
         r = max(2, int(0.4 * near)) if reach is None else reach[i]
         spans.append((max(0, p - r), min(mask.shape[0], p + r + 1)))
-    for k, prof in enumerate(profs):
-        for i, (p, (lo, hi)) in enumerate(zip(found, spans)):
-            window = prof[lo:hi]
-            if window.size and window.max() >= 0.3:
-                pos[i, k] = lo + _run_centre(window, p - lo)
-    for i, (lo, hi) in enumerate(spans if mend else []):
+    for i, (p, (lo, hi)) in enumerate(zip(found, spans)):
+        pos[i] = _follow(profs, p, lo, hi)
+    for i, (p, (lo, hi)) in enumerate(zip(found, spans) if mend else []):
         for k, expected in _off_course(centres, pos[i]):
-            pos[i, k] = lo + _run_centre(profs[k][lo:hi], expected - lo)
+            again = _near(profs[k], expected, p - lo, hi - p - 1)
+            pos[i, k] = np.nan if again is None else again
     for i, p in enumerate(found):
         ok = ~np.isnan(pos[i])
         pos[i] = np.interp(centres, centres[ok], pos[i, ok]) if ok.any() else p
     return centres, pos
+
+
+def _follow(profs: list[np.ndarray], p: int, lo: int, hi: int) -> np.ndarray:
+    """One line's position in every strip (NaN where it is not printed), followed from the
+    strip where it is strongest at ``p`` outwards, each strip looked at around where the
+    last one found it: a curled card's line drifts across the table by more than half a
+    row, and looked for around ``p`` everywhere, the far strips took the next line."""
+    n = len(profs)
+    out = np.full(n, np.nan)
+    start = int(np.argmax([prof[p] for prof in profs]))
+    for ks in (range(start, n), range(start - 1, -1, -1)):
+        at = float(p) if np.isnan(out[start]) else float(out[start])
+        for k in ks:
+            found = _near(profs[k], at, p - lo, hi - p - 1)
+            if found is not None:
+                out[k] = at = found
+    return out
+
+
+def _near(prof: np.ndarray, at: float, before: int, after: int) -> float | None:
+    """Where a line crosses a strip (the run nearest ``at``), looked for from ``before`` px
+    above ``at`` to ``after`` px below it; None where nothing there is a line."""
+    a = max(0, int(round(at)) - before)
+    window = prof[a:max(a, int(round(at)) + after + 1)]
+    if not window.size or window.max() < 0.3:
+        return None
+    return a + _run_centre(window, at - a)
 
 
 def _off_course(centres: np.ndarray, pos: np.ndarray) -> list[tuple[int, float]]:
