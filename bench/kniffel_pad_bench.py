@@ -17,10 +17,12 @@ up-stroke and every 7 its bar, as most people write them at a German table
 throw of the default dice can make there (a Full-House is 25, a Chance at most 29), as
 players do; ``--values wide`` any number up to a box's old range (the figures before 29 Nov
 were taken so). ``--no-rules`` reads every number alike, without weighing a doubtful reading
-by what the box may hold.
+by what the box may hold. ``--shadow`` throws a hard-edged shadow (0.45-0.7 of the light)
+over part of every photo, as a hand or a phone under a lamp does.
 
     .venv/bin/python bench/kniffel_pad_bench.py [--pads 24] [--seed 11] [--tilt 0.05]
         [--pen felt|ballpoint] [--hand mnist|continental] [--values game|wide] [--no-rules]
+        [--shadow]
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ from vision.kniffel_pad.digits import NUMBERS_PATH, DigitReader  # noqa: E402
 from vision.kniffel_pad.hands import HANDS, continental  # noqa: E402
 from vision.kniffel_pad.layout import ROWS, Layout  # noqa: E402
 from vision.kniffel_pad.reader import may_hold, read_pad  # noqa: E402
+
+from pad_bench import shaded  # noqa: E402 (the bench beside this one)
 
 SUM_ROW = {row.key: i for i, row in enumerate(ROWS) if row.is_sum}
 HOLD = may_hold(DEFAULT_DICE)
@@ -66,6 +70,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="what is written in the boxes (default: what the game gives)")
     ap.add_argument("--no-rules", action="store_true",
                     help="read without weighing a reading by what the box may hold")
+    ap.add_argument("--shadow", action="store_true",
+                    help="a hard-edged shadow over part of every photo")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     with np.load(HELDOUT) as z:
@@ -87,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
                                    fill_rate=float(rng.uniform(0.6, 1.0)), pen=args.pen,
                                    drawn=args.values, slip=slip)
         photo = synth.photograph(img, rng, tilt=args.tilt)
+        photo = shaded(photo, rng) if args.shadow else photo
         result = read_pad(photo, reader, None if args.no_rules else DEFAULT_DICE)
         ms.append(result.ms)
         synth.score(result, truth, total)
@@ -109,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     n = total.numbers + total.struck
     print(f"pads: {args.pads} photos, {n} written boxes, {total.blank} blank "
           f"(held-out MNIST digits, {args.pen} pen, {args.hand} hand, {args.values} values, "
+          + ("a hard shadow over each, " if args.shadow else "") +
           f"{'read without' if args.no_rules else 'weighed by'} what each box may hold)")
     print(f"written boxes right: {total.written:.4f} "
           f"({total.numbers_right + total.struck_right}/{n})")

@@ -56,8 +56,9 @@ SIZES = {"camera 1640x1232": (1640, 1232), "phone 3000x4000": (3000, 4000)}
 PHOTOS = ("plain", "shadow", "tilt", "curl", "noise")
 
 
-def _shaded(photo: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A straight-edged shadow from one side of the photo over part of the page."""
+def shaded(photo: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A straight-edged shadow from one side of the photo over part of the page (also the
+    printed pad's bench's ``--shadow``)."""
     h, w = photo.shape[:2]
     light = np.ones((h, w), np.float32)
     a, b = rng.uniform(0.25, 0.75, 2)
@@ -75,7 +76,7 @@ def _taken(how: str, style: synth.Style, bank: tuple[np.ndarray, np.ndarray],
     r = synth.render(style, bank, rng, tilt=0.12 if how == "tilt" else 0.04,
                      curl=0.016 if how == "curl" else 0.008, **kw)  # type: ignore[arg-type]
     if how == "shadow":
-        return replace(r, photo=_shaded(r.photo, rng))
+        return replace(r, photo=shaded(r.photo, rng))
     if how == "noise":
         noisy = r.photo + rng.normal(0, 7, r.photo.shape)
         return replace(r, photo=np.clip(noisy, 0, 255).astype(np.uint8))

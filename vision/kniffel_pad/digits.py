@@ -78,14 +78,13 @@ class BoxReading:
 
 
 def ink_map(gray: np.ndarray) -> np.ndarray:
-    """0..1: how much darker than the local paper each pixel is.
-
-    The paper's brightness is the local maximum (a closing wider than any stroke), so a
-    shadow across the page or a tinted sum row does not read as ink.
-    """
+    """0..1: how much darker than the local paper each pixel is. The paper is a closing
+    wider than any stroke: a tinted sum row is no ink, nor is the edge of a hard shadow (a
+    hand or a phone under a lamp), a step a closing keeps in place; the local maximum,
+    smoothed, spread the lit side some 12 px into the shade, a band of ink across boxes."""
     g = gray.astype(np.float32)
-    paper = cv2.dilate(g, np.ones((15, 15), np.uint8))
-    paper = cv2.GaussianBlur(paper, (0, 0), 6)
+    paper = cv2.morphologyEx(g, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8))
+    paper = np.maximum(cv2.GaussianBlur(paper, (0, 0), 1.5), g)
     ink: np.ndarray = np.clip((paper - g) / np.maximum(paper, 20.0), 0.0, 1.0)
     return ink
 
