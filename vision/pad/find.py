@@ -23,7 +23,7 @@ WORK = 1000  # long side (px) at which tables are looked for
 INK = 0.1  # ink map level of a faint printed line
 CLOSE_PX = 15  # a closing wider than any stroke or printed line: the paper level
 PAPER = 0.35  # of the lit paper's brightness nearby: darker is the table, not the page
-NEARBY = 61  # px: how near that paper is looked for (a shadow's edge is one such side away)
+NEARBY = 61  # px: that paper lies this near (across a shadow's edge, the lit side's)
 MIN_CROSSINGS = 9  # a table has at least 3 x 3 line crossings; a letter E has 3
 MIN_SIDE = 0.06  # of the photo's long side: smaller grids are print, not a table
 

@@ -197,8 +197,9 @@ def _trace(mask: np.ndarray, found: list[int], reach: list[int] | None = None,
 def _follow(profs: list[np.ndarray], p: int, lo: int, hi: int) -> np.ndarray:
     """One line's position in every strip (NaN where it is not printed), followed from the
     strip where it is strongest at ``p`` outwards, each strip looked at around where the
-    last one found it: a curled card's line drifts across the table by more than half a
-    row, and looked for around ``p`` everywhere, the far strips took the next line."""
+    last one found it: a curled card's line drifts across the table by more than the 0.4
+    of a row it is looked for in, and looked for around ``p`` everywhere, the far strips
+    found nothing or took the next line."""
     n = len(profs)
     out = np.full(n, np.nan)
     start = int(np.argmax([prof[p] for prof in profs]))
