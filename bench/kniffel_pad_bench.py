@@ -52,6 +52,20 @@ HOLD = may_hold(DEFAULT_DICE)
 HELDOUT = ROOT / "tests" / "data" / "pad_digits_heldout.npz"
 
 
+def _pad(args: argparse.Namespace, layout: Layout, bank: tuple[np.ndarray, np.ndarray],
+         rng: np.random.Generator
+         ) -> tuple[int, int | None, dict[tuple[int, int], int | None], np.ndarray]:
+    """A pad filled and photographed as the options say: the column whose total is written
+    wrong, the column with the player's slip (or None), the truth, the photo."""
+    wrong = int(rng.integers(0, layout.columns))
+    slip = int(rng.integers(0, layout.columns)) if args.values == "game" else None
+    img, truth, _ = synth.fill(layout, bank, rng, wrong=wrong,
+                               fill_rate=float(rng.uniform(0.6, 1.0)), pen=args.pen,
+                               drawn=args.values, slip=slip)
+    photo = synth.photograph(img, rng, tilt=args.tilt)
+    return wrong, slip, truth, shaded(photo, rng) if args.shadow else photo
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pads", type=int, default=24)
@@ -86,14 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     slips = slips_read = 0
     sums_flagged = sums_wrong = false_alarms = sure_alarms = sure_flagged = sums_right = 0
     for i in range(args.pads):
-        layout = layouts[i % len(layouts)]
-        wrong = int(rng.integers(0, layout.columns))
-        slip = int(rng.integers(0, layout.columns)) if args.values == "game" else None
-        img, truth, _ = synth.fill(layout, bank, rng, wrong=wrong,
-                                   fill_rate=float(rng.uniform(0.6, 1.0)), pen=args.pen,
-                                   drawn=args.values, slip=slip)
-        photo = synth.photograph(img, rng, tilt=args.tilt)
-        photo = shaded(photo, rng) if args.shadow else photo
+        wrong, slip, truth, photo = _pad(args, layouts[i % len(layouts)], bank, rng)
         result = read_pad(photo, reader, None if args.no_rules else DEFAULT_DICE)
         ms.append(result.ms)
         synth.score(result, truth, total)
