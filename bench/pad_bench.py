@@ -37,7 +37,6 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 from vision import on_one_core  # noqa: E402
 from vision.kniffel_pad.digits import DigitReader  # noqa: E402
 from vision.kniffel_pad.hands import HANDS, continental  # noqa: E402
-from vision.kniffel_pad.synth import PENS  # noqa: E402
+from vision.kniffel_pad.synth import PENS, in_shadow  # noqa: E402
 from vision.pad import PadError, PadReading, read_pad, synth  # noqa: E402
 from vision.pad.rows import may_hold  # noqa: E402
 from vision.pad.sums import check  # noqa: E402
@@ -59,15 +58,11 @@ PHOTOS = ("plain", "shadow", "tilt", "curl", "noise")
 def shaded(photo: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A straight-edged shadow from one side of the photo over part of the page (also the
     printed pad's bench's ``--shadow``)."""
-    h, w = photo.shape[:2]
-    light = np.ones((h, w), np.float32)
-    a, b = rng.uniform(0.25, 0.75, 2)
-    cv2.fillPoly(light, [np.array([[0, 0], [w * a, 0], [w * b, h], [0, h]], np.int32)],
-                 float(rng.uniform(0.45, 0.7)))
-    light = cv2.GaussianBlur(light, (0, 0), 3)
-    if rng.random() < 0.5:
-        light = light[:, ::-1]
-    return np.clip(photo * light[..., None], 0, 255).astype(np.uint8)
+    top, bottom = rng.uniform(0.25, 0.75, 2)
+    light = float(rng.uniform(0.45, 0.7))
+    if rng.random() < 0.5:  # from the right: the photo mirrored, shaded, mirrored back
+        return np.ascontiguousarray(in_shadow(photo[:, ::-1], top, bottom, light, 3)[:, ::-1])
+    return in_shadow(photo, top, bottom, light, 3)
 
 
 def _taken(how: str, style: synth.Style, bank: tuple[np.ndarray, np.ndarray],

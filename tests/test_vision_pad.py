@@ -18,6 +18,7 @@ from pad_support import held_out_digits, reader  # noqa: F401 (a fixture)
 
 from companion.cli import main
 from vision.kniffel_pad.digits import DigitReader
+from vision.kniffel_pad.synth import in_shadow
 from vision.pad import PadError, read_pad, synth
 from vision.pad.lattice import _off_course
 
@@ -195,11 +196,8 @@ def test_a_card_half_in_a_hard_shadow_is_read_whole(reader: DigitReader) -> None
     against the paper near it, so the shaded part is still paper: judged against the
     whole photo, its lines were lost and the card was traced with the wrong shape."""
     r = _render(0, 100)
-    h, w = r.photo.shape[:2]
-    light = np.ones((h, w), np.float32)
-    cv2.fillPoly(light, [np.array([[0, 0], [w * 0.55, 0], [w * 0.4, h], [0, h]], np.int32)], 0.6)
-    shaded = np.clip(r.photo * cv2.GaussianBlur(light, (0, 0), 3)[..., None], 0, 255)
-    plain, got = read_pad(r.photo, reader), read_pad(shaded.astype(np.uint8), reader)
+    shaded = in_shadow(r.photo, top=0.55, bottom=0.4, light=0.6, soft=3)
+    plain, got = read_pad(r.photo, reader), read_pad(shaded, reader)
     assert [(t.rows, t.cols) for t in got.tables] == [(t.rows, t.cols) for t in r.tables]
     scores = []
     for reading in (plain, got):

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from vision.ink import ink_against, paper_of
 from vision.kniffel_pad.layout import PadSheetError
 from vision.marks import components
 from vision.model_file import OnnxNet, read_model, write_model
@@ -78,15 +79,11 @@ class BoxReading:
 
 
 def ink_map(gray: np.ndarray) -> np.ndarray:
-    """0..1: how much darker than the local paper each pixel is. The paper is a closing
-    wider than any stroke: a tinted sum row is no ink, nor is the edge of a hard shadow (a
-    hand or a phone under a lamp), a step a closing keeps in place; the local maximum,
-    smoothed, spread the lit side some 12 px into the shade, a band of ink across boxes."""
-    g = gray.astype(np.float32)
-    paper = cv2.morphologyEx(g, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8))
-    paper = np.maximum(cv2.GaussianBlur(paper, (0, 0), 1.5), g)
-    ink: np.ndarray = np.clip((paper - g) / np.maximum(paper, 20.0), 0.0, 1.0)
-    return ink
+    """0..1: how much darker than the local paper each pixel is (:mod:`vision.ink`, as the
+    markerless reader sees it): a tinted sum row is no ink, nor is the edge of a hard shadow
+    (a hand or a phone under a lamp), where the local maximum, smoothed, spread the lit side
+    some 12 px into the shade, a band of ink across the boxes."""
+    return ink_against(gray, paper_of(gray))
 
 
 def _to_input(ink: np.ndarray) -> np.ndarray:

@@ -321,5 +321,19 @@ def score(reading: PadReading, truth: dict[tuple[int, int], int | None],
     return out
 
 
+def in_shadow(photo: np.ndarray, top: float, bottom: float, light: float, soft: float
+              ) -> np.ndarray:
+    """``photo`` with a straight-edged shadow (``light`` of the light) over its left part,
+    from ``top`` of its width along the top edge to ``bottom`` along the bottom, its edge
+    blurred by ``soft`` px: a hand or a phone held over a pad under a lamp (any pad's
+    photo: the benches and tests of both pad readers use it)."""
+    h, w = photo.shape[:2]
+    lit = np.ones((h, w), np.float32)
+    cv2.fillPoly(lit, [np.array([[0, 0], [w * top, 0], [w * bottom, h], [0, h]], np.int32)],
+                 light)
+    shaded = np.clip(photo * cv2.GaussianBlur(lit, (0, 0), soft)[..., None], 0, 255)
+    return shaded.astype(np.uint8)
+
+
 __all__ = ["PENS", "VALUES", "Filled", "Score", "score", "Mark", "column_values", "digit_glyph",
-           "fill", "filled_pad", "photograph", "played", "written"]
+           "fill", "filled_pad", "in_shadow", "photograph", "played", "written"]

@@ -1,8 +1,8 @@
 """Where the printed tables are in a photo, without being told any layout.
 
 Paper is bright and ink is darker than the paper *around it*, so an ink map (each pixel's
-darkness against a local maximum of the paper) takes out uneven light, shadows that are
-softer than a stroke and the colour of the lines. Grid lines are what survives an opening
+darkness against the paper closed over it, :mod:`vision.ink`) takes out uneven light,
+shadows and the colour of the lines. Grid lines are what survives an opening
 with a long horizontal (or vertical) kernel; a table is a connected set of such lines that
 cross one another many times. Text, digits and strokes are too short to survive, and the
 page's edge crosses nothing, so neither makes a table. Each table's outer quad comes from
@@ -17,11 +17,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.ink import CLOSE_PX, ink_against, paper_of
 from vision.marks import components
 
 WORK = 1000  # long side (px) at which tables are looked for
 INK = 0.1  # ink map level of a faint printed line
-CLOSE_PX = 15  # a closing wider than any stroke or printed line: the paper level
 PAPER = 0.35  # of the lit paper's brightness nearby: darker is the table, not the page
 NEARBY = 61  # px: that paper lies this near (across a shadow's edge, the lit side's)
 MIN_CROSSINGS = 9  # a table has at least 3 x 3 line crossings; a letter E has 3
@@ -73,17 +73,6 @@ def _quad(points: np.ndarray) -> np.ndarray:
     return np.array(quad, np.float64)
 
 
-def _ink_map(gray: np.ndarray, closed: np.ndarray) -> np.ndarray:
-    """0..1: how much darker than the paper around it each pixel is. The paper is
-    ``closed``, a closing wider than any stroke: it fills a stroke, but keeps a ramp as it
-    is, so the edge of a shadow (dark on one side only) is not ink, where a local maximum
-    would make it a line."""
-    g = gray.astype(np.float32)
-    paper = np.maximum(cv2.GaussianBlur(closed.astype(np.float32), (0, 0), 1.5), g)
-    ink: np.ndarray = np.clip((paper - g) / np.maximum(paper, 20.0), 0.0, 1.0)
-    return ink
-
-
 def paper_ink(gray: np.ndarray) -> np.ndarray:
     """0..1 ink map of the paper only: a dark table top's grain and the band along the
     page's edge (darker than the paper beside it) are not ink. Paper is what is bright once
@@ -97,9 +86,8 @@ def paper_ink(gray: np.ndarray) -> np.ndarray:
     more ruled line."""
     pad = CLOSE_PX
     padded = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-    closed = cv2.morphologyEx(padded, cv2.MORPH_CLOSE,
-                              np.ones((CLOSE_PX, CLOSE_PX), np.uint8))[pad:-pad, pad:-pad]
-    ink = _ink_map(gray, closed)
+    closed = paper_of(padded)[pad:-pad, pad:-pad]
+    ink = ink_against(gray, closed)
     # the brightest paper nearby, on every 4th pixel (paper's light changes slowly)
     near = cv2.dilate(closed[::4, ::4], np.ones((NEARBY // 4, NEARBY // 4), np.uint8))
     near = cv2.resize(near, gray.shape[::-1], interpolation=cv2.INTER_LINEAR)

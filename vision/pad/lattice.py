@@ -181,12 +181,12 @@ def _trace(mask: np.ndarray, found: list[int], reach: list[int] | None = None,
     for i, p in enumerate(found):
         near = min(gaps[max(0, i - 1)], gaps[min(len(gaps) - 1, i)])
         r = max(2, int(0.4 * near)) if reach is None else reach[i]
-        spans.append((max(0, p - r), min(mask.shape[0], p + r + 1)))
-    for i, (p, (lo, hi)) in enumerate(zip(found, spans)):
-        pos[i] = _follow(profs, p, lo, hi)
-    for i, (p, (lo, hi)) in enumerate(zip(found, spans) if mend else []):
+        spans.append((min(r, p), min(r, mask.shape[0] - 1 - p)))  # px before and after p
+    for i, (p, (before, after)) in enumerate(zip(found, spans)):
+        pos[i] = _follow(profs, p, before, after)
+    for i, (before, after) in enumerate(spans if mend else []):
         for k, expected in _off_course(centres, pos[i]):
-            again = _near(profs[k], expected, p - lo, hi - p - 1)
+            again = _near(profs[k], expected, before, after)
             pos[i, k] = np.nan if again is None else again
     for i, p in enumerate(found):
         ok = ~np.isnan(pos[i])
@@ -194,19 +194,19 @@ def _trace(mask: np.ndarray, found: list[int], reach: list[int] | None = None,
     return centres, pos
 
 
-def _follow(profs: list[np.ndarray], p: int, lo: int, hi: int) -> np.ndarray:
+def _follow(profs: list[np.ndarray], p: int, before: int, after: int) -> np.ndarray:
     """One line's position in every strip (NaN where it is not printed), followed from the
     strip where it is strongest at ``p`` outwards, each strip looked at around where the
-    last one found it: a curled card's line drifts across the table by more than the 0.4
-    of a row it is looked for in, and looked for around ``p`` everywhere, the far strips
-    found nothing or took the next line."""
+    last one found it (``before`` and ``after`` px, :func:`_near`): a curled card's line
+    drifts across the table by more than the 0.4 of a row it is looked for in, and looked
+    for around ``p`` everywhere, the far strips found nothing or took the next line."""
     n = len(profs)
     out = np.full(n, np.nan)
     start = int(np.argmax([prof[p] for prof in profs]))
     for ks in (range(start, n), range(start - 1, -1, -1)):
         at = float(p) if np.isnan(out[start]) else float(out[start])
         for k in ks:
-            found = _near(profs[k], at, p - lo, hi - p - 1)
+            found = _near(profs[k], at, before, after)
             if found is not None:
                 out[k] = at = found
     return out
@@ -444,15 +444,6 @@ def build(gray: np.ndarray, quad: np.ndarray, colour: np.ndarray | None = None
     return Lattice(ink, lines, corners, h_edge, v_edge, to_photo)
 
 
-def _chroma(bgr: np.ndarray) -> np.ndarray:
-    """(Cr, Cb) of BGR pixels (0-255), grey at 0: a colour's hue and strength, on a scale
-    near Lab's a and b. Not Lab itself: OpenCV sets up its Lab tables on the first use,
-    about 150 ms of a one-off ``read-pad``."""
-    y = bgr @ np.array([0.114, 0.587, 0.299], np.float32)
-    out: np.ndarray = np.stack([0.713 * (bgr[:, 2] - y), 0.564 * (bgr[:, 0] - y)], axis=1)
-    return out
-
-
 def _pen_on(lines: np.ndarray, ink: np.ndarray, colour: np.ndarray, to_photo: np.ndarray,
             shape: tuple[int, ...]) -> np.ndarray:
     """The line pixels a pen's ink covers, told by colour: a line is printed in one colour
@@ -472,7 +463,10 @@ def _pen_on(lines: np.ndarray, ink: np.ndarray, colour: np.ndarray, to_photo: np
     flat = np.stack([xs, ys], axis=1).astype(np.float32).reshape(-1, 1, 2)
     photo = np.round(cv2.perspectiveTransform(flat, to_photo).reshape(-1, 2)).astype(np.intp)
     np.clip(photo, 0, [colour.shape[1] - 1, colour.shape[0] - 1], out=photo)
-    ab = _chroma(colour[photo[:, 1], photo[:, 0]].astype(np.float32))
+    # (Cr, Cb), grey at 0: a colour's hue and strength, on a scale near Lab's a and b (not
+    # Lab itself: OpenCV sets up its Lab tables on first use, some 150 ms of a one-off read)
+    seen = colour[photo[:, 1], photo[:, 0]].astype(np.float32).reshape(-1, 1, 3)
+    ab = cv2.cvtColor(seen, cv2.COLOR_BGR2YCrCb)[:, 0, 1:] - 0.5  # a float's grey is 0.5
     cell = PEN_WINDOW // 5
     gh, gw = shape[0] // cell + 1, shape[1] // cell + 1
     where = (ys // cell) * gw + xs // cell
