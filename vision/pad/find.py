@@ -23,6 +23,7 @@ from vision.marks import components
 WORK = 1000  # long side (px) at which tables are looked for
 INK = 0.1  # ink map level of a faint printed line
 PAPER = 0.35  # of the lit paper's brightness nearby: darker is the table, not the page
+NOISE = 5.0  # sigmas of pixel noise: less darkness is noise, not ink
 NEARBY = 61  # px: that paper lies this near (across a shadow's edge, the lit side's)
 MIN_CROSSINGS = 9  # a table has at least 3 x 3 line crossings; a letter E has 3
 MIN_SIDE = 0.06  # of the photo's long side: smaller grids are print, not a table
@@ -95,7 +96,19 @@ def paper_ink(gray: np.ndarray) -> np.ndarray:
     paper = cv2.erode((closed > cv2.convertScaleAbs(level, alpha=PAPER)).astype(np.uint8),
                       np.ones((11, 11), np.uint8))
     ink[paper == 0] = 0.0
+    # darker than the paper by less than the photo's noise is no ink either
+    ink[cv2.subtract(closed, gray) < NOISE * _noise(gray)] = 0.0
     return ink
+
+
+def _noise(gray: np.ndarray) -> float:
+    """The photo's pixel noise (grey levels, one sigma), from the median distance of a pixel
+    to the mean of its 3x3 neighbourhood (of pure noise, 0.943 sigma): lines and writing are
+    too few to move the median."""
+    mean = cv2.boxFilter(gray, cv2.CV_32F, (3, 3))[::2, ::2]  # every 4th pixel is enough
+    res = cv2.absdiff(gray[::2, ::2].astype(np.float32), mean).ravel()
+    half = res.size // 2
+    return 1.4826 * float(np.partition(res, half)[half]) / 0.943
 
 
 def find_tables(image: np.ndarray) -> list[Found]:
