@@ -286,6 +286,52 @@ def test_every_row_line_of_a_curled_card_is_followed_across_it() -> None:
     assert np.abs(seen - printed).max() < 3
 
 
+def test_column_lines_that_fan_out_across_a_curled_card_are_all_found() -> None:
+    """A card curled about its long side, squared by its outer lines, shows its inner
+    column lines leaning, up to 4 degrees (as a held-out bench sheet did); taken straight,
+    a leaning line's peak spread over the width it drifts and the columns in the middle
+    were lost. A stretch's lines are looked for along a few slopes, and a line's places in
+    neighbouring stretches joined, so one leaning line is one column."""
+    from vision.pad.lattice import build
+
+    page = np.full((700, 900), 235, np.uint8)
+    x0, x1, y0, y1 = 40, 860, 40, 640
+    for i in range(11):
+        y = y0 + i * (y1 - y0) // 10
+        cv2.line(page, (x0, y), (x1, y), 30, 2)
+    lean = [0, -40, -28, -14, 0, 14, 28, 0]  # px the line moves from top to bottom
+    tops = [x0 + j * (x1 - x0) // 7 for j in range(8)]
+    for x, d in zip(tops, lean):
+        cv2.line(page, (x - d // 2, y0), (x + d - d // 2, y1), 30, 2)
+    quad = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], float)
+    lat = build(page, quad)
+    assert lat is not None and (lat.rows, lat.cols) == (10, 7)
+
+
+def test_a_wavy_row_line_is_one_row_line() -> None:
+    """A card curled both ways waves its row lines, here 0.3 of a row up and down: every
+    stretch of the table sees each line leaning, and at another height than the next
+    stretch does. Taken straight, no stretch showed a line whole and no lattice was found;
+    along its slope, and joined with its places in the stretches beside, each wave is one
+    row line."""
+    from vision.pad.lattice import build
+
+    page = np.full((560, 700), 235, np.uint8)
+    x0, x1, y0, step = 40, 660, 40, 40
+    xs = np.arange(x0, x1 + 1)
+    wave = 12 * np.sin(2 * np.pi * (xs - x0) / (x1 - x0))
+    for i in range(12):
+        pts = np.stack([xs, y0 + i * step + wave], 1).round().astype(np.int32)
+        cv2.polylines(page, [pts], False, 30, 2)
+    for j in range(5):
+        x = x0 + j * (x1 - x0) // 4
+        d = round(float(wave[x - x0]))
+        cv2.line(page, (x, y0 + d), (x, y0 + 11 * step + d), 30, 2)
+    quad = np.array([[x0, y0], [x1, y0], [x1, y0 + 11 * step], [x0, y0 + 11 * step]], float)
+    lat = build(page, quad)
+    assert lat is not None and (lat.rows, lat.cols) == (11, 4)
+
+
 def test_training_marks_follow_the_ink_into_the_photo() -> None:
     """The digit network learns from pieces labelled by these marks: they must lie on the
     handwriting the camera saw, one mark per digit, minus and stroke."""

@@ -2,10 +2,11 @@
 
 The table's quad is warped flat by one homography (a little beyond it, so the frame is
 inside). What a homography cannot flatten (a curled or bent card, a line ruled by hand) is
-left to the lines themselves: each is first found as a peak of the whole table's profile,
-then traced strip by strip as a polyline, so every cell's corners are where *its* lines
-cross, not where a straight grid would put them. A line missing between two crossings
-(a title row spanning the width) merges the cells on either side.
+left to the lines themselves: each is first found where much of a stretch of the table is
+line (:mod:`vision.pad.peaks`), then traced strip by strip as a polyline, so every cell's
+corners are where *its* lines cross, not where a straight grid would put them. A line
+missing between two crossings (a title row spanning the width) merges the cells on either
+side.
 """
 
 from __future__ import annotations
@@ -16,12 +17,10 @@ import cv2
 import numpy as np
 
 from vision.pad.find import INK, line_masks, paper_ink
+from vision.pad.peaks import places
 
 MAX_SIDE = 1400  # px: the flat table's long side at most (a phone photo is not read at 12 MP)
 MARGIN = 0.03  # of the long side, kept around the found quad
-LINE_SHARE = 0.65  # a grid line runs along at least this share of a band of the table
-GAP_FILL = 1.7  # a gap this many usual rows wide is looked at again
-BANDS = 4  # stretches along a line in which it is looked for
 STRIP_PX = 45  # a line is traced in strips about this wide
 EDGE_SHARE = 0.2  # a line between two crossings is printed when this share of it is ink
 LINE_COVER = 0.85  # a grid line covers this share of the span between two others
@@ -36,7 +35,6 @@ PEN_STRONGER = 3.0  # ...and this many times the lines' mean around, or of anoth
 PEN_HUE_COS = 0.5  # cosine of the angle between its hue and the lines' at most (60 degrees)
 PEN_WINDOW = 81  # px of the flat table: the stretch of lines whose mean is the print's colour
 PEN_MIN_PX = 200  # dark line pixels needed to know the print's colour
-CLOSE = 0.35  # of the usual spacing (3rd quartile: split peaks make many small gaps)
 
 
 @dataclass(frozen=True)
@@ -86,64 +84,6 @@ def flatten(gray: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     flat = cv2.warpPerspective(gray, to_flat, size, flags=cv2.INTER_AREA,
                                borderMode=cv2.BORDER_REPLICATE)
     return np.asarray(flat), np.linalg.inv(to_flat)
-
-
-def _profile(mask: np.ndarray) -> np.ndarray:
-    """How much of each row of ``mask`` is line, in the best of ``BANDS`` stretches along
-    it: a curled or bent line drifts by more than its width over the whole table, and
-    spread over all of it, it would be no peak at all."""
-    bands = np.array_split(mask, BANDS, axis=1)
-    out: np.ndarray = np.max([b.sum(axis=1) / max(1, b.shape[1]) for b in bands], axis=0)
-    return out
-
-
-def _peaks(profile: np.ndarray, min_gap: int, level: float) -> list[int]:
-    """Local maxima of the profile at least ``level`` high and ``min_gap`` apart."""
-    smooth = np.convolve(profile, np.array([1, 2, 3, 2, 1], np.float32) / 9.0, mode="same")
-    order = np.argsort(-smooth)
-    taken: list[int] = []
-    for i in order:
-        if smooth[i] < level:
-            break
-        if all(abs(int(i) - t) >= min_gap for t in taken):
-            taken.append(int(i))
-    return _missed(_spaced(sorted(taken), smooth), smooth, min_gap, level)
-
-
-def _missed(peaks: list[int], smooth: np.ndarray, min_gap: int, level: float) -> list[int]:
-    """A gap of ``GAP_FILL`` of the table's usual rows (or columns) or more is most often a
-    line bent more than a stretch can hold (a curled page's last rows): its peak is spread,
-    and lower. The strongest place well inside such a gap is offered when half as strong as
-    a line must be; whether it is a grid line is decided by its trace, as for every other."""
-    if len(peaks) < 3:
-        return peaks
-    usual = float(np.median(np.diff(peaks)))
-    room = max(min_gap, round(0.3 * usual))
-    while True:  # a gap of three rows gets its two lines one at a time
-        out = [peaks[0]]
-        for a, b in zip(peaks[:-1], peaks[1:]):
-            if b - a >= GAP_FILL * usual and b - a > 2 * room:
-                k = a + room + int(np.argmax(smooth[a + room:b - room]))
-                if smooth[k] >= 0.5 * level:
-                    out.append(k)
-            out.append(b)
-        if len(out) == len(peaks):
-            return out
-        peaks = out
-
-
-def _spaced(peaks: list[int], strength: np.ndarray) -> list[int]:
-    """Peaks less than ``CLOSE`` of the table's usual row (or column) apart are one line
-    seen twice (a curled line spreads its peak over a few px), and the weaker goes; no row
-    of a score table is that much thinner than the others."""
-    while len(peaks) > 2:
-        gaps = np.diff(peaks)
-        k = int(np.argmin(gaps))
-        if gaps[k] >= CLOSE * float(np.percentile(gaps, 75)):
-            break
-        peaks = peaks[:k] + peaks[k + 1:] if strength[peaks[k]] < strength[peaks[k + 1]] \
-            else peaks[:k + 1] + peaks[k + 2:]
-    return peaks
 
 
 def _run_centre(window: np.ndarray, expected: float) -> float:
@@ -402,8 +342,8 @@ def build(gray: np.ndarray, quad: np.ndarray, colour: np.ndarray | None = None
     _, v = line_masks(binary, max(15, round(fh / 20)), across=3)
     m = round(MARGIN * max(fw, fh))
     min_gap = max(8, round(0.02 * max(fw, fh)))  # rows of a 40-row sheet are 2.5 %
-    rows = _peaks(_profile(h[:, m:fw - m]), min_gap, LINE_SHARE)
-    cols = _peaks(_profile(v[m:fh - m, :].T), min_gap, LINE_SHARE)
+    rows = places(h[:, m:fw - m], min_gap)
+    cols = places(v[m:fh - m, :].T, min_gap)
     if len(rows) < 2 or len(cols) < 2:
         return None
     hc, hy = _trace(h, rows)
