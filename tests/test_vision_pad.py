@@ -208,10 +208,10 @@ def test_a_card_half_in_a_hard_shadow_is_read_whole(reader: DigitReader) -> None
 
 
 def test_a_noisy_photo_finds_only_the_cards_tables() -> None:
-    """A dim room's sensor noise (sigma 7 a channel) on a grey cloth is darker than its
-    closing by as much as a faint line is on paper; the threshold is raised to five times the
-    photo's own noise, so the grain does not knit into a lattice beside the card (before,
-    four of these six photos showed one or two tables too many)."""
+    """A dim room's sensor noise (sigma 7 a channel) on a table top that passes for paper
+    is darker than its closing by as much as a faint line is on paper. Darkness under five
+    times the photo's own noise is no ink, so the grain does not knit into a lattice beside
+    the card (before, four of these six photos showed one or two tables too many)."""
     from vision.pad.find import find_tables
 
     for style in (0, 1, 2):
@@ -312,8 +312,7 @@ def test_a_wavy_row_line_is_one_row_line() -> None:
     """A card curled both ways waves its row lines, here 0.3 of a row up and down: every
     stretch of the table sees each line leaning, and at another height than the next
     stretch does. Taken straight, no stretch showed a line whole and no lattice was found;
-    along its slope, and joined with its places in the stretches beside, each wave is one
-    row line."""
+    looked for along a slope, each wave is found, once."""
     from vision.pad.lattice import build
 
     page = np.full((560, 700), 235, np.uint8)
