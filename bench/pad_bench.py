@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 from vision import on_one_core  # noqa: E402
 from vision.kniffel_pad.digits import DigitReader  # noqa: E402
 from vision.kniffel_pad.hands import HANDS, continental  # noqa: E402
-from vision.kniffel_pad.synth import PENS, in_shadow  # noqa: E402
+from vision.kniffel_pad.synth import PENS, in_noise, in_shadow  # noqa: E402
 from vision.pad import PadError, PadReading, read_pad, synth  # noqa: E402
 from vision.pad.rows import may_hold  # noqa: E402
 from vision.pad.sums import check  # noqa: E402
@@ -73,8 +73,7 @@ def _taken(how: str, style: synth.Style, bank: tuple[np.ndarray, np.ndarray],
     if how == "shadow":
         return replace(r, photo=shaded(r.photo, rng))
     if how == "noise":
-        noisy = r.photo + rng.normal(0, 7, r.photo.shape)
-        return replace(r, photo=np.clip(noisy, 0, 255).astype(np.uint8))
+        return replace(r, photo=in_noise(r.photo, rng, 7))
     return r
 
 

@@ -18,7 +18,7 @@ from pad_support import held_out_digits, reader  # noqa: F401 (a fixture)
 
 from companion.cli import main
 from vision.kniffel_pad.digits import DigitReader
-from vision.kniffel_pad.synth import in_shadow
+from vision.kniffel_pad.synth import in_noise, in_shadow
 from vision.pad import PadError, read_pad, synth
 from vision.pad.lattice import _off_course
 
@@ -217,8 +217,7 @@ def test_a_noisy_photo_finds_only_the_cards_tables() -> None:
     for style in (0, 1, 2):
         for seed in (60, 61):
             r = _render(style, seed)
-            noise = np.random.default_rng(seed).normal(0, 7, r.photo.shape)
-            photo = np.clip(r.photo + noise, 0, 255).astype(np.uint8)
+            photo = in_noise(r.photo, np.random.default_rng(seed), 7)
             assert len(find_tables(photo)) == len(r.tables), (style, seed)
 
 

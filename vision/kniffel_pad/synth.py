@@ -335,5 +335,12 @@ def in_shadow(photo: np.ndarray, top: float, bottom: float, light: float, soft: 
     return shaded.astype(np.uint8)
 
 
+def in_noise(photo: np.ndarray, rng: np.random.Generator, sigma: float) -> np.ndarray:
+    """``photo`` with sensor noise of ``sigma`` grey levels a channel, before any smoothing:
+    a dim room's photo (the markerless bench's ``--photo noise`` and its test)."""
+    noisy = photo + rng.normal(0, sigma, photo.shape)
+    return np.clip(noisy, 0, 255).astype(np.uint8)
+
+
 __all__ = ["PENS", "VALUES", "Filled", "Score", "score", "Mark", "column_values", "digit_glyph",
-           "fill", "filled_pad", "in_shadow", "photograph", "played", "written"]
+           "fill", "filled_pad", "in_noise", "in_shadow", "photograph", "played", "written"]
