@@ -36,6 +36,7 @@ WORD_TALL = 0.55  # of the height: a word with a capital and a descender ("Spiel
 WORD_FILL = (0.2, 0.65)  # of its box a word's ink fills: more than a stroke, less than a bar
 WORD_RAGGED = 0.19  # a word's ink per column varies at least this much (std / mean)
 PARTED = 0.6  # of a mark's ink: a column this pale between it and its line parts them
+DIP = 0.75  # of a mark's strongest column: a column this pale on its line's side parts them
 REMNANT = 0.1  # of the height: a line's leftover is at most this thick, this near its line
 
 
@@ -144,17 +145,28 @@ def _apart_from_its_side(raw: np.ndarray, mine: np.ndarray, stat: np.ndarray, wi
                          pad: int) -> bool:
     """Is this digit-tall mark by the cell's left or right line parted from the line by
     paper? A 1 written a few pixels inside the line looks like the line's leftover, but
-    between them the page is paler all along the mark, where a leftover runs into its
-    line. Blurred, a gap of a pixel or two keeps some ink (``PARTED``)."""
+    between them the page is paler, where a leftover runs into its line, fading away from
+    it. Blurred, a gap of a pixel or two keeps some ink: a column paler than ``PARTED`` of
+    the mark's ink parts them, and so does a dip, a column (its own edge, when the pen
+    takes it in) paler than ``DIP`` of the mark's strongest column on the line's side of
+    it: a leftover fades from its line and has none."""
     x, y, w, h = (int(v) for v in stat[:4])
     left = x + w / 2 < pad + width / 2
     a, b = (pad, x) if left else (x + w, pad + width + 1)  # from the line's middle
     if b - a < 2:
         return False
-    band = raw[y:y + h, max(0, a):b]
+    profile = np.median(raw[y:y + h], axis=0)  # along the mark
+    band = profile[max(0, a):b]
     ink = float(np.median(raw[mine]))
-    gap = np.median(band, axis=0) < PARTED * ink  # columns paler along the mark
-    return bool(gap.any())
+    if bool((band < PARTED * ink).any()):  # columns paler along the mark
+        return True
+    if left:  # from the line's middle to the mark's strongest column
+        run = profile[max(0, a):x + w]
+        peak = (x - max(0, a)) + int(np.argmax(profile[x:x + w]))
+    else:
+        run = profile[x:b][::-1]
+        peak = (b - x - w) + int(np.argmax(run[b - x - w:]))
+    return bool(run[:peak].min(initial=np.inf) < DIP * run[peak])
 
 
 def _not_this_cells(x: int, y: int, w: int, h: int, width: int, pad: int,
