@@ -27,4 +27,22 @@ def ink_against(gray: np.ndarray, paper: np.ndarray) -> np.ndarray:
     return ink
 
 
-__all__ = ["CLOSE_PX", "ink_against", "paper_of"]
+def darkest(ink_box: np.ndarray) -> float:
+    """The box's darkest ink, bar specks: its 99.5th percentile (as ``np.percentile``'s
+    linear one), by one partition; numpy's percentile costs several times more on a box
+    this small, and every cell of a markerless sheet asks for it (is it print?)."""
+    flat = ink_box.ravel()
+    n = flat.size
+    if n == 0:
+        return 0.0
+    at = 0.995 * (n - 1)
+    lo, hi = int(at), min(int(at) + 1, n - 1)
+    inked = flat[flat > 0.05]  # a box is mostly paper: the top ranks lie among its ink
+    skipped = n - inked.size
+    if skipped <= lo:
+        flat, lo, hi, at = inked, lo - skipped, hi - skipped, at - skipped
+    part = np.partition(flat, (lo, hi))
+    return float(part[lo] + (at - lo) * (part[hi] - part[lo]))
+
+
+__all__ = ["CLOSE_PX", "darkest", "ink_against", "paper_of"]

@@ -105,24 +105,6 @@ def _to_input(ink: np.ndarray) -> np.ndarray:
     return out / peak if peak > 0 else out
 
 
-def darkest(ink_box: np.ndarray) -> float:
-    """The box's darkest ink, bar specks: its 99.5th percentile (as ``np.percentile``'s
-    linear one), by one partition; numpy's percentile costs several times more on a box
-    this small, and every cell of a markerless sheet asks for it (is it print?)."""
-    flat = ink_box.ravel()
-    n = flat.size
-    if n == 0:
-        return 0.0
-    at = 0.995 * (n - 1)
-    lo, hi = int(at), min(int(at) + 1, n - 1)
-    inked = flat[flat > 0.05]  # a box is mostly paper: the top ranks lie among its ink
-    skipped = n - inked.size
-    if skipped <= lo:
-        flat, lo, hi, at = inked, lo - skipped, hi - skipped, at - skipped
-    part = np.partition(flat, (lo, hi))
-    return float(part[lo] + (at - lo) * (part[hi] - part[lo]))
-
-
 def pen_mask(ink_box: np.ndarray) -> np.ndarray:
     """Pen pixels: a share of the darkest ink *near each pixel*, so a faint pencil box is
     read as a firm pen one is, and so is a faint digit beside a dark one (a pen that skips,
@@ -492,5 +474,5 @@ def decide(seg: Segmentation, probs: np.ndarray, box_w: int, signed: bool = Fals
     return BoxReading(int(text), False, min(doubt, *(c for _, c in digits)), text)
 
 
-__all__ = ["BoxReading", "CLASSES", "DigitReader", "Piece", "Segmentation", "darkest", "decide",
+__all__ = ["BoxReading", "CLASSES", "DigitReader", "Piece", "Segmentation", "decide",
            "ink_map", "pen_mask", "pieces", "plain", "segment"]

@@ -20,7 +20,8 @@ import cv2
 import numpy as np
 
 from vision import VisionError, ocr
-from vision.kniffel_pad.digits import INK_FLOOR, INK_ON, MIN_AREA, darkest, pen_mask
+from vision.ink import darkest
+from vision.kniffel_pad.digits import INK_FLOOR, INK_ON, MIN_AREA, pen_mask
 from vision.marks import components
 from vision.pad.lattice import Lattice
 
