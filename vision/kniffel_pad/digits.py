@@ -22,6 +22,7 @@ import numpy as np
 
 from vision.ink import ink_against, paper_of
 from vision.kniffel_pad.layout import PadSheetError
+from vision.kniffel_pad.sign import apart, bar_ahead
 from vision.marks import components
 from vision.model_file import OnnxNet, read_model, write_model
 
@@ -190,6 +191,7 @@ class Segmentation:
     options: tuple[tuple[int, int, tuple[int, ...]], ...]
     marks: int
     height: int  # of the box, px
+    bar: tuple[int, int] | None = None  # the first mark cut into a minus and its digit
 
 
 def segment(ink_box: np.ndarray, whole_only: bool = False,
@@ -232,7 +234,24 @@ def segment(ink_box: np.ndarray, whole_only: bool = False,
                     idx.append(len(found))
                     found.append(Piece(_to_input(crop), (x, y, pw, ph)))
                 options.append((i, j + 1, tuple(idx)))
-    return Segmentation(tuple(found), tuple(options), len(groups), ink_box.shape[0])
+    bar = _bar_and_digit(ink_box, groups, found, options)
+    return Segmentation(tuple(found), tuple(options), len(groups), ink_box.shape[0], bar)
+
+
+def _bar_and_digit(ink_box: np.ndarray, groups: list[np.ndarray], found: list[Piece],
+                   options: list[tuple[int, int, tuple[int, ...]]]) -> tuple[int, int] | None:
+    """The first mark cut where a minus touching its digit ends (:func:`sign.bar_ahead`),
+    offered as one more way to read it; the two pieces' indices, or None."""
+    at = bar_ahead(groups[0]) if groups else None
+    cut = _cut(groups[0], [at]) if at is not None else None
+    if cut is None:
+        return None
+    for part in cut:
+        x, y, pw, ph = _bbox(part)
+        found.append(Piece(_to_input(ink_box[y:y + ph, x:x + pw] * part[y:y + ph, x:x + pw]),
+                           (x, y, pw, ph)))
+    options.append((0, 1, (len(found) - 2, len(found) - 1)))
+    return len(found) - 2, len(found) - 1
 
 
 def pieces(ink_box: np.ndarray) -> list[Piece]:
@@ -417,19 +436,18 @@ def _apart(seg: Segmentation) -> list[tuple[float, float]]:
     return out
 
 
-def _minus(seg: Segmentation) -> int | None:
-    """The piece of a minus sign: the first mark, short and flat, left of the second and
-    level with its middle. The network cannot tell one from a speck of line (it sees every
-    mark scaled to one size), and joined to the digit beside it, it passes for part of
-    that digit; so its place and shape decide."""
+def _minus(seg: Segmentation) -> tuple[int, tuple[int, int, tuple[int, ...]]] | None:
+    """The piece of a minus sign and the option that reads it: the first mark, short and
+    flat, left of the second and level with its middle (:func:`sign.apart`), or the first
+    mark's own left end, a bar touching the digit after it (:func:`sign.bar_ahead`). The
+    network cannot tell one from a speck of line (it sees every mark scaled to one size),
+    and joined to the digit beside it, it passes for part of that digit; so its place and
+    shape decide."""
     whole = _whole(seg)
-    if 0 not in whole or 1 not in whole:
-        return None
-    x, y, w, h = seg.pieces[whole[0]].bbox
-    fx, fy, fw, fh = seg.pieces[whole[1]].bbox
-    middle = y + h / 2
-    flat = w >= 2 * h and w <= 1.5 * fh and x + w <= fx + 2
-    return whole[0] if flat and fy + 0.25 * fh <= middle <= fy + 0.75 * fh else None
+    if 0 in whole and 1 in whole and apart(seg.pieces[whole[0]].bbox,
+                                           seg.pieces[whole[1]].bbox):
+        return whole[0], (0, 1, (whole[0],))
+    return (seg.bar[0], (0, 1, seg.bar)) if seg.bar is not None else None
 
 
 def decide(seg: Segmentation, probs: np.ndarray, box_w: int, signed: bool = False
@@ -445,11 +463,13 @@ def decide(seg: Segmentation, probs: np.ndarray, box_w: int, signed: bool = Fals
     if seg.marks == 0:
         return BoxReading(None, False, 1.0)
     minus = _minus(seg) if signed else None
-    if minus is not None:  # the sign stands alone: read as a dash, joined with nothing
-        seg = replace(seg, options=tuple(o for o in seg.options
-                                         if o[0] > 0 or o == (0, 1, (minus,))))
+    if minus is not None:  # the sign is read as a dash, and as nothing else
+        piece, option = minus
+        seg = replace(seg, options=tuple(o for o in seg.options if o[0] > 0 or o == option))
         probs = probs.copy()
-        probs[minus] = np.eye(len(CLASSES))[DASH]
+        probs[piece] = np.eye(len(CLASSES))[DASH]
+    elif seg.bar is not None:  # no minus on this pad: the mark is read whole
+        seg = replace(seg, options=tuple(o for o in seg.options if o != (0, 1, seg.bar)))
     logp = np.log(np.clip(probs, 1e-9, 1.0))
     every = _best_chain(seg, logp)
     chain = [link for link in every if link[1] != JUNK]
