@@ -17,6 +17,8 @@ import numpy as np
 # of the digit's height, up to 0.08 of it under the digit; of MNIST's 982 test 4s, 16 reach
 # out as far as a quarter of their height to the left of their stroke, 2 as far as 0.32
 BAR_THICK, BAR_LONG, MIDDLE = 0.3, 0.32, (0.25, 0.8)
+EVEN = 0.1  # of the mark's height: a bar's columns differ no more in thickness (a pen's
+# stroke keeps its width)
 LEVEL = 0.1  # of the mark's height: a bar's middle rises or falls no more along it
 REST_HIGH = 0.8  # of the mark's height: what follows the bar is a whole digit this high
 REST_WIDE = 1.4  # of the mark's height: and one digit wide at most (a 5's bar reaches out)
@@ -35,9 +37,10 @@ def apart(bar: tuple[int, int, int, int], digit: tuple[int, int, int, int]) -> b
 def bar_ahead(mask: np.ndarray) -> int | None:
     """The column where a minus written touching the digit after it ends, in ``mask`` (one
     mark, box pixels), or None. Columns from the mark's left that hold one thin band of ink
-    in its middle rows are the bar; a digit of the mark's full height follows, no wider
-    than a digit, and no bar as long leaves it on its right (a line struck through a number
-    is a bar on both sides; a 4's arm or the side of a 0 is shorter)."""
+    in its middle rows, level and evenly thick, are the bar; a digit of the mark's full
+    height follows, no wider than a digit, and no bar as long leaves it on its right (a
+    line struck through a number is a bar on both sides; a 4's arm or the side of a 0 is
+    shorter)."""
     x, y, w, h = cv2.boundingRect(mask.view(np.uint8))
     if h < 8:
         return None
@@ -51,6 +54,9 @@ def bar_ahead(mask: np.ndarray) -> int | None:
     run = _level_run(bar, centre, LEVEL * h)
     after = _level_run(bar[::-1], centre[::-1], LEVEL * h)  # a bar on the right
     if run < BAR_LONG * h or w - run > REST_WIDE * h or after >= BAR_LONG * h:
+        return None
+    thick = (bottom - top + 1)[:int(np.ceil(BAR_LONG * h))]  # the bar's own columns
+    if int(thick.max() - thick.min()) > max(2, EVEN * h):  # a hook: a small 4's upper stroke
         return None
     rest = cols[:, run:].any(axis=1)
     return x + run if int(rest.sum()) >= REST_HIGH * h else None
