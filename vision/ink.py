@@ -27,6 +27,14 @@ def ink_against(gray: np.ndarray, paper: np.ndarray) -> np.ndarray:
     return ink
 
 
+def ink_map(gray: np.ndarray) -> np.ndarray:
+    """0..1: how much darker than the local paper each pixel is (as the markerless reader
+    sees it, and the printed pad's reader too): a tinted sum row is no ink, nor is the edge of a hard shadow
+    (a hand or a phone under a lamp), where the local maximum, smoothed, spread the lit side
+    some 12 px into the shade, a band of ink across the boxes."""
+    return ink_against(gray, paper_of(gray))
+
+
 def darkest(ink_box: np.ndarray) -> float:
     """The box's darkest ink, bar specks: its 99.5th percentile (as ``np.percentile``'s
     linear one), by one partition; numpy's percentile costs several times more on a box
@@ -45,4 +53,4 @@ def darkest(ink_box: np.ndarray) -> float:
     return float(part[lo] + (at - lo) * (part[hi] - part[lo]))
 
 
-__all__ = ["CLOSE_PX", "darkest", "ink_against", "paper_of"]
+__all__ = ["CLOSE_PX", "darkest", "ink_against", "ink_map", "paper_of"]

@@ -12,7 +12,7 @@ across the box) and junk (a leftover of the printed lines, a speck, a neighbour'
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from vision.ink import ink_against, paper_of
 from vision.kniffel_pad.layout import PadSheetError
 from vision.kniffel_pad.sign import apart, bar_ahead
 from vision.marks import components
@@ -77,14 +76,6 @@ class BoxReading:
     def view(self) -> dict[str, object]:
         return {"value": self.value, "struck": self.struck,
                 "confidence": round(self.confidence, 3)}
-
-
-def ink_map(gray: np.ndarray) -> np.ndarray:
-    """0..1: how much darker than the local paper each pixel is (:mod:`vision.ink`, as the
-    markerless reader sees it): a tinted sum row is no ink, nor is the edge of a hard shadow
-    (a hand or a phone under a lamp), where the local maximum, smoothed, spread the lit side
-    some 12 px into the shade, a band of ink across the boxes."""
-    return ink_against(gray, paper_of(gray))
 
 
 def _to_input(ink: np.ndarray) -> np.ndarray:
@@ -303,7 +294,8 @@ class DigitReader:
 
     def read_boxes(self, ink_boxes: Sequence[np.ndarray], signed: bool = False,
                    sums: bool = False, margin: int = 0,
-                   expect: Sequence[frozenset[int] | None] | None = None) -> list[BoxReading]:
+                   expect: Sequence[frozenset[int] | None] | None = None,
+                   seen: Mapping[bytes, np.ndarray] | None = None) -> list[BoxReading]:
         """Every box: first each mark as it is; where the network is not sure a mark is one
         digit or stroke, the joins and cuts that involve that mark are scored too.
         ``signed``: a dash before the digits is a minus (other score sheets have negative
@@ -316,11 +308,16 @@ class DigitReader:
         checked), a box with a mark left unread gets the number network's guess too (see
         :meth:`NumberReader.check`). ``margin``: px of each box beyond its lines either side
         (a cut kept wide); a stroke's share of the box is measured between the lines.
-        ``expect``: what each box may hold by the game's rules (:func:`numbers.join`)."""
+        ``expect``: what each box may hold by the game's rules (:func:`numbers.join`);
+        ``seen``: answers known already, by the crop's bytes (the marks a photo's way up was
+        judged by); ``read`` gathers every answer, as they come."""
         quick = [segment(b, whole_only=True) for b in ink_boxes]
         widths = [b.shape[1] - 2 * margin for b in ink_boxes]
         pieces = [p for sg in quick for p in sg.pieces]
-        probs = self.probs([p.image for p in pieces])
+        read = dict(seen or {})
+        new = {k: p.image for p in pieces if (k := p.image.tobytes()) not in read}
+        read.update(zip(new, self.probs(list(new.values()))))
+        probs = np.array([read[p.image.tobytes()] for p in pieces]).reshape(-1, len(CLASSES))
         out: list[BoxReading | None] = []
         redo: list[tuple[int, frozenset[int]]] = []
         firsts: dict[int, BoxReading] = {}
@@ -341,7 +338,6 @@ class DigitReader:
             value, p_net = guess.best()
             if value == firsts[n].value and p_net >= AGREE:
                 out[n] = firsts[n]
-        read = {p.image.tobytes(): row for p, row in zip(pieces, probs)}
         self._cut_and_join(ink_boxes, [r for r in redo if out[r[0]] is None], out, signed,
                            widths, read)
         readings = [r for r in out if r is not None]
@@ -495,4 +491,4 @@ def decide(seg: Segmentation, probs: np.ndarray, box_w: int, signed: bool = Fals
 
 
 __all__ = ["BoxReading", "CLASSES", "DigitReader", "Piece", "Segmentation", "decide",
-           "ink_map", "pen_mask", "pieces", "plain", "segment"]
+           "pen_mask", "pieces", "plain", "segment"]

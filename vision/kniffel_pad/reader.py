@@ -21,7 +21,8 @@ from companion.games.kniffel.dice import DEFAULT_DICE, DiceSet
 from companion.games.kniffel.pad import BOXES, UPPER, UPPER_BONUS, Pad
 from companion.games.kniffel.padcheck import SUM_PARTS, SURE
 from companion.games.kniffel.written import possible_scores
-from vision.kniffel_pad.digits import INSET_MM, BoxReading, DigitReader, ink_map
+from vision.ink import ink_map
+from vision.kniffel_pad.digits import INSET_MM, BoxReading, DigitReader
 from vision.kniffel_pad.layout import (
     PAGE_H, PAGE_W, ROWS, SUMS, Layout, PadSheetError, marker_corners,
 )

@@ -108,7 +108,8 @@ def cut_cells(lat: Lattice, text: bool = False) -> tuple[dict[Group, np.ndarray]
 
 
 def _read_table(lat: Lattice, cells: tuple[dict[Group, np.ndarray], set[Group]],
-                reader: DigitReader, text: bool, rules: bool) -> Table:
+                reader: DigitReader, text: bool, rules: bool,
+                seen: dict[bytes, np.ndarray] | None = None) -> Table:
     boxes, printed = cells
     cells_of = list(boxes)
     hand = [g for g in cells_of if g not in printed]
@@ -117,7 +118,8 @@ def _read_table(lat: Lattice, cells: tuple[dict[Group, np.ndarray], set[Group]],
                      else [""] * len(printed)))
     expect = [_may_hold(g, words) for g in hand] if text and rules else None
     readings = dict(zip(hand, reader.read_boxes([boxes[g] for g in hand], signed=True,
-                                                margin=MARGIN_PX, expect=expect)))
+                                                margin=MARGIN_PX, expect=expect,
+                                                seen=seen)))
     grid: list[list[Cell | None]] = [[None] * lat.cols for _ in range(lat.rows)]
     for g in cells_of:
         span = (g.r1 - g.r0 + 1, g.c1 - g.c0 + 1)
@@ -157,21 +159,23 @@ def _hand(found: Found) -> list[np.ndarray]:
     return [b for _, (boxes, printed) in found for g, b in boxes.items() if g not in printed]
 
 
-def _both_ways(inks: list[np.ndarray], reader: DigitReader) -> tuple[float, float]:
+def _both_ways(inks: list[np.ndarray], reader: DigitReader
+               ) -> tuple[float, float, dict[bytes, np.ndarray]]:
     """How surely the marks of the inkiest cells read as digits or strokes as they are, and
-    each turned upside down (the marks as cut, turned whole); 0, 0 without marks."""
+    each turned upside down (the marks as cut, turned whole); 0, 0 without marks. Also the
+    network's answer for each mark as it is, by its bytes: the cells' reading asks again."""
     sample = sorted(inks, key=lambda b: -float(b.sum()))[:SAMPLE]
     marks = [p.image for b in sample for p in segment(b, whole_only=True).pieces]
     if not marks:
-        return 0.0, 0.0
+        return 0.0, 0.0, {}
     level = np.asarray(marks, np.float32)
     both = reader.probs(np.concatenate([level, np.rot90(level, 2, axes=(1, 2))]))
     as_is, upside_down = both[:, :JUNK].max(axis=1).reshape(2, len(level)).mean(axis=1)
-    return float(as_is), float(upside_down)
+    return float(as_is), float(upside_down), {m.tobytes(): p for m, p in zip(marks, both)}
 
 
 def upright(image: np.ndarray, found: Found, reader: DigitReader, text: bool
-            ) -> tuple[int, Found | None]:
+            ) -> tuple[int, Found | None, dict[bytes, np.ndarray]]:
     """Quarter turns (counter-clockwise, as ``np.rot90``) that make the pad in ``image``
     upright. A pad on a table is often photographed from the far side or from beside it (a
     phone held flat does not know which way is up), and its digits tell: the marks of the
@@ -181,17 +185,19 @@ def upright(image: np.ndarray, found: Found, reader: DigitReader, text: bool
     only when its cells stand taller than wide (``TALL``; score sheets have them wider). A
     turn is taken only when clearly surer than the photo as it is (``TURN_MARGIN``): 0, 1
     and 8 read alike both ways, and a good reading turned by mistake is lost whole. Also
-    returns the tables found a quarter turned, when they were looked for."""
+    returns the tables found a quarter turned, when they were looked for, and the network's
+    answers for the marks of the photo as it is (:func:`_both_ways`)."""
     hand = _hand(found)
     if not hand:
-        return 0, None
-    sure = dict(zip((0, 2), _both_ways(hand, reader)))
+        return 0, None, {}
+    as_is, upside_down, seen = _both_ways(hand, reader)
+    sure = {0: as_is, 2: upside_down}
     side = None
     if float(np.median([b.shape[1] / b.shape[0] for b in hand])) < TALL:
         side = _tables(np.ascontiguousarray(np.rot90(image)), text)
-        sure |= dict(zip((1, 3), _both_ways(_hand(side), reader)))
+        sure |= dict(zip((1, 3), _both_ways(_hand(side), reader)[:2]))
     best = max(sure, key=lambda k: sure[k])
-    return (best if sure[best] >= sure[0] + TURN_MARGIN else 0), side
+    return (best if sure[best] >= sure[0] + TURN_MARGIN else 0), side, seen
 
 
 def _unturn(points: np.ndarray, turns: int, shape: tuple[int, ...]) -> np.ndarray:
@@ -216,13 +222,14 @@ def read_pad(image: np.ndarray, reader: DigitReader, text: bool = False,
     t0 = time.perf_counter()
     image, scale = shrink(image)
     found = _tables(image, text)
-    turns, side = upright(image, found, reader, text)
+    turns, side, seen = upright(image, found, reader, text)
     if turns:
         image = np.ascontiguousarray(np.rot90(image, turns))
         found = side if turns == 1 and side is not None else _tables(image, text)
+        seen = {}
     tables = []
     for lat, cells in found:
-        table = _read_table(lat, cells, reader, text, rules)
+        table = _read_table(lat, cells, reader, text, rules, seen)
         corners = _unturn(table.corners, turns, image.shape) / scale
         tables.append(Table(corners, table.cells, table.lattice, 1 / scale))
     if not tables:
