@@ -11,8 +11,10 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from pad_support import held_out_digits
 from vision.kniffel_pad.digits import (CLASSES, JUNK, DigitReader, Piece, Segmentation, decide,
                                        pen_mask, segment)
+from vision.kniffel_pad.hands import continental
 
 BLANK_INPUT = np.zeros((28, 28), np.float32)
 Box = tuple[int, int, int, int]
@@ -139,3 +141,52 @@ def test_a_stroke_across_a_cell_cut_wide_strikes_it() -> None:
 
 def test_an_empty_cut_has_no_pen() -> None:
     assert pen_mask(np.zeros((0, 12), np.float32)).shape == (0, 12)
+
+
+def _crossed(rng: np.random.Generator) -> np.ndarray:
+    """A cut box (48 px high inside 12 px margins, 70-160 wide) crossed out with an X by
+    hand: two bowed strokes, their ends off the corners, of any pen, blurred."""
+    w = int(rng.integers(70, 160))
+    box = np.zeros((72, w + 24), np.float32)
+    hw, hh = rng.uniform(0.35, 0.95) * w / 2, rng.uniform(0.5, 0.95) * 24
+    cx, cy = 12 + w / 2 + rng.uniform(-0.1, 0.1) * w, 36 + rng.uniform(-4, 4)
+    width = int(rng.integers(2, 6))
+
+    def off() -> float:
+        return float(rng.uniform(-0.24, 0.24) * min(hw, hh))
+
+    for (x0, y0), (x1, y1) in (((cx - hw, cy - hh), (cx + hw, cy + hh)),
+                               ((cx - hw, cy + hh), (cx + hw, cy - hh))):
+        p0, p1 = (x0 + off(), y0 + off()), (x1 + off(), y1 + off())
+        bow = ((p0[0] + p1[0]) / 2 + off() / 2, (p0[1] + p1[1]) / 2 + off() / 2)
+        pts = np.round(np.array([p0, bow, p1]) * 4).astype(np.int32)
+        cv2.polylines(box, [pts], False, 0.8, width, cv2.LINE_AA, shift=2)
+    return cv2.GaussianBlur(box, (0, 0), float(rng.uniform(0.5, 1.3)))
+
+
+def test_a_box_crossed_out_with_an_x_is_struck() -> None:
+    """An X is wider than a digit, so it was cut in two and read as a number ("26", "76");
+    two strokes corner to corner along its own outline are an X, read as struck."""
+    reader = DigitReader.load()
+    rng = np.random.default_rng(5)
+    boxes = [_crossed(rng) for _ in range(60)]
+    struck = [r for r in reader.read_boxes(boxes, signed=True, margin=12) if r.struck]
+    assert len(struck) >= 57 and all(r.value == 0 for r in struck)
+
+
+def test_no_digit_alone_is_taken_for_an_x() -> None:
+    """Of the held-out digits and their German 1s and 7s, none lies along both diagonals
+    of its outline from end to end (an 8, a 4 or a barred 7 cross them only here and
+    there)."""
+    images, labels = held_out_digits()
+    german = continental((images, labels), np.random.default_rng(0))
+    crossed = 0
+    for glyph in [*images, *(g for g, y in zip(*german) if y in (1, 7))]:
+        g = glyph.astype(np.float32) / 255.0
+        ys, xs = np.nonzero(g > 0.2)
+        g = g[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+        g = cv2.resize(g, (max(1, round(g.shape[1] * 32 / g.shape[0])), 32))[:, :100]
+        box = np.zeros((72, 150), np.float32)
+        box[20:52, 24:24 + g.shape[1]] = 0.8 * g
+        crossed += segment(box).cross
+    assert crossed == 0

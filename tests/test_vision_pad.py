@@ -508,6 +508,31 @@ def _one_by_a_thick_line() -> np.ndarray:
     return cv2.GaussianBlur(page, (0, 0), 1.5)
 
 
+def test_boxes_crossed_out_with_an_x_are_struck(reader: DigitReader) -> None:
+    """A drawn table of printed digits, two of its boxes crossed out with an X from corner to
+    corner, as many players strike a box they give up; blurred as a phone's photo is."""
+    page = np.full((700, 900), 245, np.uint8)
+    x0, y0, cell_w, cell_h = 100, 100, 240, 110
+    for r in range(5):
+        cv2.line(page, (x0, y0 + r * cell_h), (x0 + 3 * cell_w, y0 + r * cell_h), 30, 3)
+    for c in range(4):
+        cv2.line(page, (x0 + c * cell_w, y0), (x0 + c * cell_w, y0 + 4 * cell_h), 30, 3)
+    crossed = {(1, 1), (3, 2)}
+    for r in range(4):
+        for c in range(3):
+            left, top = x0 + c * cell_w, y0 + r * cell_h
+            if (r, c) in crossed:
+                cv2.line(page, (left + 60, top + 20), (left + 180, top + 92), 40, 5, cv2.LINE_AA)
+                cv2.line(page, (left + 64, top + 90), (left + 176, top + 16), 40, 5, cv2.LINE_AA)
+            else:
+                cv2.putText(page, str(3 * r + c + 1), (left + 80, top + cell_h - 25),
+                            cv2.FONT_HERSHEY_SIMPLEX, 2.2, 30, 6, cv2.LINE_AA)
+    cells = read_pad(cv2.GaussianBlur(page, (0, 0), 1.2), reader).tables[0].cells
+    for r, c in crossed:
+        assert (cells[r][c].value, cells[r][c].struck) == (0, True)
+    assert cells[0][0].value == 1 and not cells[0][0].struck
+
+
 def test_a_1_just_inside_a_thick_line_is_no_leftover_of_it(reader: DigitReader) -> None:
     """Blurred, the pixel or two of paper between the 1 and the line keeps some ink; it is
     still paler than the 1 all along it, where a line's own leftover runs into its line.

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from vision.kniffel_pad.cross import is_cross
 from vision.kniffel_pad.layout import PadSheetError
 from vision.kniffel_pad.sign import apart, bar_ahead
 from vision.marks import components
@@ -42,6 +43,7 @@ SURE = 0.95  # a mark read as one digit this surely is not cut or joined
 SPECK = 0.8  # a mark smaller than a digit this surely junk is not joined or cut either
 DIGIT_SIZED, DROP_COST = 0.25, float(np.log(0.005))
 UNREAD = 0.3  # the confidence of a box where a digit-sized mark was left unread
+CROSS_SURE = 0.9  # a box struck with an X: the shape's rule, not a network's belief
 MAX_GROUPS, MAX_JOIN, MAX_DIGITS = 8, 3, 3
 STRAY_W, STRAY_H = 0.35, 0.75  # a stray stroke: width for its height, height for the tallest
 STACK_SLIP = 0.1  # a stroke broken in two: its pieces one above the other, this far apart
@@ -183,6 +185,7 @@ class Segmentation:
     marks: int
     height: int  # of the box, px
     bar: tuple[int, int] | None = None  # the first mark cut into a minus and its digit
+    cross: bool = False  # a mark is an X (:func:`cross.is_cross`): the box is struck
 
 
 def segment(ink_box: np.ndarray, whole_only: bool = False,
@@ -195,7 +198,8 @@ def segment(ink_box: np.ndarray, whole_only: bool = False,
     joining are judged by what the pieces look like, not by a width rule alone.
     ``whole_only`` offers each mark as it is (the quick first look); ``around`` joins and
     cuts only runs of marks that hold one of these (the marks the first look was unsure
-    of): two digits read surely one by one are not offered joined.
+    of): two digits read surely one by one are not offered joined. A minus touching the
+    digit after it is cut off (:func:`sign.bar_ahead`) and offered as one more way.
     """
     groups = _groups(pen_mask(ink_box))
     found: list[Piece] = []
@@ -225,24 +229,17 @@ def segment(ink_box: np.ndarray, whole_only: bool = False,
                     idx.append(len(found))
                     found.append(Piece(_to_input(crop), (x, y, pw, ph)))
                 options.append((i, j + 1, tuple(idx)))
-    bar = _bar_and_digit(ink_box, groups, found, options)
-    return Segmentation(tuple(found), tuple(options), len(groups), ink_box.shape[0], bar)
-
-
-def _bar_and_digit(ink_box: np.ndarray, groups: list[np.ndarray], found: list[Piece],
-                   options: list[tuple[int, int, tuple[int, ...]]]) -> tuple[int, int] | None:
-    """The first mark cut where a minus touching its digit ends (:func:`sign.bar_ahead`),
-    offered as one more way to read it; the two pieces' indices, or None."""
-    at = bar_ahead(groups[0]) if groups else None
-    cut = _cut(groups[0], [at]) if at is not None else None
-    if cut is None:
-        return None
-    for part in cut:
+    at = bar_ahead(groups[0]) if groups else None  # a minus touching its digit, cut off
+    halves = _cut(groups[0], [at]) if at is not None else None
+    for part in halves or []:
         x, y, pw, ph = _bbox(part)
         found.append(Piece(_to_input(ink_box[y:y + ph, x:x + pw] * part[y:y + ph, x:x + pw]),
                            (x, y, pw, ph)))
-    options.append((0, 1, (len(found) - 2, len(found) - 1)))
-    return len(found) - 2, len(found) - 1
+    bar = (len(found) - 2, len(found) - 1) if halves else None
+    if bar is not None:
+        options.append((0, 1, bar))
+    return Segmentation(tuple(found), tuple(options), len(groups), ink_box.shape[0], bar,
+                        any(is_cross(g) for g in groups))
 
 
 def pieces(ink_box: np.ndarray) -> list[Piece]:
@@ -451,13 +448,19 @@ def decide(seg: Segmentation, probs: np.ndarray, box_w: int, signed: bool = Fals
     """The box's reading from its candidates' class probabilities.
 
     A dash or slash alone, or one over much of the box's width, or any mark running over
-    most of it, strikes the box whatever else is written there (a crossed-out number is a
-    struck box). Beside digits, a small slash is a slanted 1 and a small dash a stray bar.
-    A number's confidence is its least sure digit's. With ``signed``, a dash right before
-    the digits makes the number negative.
+    most of it, or an X, strikes the box whatever else is written there (a crossed-out
+    number is a struck box). Beside digits, a small slash is a slanted 1 and a small dash a
+    stray bar. A number's confidence is its least sure digit's. With ``signed``, a dash
+    right before the digits makes the number negative. A box the network reads struck is
+    read so whatever the X's rule says (a broad bar fills both diagonals of its outline).
     """
     if seg.marks == 0:
         return BoxReading(None, False, 1.0)
+    reading = _decide(seg, probs, box_w, signed)
+    return reading if reading.struck or not seg.cross else BoxReading(0, True, CROSS_SURE, "x")
+
+
+def _decide(seg: Segmentation, probs: np.ndarray, box_w: int, signed: bool) -> BoxReading:
     minus = _minus(seg) if signed else None
     if minus is not None:  # the sign is read as a dash, and as nothing else
         piece, option = minus
