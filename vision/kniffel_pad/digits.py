@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from vision.kniffel_pad.cross import is_cross
+from vision.kniffel_pad.cuts import MIN_AREA, bbox, cut_at, cuts
 from vision.kniffel_pad.layout import PadSheetError
 from vision.kniffel_pad.sign import apart, bar_ahead
 from vision.marks import components
@@ -48,7 +49,6 @@ MAX_GROUPS, MAX_JOIN, MAX_DIGITS = 8, 3, 3
 STRAY_W, STRAY_H = 0.35, 0.75  # a stray stroke: width for its height, height for the tallest
 STACK_SLIP = 0.1  # a stroke broken in two: its pieces one above the other, this far apart
 APART_COST = float(np.log(0.05))
-MIN_AREA = 14  # px at PX_PER_MM: smaller marks are dust
 INSET_MM = 1.1  # keep clear of the printed lines
 STRIKE_SPAN = 0.7  # any mark over this share of the box's width strikes it
 STROKE_SPAN = 0.4  # a dash or slash over this share does
@@ -140,41 +140,6 @@ def _groups(mask: np.ndarray) -> list[np.ndarray]:
     return [m[labels] for m in member]
 
 
-def _bbox(mask: np.ndarray) -> tuple[int, int, int, int]:
-    x, y, w, h = cv2.boundingRect(mask.view(np.uint8))
-    return int(x), int(y), int(w), int(h)
-
-
-def _cuts(mask: np.ndarray, parts: int) -> list[list[int]]:
-    """Where to cut a mark into ``parts`` side by side: at its thinnest columns near the
-    even places; in two, also nearer either end (a narrow 1 or 4 beside a wide 8)."""
-    x, _, w, _ = _bbox(mask)
-    profile = mask[:, x:x + w].sum(axis=0).astype(np.float32)
-
-    def thinnest(lo: float, hi: float) -> int:
-        a, b = max(1, round(lo * w)), min(w - 1, round(hi * w) + 1)
-        return x + (a + int(np.argmin(profile[a:b])) if b > a else (a + b) // 2)
-
-    if parts == 2:
-        found = {thinnest(0.22, 0.42), thinnest(0.38, 0.62), thinnest(0.58, 0.78)}
-        return [[c] for c in sorted(found)]
-    return [[thinnest(k / parts - 1 / (3 * parts), k / parts + 1 / (3 * parts))
-             for k in range(1, parts)]]
-
-
-def _cut(mask: np.ndarray, cuts: list[int]) -> list[np.ndarray] | None:
-    """The mask cut at these columns (None if a part would be too thin or empty)."""
-    x, _, w, _ = _bbox(mask)
-    out = []
-    for a, b in zip([x, *cuts], [*cuts, x + w]):
-        part = np.zeros_like(mask)
-        part[:, a:b] = mask[:, a:b]
-        if b - a < 2 or int(part.sum()) < MIN_AREA:
-            return None
-        out.append(part)
-    return out
-
-
 @dataclass(frozen=True)
 class Segmentation:
     """Every way a box's marks may be digits: each option covers the marks ``start:end``
@@ -208,7 +173,7 @@ def segment(ink_box: np.ndarray, whole_only: bool = False,
         union = np.zeros_like(groups[i])
         for j in range(i, min(len(groups), i + (1 if whole_only else MAX_JOIN))):
             union = union | groups[j]
-            _, _, w, h = _bbox(union)
+            _, _, w, h = bbox(union)
             if j > i and w > 2.4 * h:
                 break
             settled = around is not None and around.isdisjoint(range(i, j + 1))
@@ -217,22 +182,22 @@ def segment(ink_box: np.ndarray, whole_only: bool = False,
             ways: list[list[int]] = [[]]
             for parts in range(2, 1 if whole_only or settled else MAX_DIGITS + 1):
                 if w >= CUT_WIDTH[parts] * h:
-                    ways += _cuts(union, parts)
+                    ways += cuts(union, parts)
             for way in ways:
-                cut = _cut(union, way)
+                cut = cut_at(union, way)
                 if cut is None:
                     continue
                 idx = []
                 for part in cut:
-                    x, y, pw, ph = _bbox(part)
+                    x, y, pw, ph = bbox(part)
                     crop = ink_box[y:y + ph, x:x + pw] * part[y:y + ph, x:x + pw]
                     idx.append(len(found))
                     found.append(Piece(_to_input(crop), (x, y, pw, ph)))
                 options.append((i, j + 1, tuple(idx)))
     at = bar_ahead(groups[0]) if groups else None  # a minus touching its digit, cut off
-    halves = _cut(groups[0], [at]) if at is not None else None
+    halves = cut_at(groups[0], [at]) if at is not None else None
     for part in halves or []:
-        x, y, pw, ph = _bbox(part)
+        x, y, pw, ph = bbox(part)
         found.append(Piece(_to_input(ink_box[y:y + ph, x:x + pw] * part[y:y + ph, x:x + pw]),
                            (x, y, pw, ph)))
     bar = (len(found) - 2, len(found) - 1) if halves else None

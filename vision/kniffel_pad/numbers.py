@@ -23,8 +23,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.kniffel_pad.digits import (MIN_AREA, NUMBERS_PATH, UNREAD, BoxReading, pen_mask,
-                                       plain)
+from vision.kniffel_pad.cuts import MIN_AREA
+from vision.kniffel_pad.digits import NUMBERS_PATH, UNREAD, BoxReading, pen_mask, plain
 from vision.kniffel_pad.layout import PadSheetError
 from vision.marks import components
 from vision.model_file import OnnxNet, read_model, write_model

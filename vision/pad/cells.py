@@ -21,7 +21,8 @@ import numpy as np
 
 from vision import VisionError, ocr
 from vision.ink import darkest
-from vision.kniffel_pad.digits import INK_FLOOR, INK_ON, MIN_AREA, pen_mask
+from vision.kniffel_pad.cuts import MIN_AREA
+from vision.kniffel_pad.digits import INK_FLOOR, INK_ON, pen_mask
 from vision.marks import components
 from vision.pad.lattice import Lattice
 
