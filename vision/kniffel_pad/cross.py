@@ -23,7 +23,12 @@ def is_cross(mask: np.ndarray) -> bool:
     x, y, w, h = cv2.boundingRect(mask.view(np.uint8))
     if min(w, h) < MIN_PX or not SHAPE[0] <= w / h <= SHAPE[1]:
         return False
-    ys, xs = np.nonzero(mask[y:y + h, x:x + w])
+    cols = mask[y:y + h, x:x + w]
+    ch, cw = max(1, h // 4), max(1, w // 4)  # an X reaches its four corners, and its middle
+    if not (cols[:ch, :cw].any() and cols[:ch, -cw:].any() and cols[-ch:, :cw].any()
+            and cols[-ch:, -cw:].any() and cols[ch:-ch, cw:-cw].any()):
+        return False
+    ys, xs = np.nonzero(cols)
     px, py = xs.astype(np.float32), ys.astype(np.float32)
     a, b = float(w - 1), float(h - 1)
     length = float(np.hypot(a, b))

@@ -42,9 +42,14 @@ def bar_ahead(mask: np.ndarray) -> int | None:
     line struck through a number is a bar on both sides; a 4's arm or the side of a 0 is
     shorter)."""
     x, y, w, h = cv2.boundingRect(mask.view(np.uint8))
-    if h < 8:
+    if h < 8 or w < BAR_LONG * h:
         return None
     cols = mask[y:y + h, x:x + w]
+    last = int(np.ceil(BAR_LONG * h)) - 1  # a quick look at the bar's first, middle and
+    for c in (0, last // 2, last):  # last column, which most marks fail
+        ink = np.flatnonzero(cols[:, c])
+        if ink.size == 0 or ink[-1] - ink[0] + 1 > max(2, BAR_THICK * h):
+            return None
     inked = cols.any(axis=0)
     top = np.argmax(cols, axis=0)
     bottom = h - 1 - np.argmax(cols[::-1], axis=0)
