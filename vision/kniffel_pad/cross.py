@@ -38,7 +38,7 @@ def is_cross(mask: np.ndarray) -> bool:
     on_falling, on_rising = falling <= near, rising <= near
     if float((on_falling | on_rising).mean()) < ON_DIAGONALS:
         return False
-    along = px / a if a > 0 else np.zeros_like(px)  # where along either diagonal, 0..1
+    along = px / a  # where along either diagonal, 0..1 (w > 1: MIN_PX)
     return all(len(np.unique(np.minimum((along[on] * 10).astype(int), 9))) >= 10 * COVERED
                for on in (on_falling, on_rising))
 

@@ -13,6 +13,7 @@ MIN_AREA = 14  # px at the pad's PX_PER_MM: smaller marks are dust
 
 
 def bbox(mask: np.ndarray) -> tuple[int, int, int, int]:
+    """x, y, w, h as Python ints (OpenCV's are numpy's, which JSON and dataclasses keep)."""
     x, y, w, h = cv2.boundingRect(mask.view(np.uint8))
     return int(x), int(y), int(w), int(h)
 

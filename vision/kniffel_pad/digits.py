@@ -412,12 +412,12 @@ def decide(seg: Segmentation, probs: np.ndarray, box_w: int, signed: bool = Fals
            ) -> BoxReading:
     """The box's reading from its candidates' class probabilities.
 
-    A dash or slash alone, or one over much of the box's width, or any mark running over
-    most of it, or an X, strikes the box whatever else is written there (a crossed-out
-    number is a struck box). Beside digits, a small slash is a slanted 1 and a small dash a
-    stray bar. A number's confidence is its least sure digit's. With ``signed``, a dash
-    right before the digits makes the number negative. A box the network reads struck is
-    read so whatever the X's rule says (a broad bar fills both diagonals of its outline).
+    A dash or slash alone, or one over much of the box's width, or any mark read as one
+    running over most of it, or an X, strikes the box whatever else is written there.
+    Beside digits, a small slash is a slanted 1 and a small dash a stray bar. A number's
+    confidence is its least sure digit's. With ``signed``, a dash right before the digits
+    makes the number negative. A box the network reads struck is read so whatever the X's
+    rule says (a broad bar fills both diagonals of its outline too).
     """
     if seg.marks == 0:
         return BoxReading(None, False, 1.0)
@@ -426,6 +426,7 @@ def decide(seg: Segmentation, probs: np.ndarray, box_w: int, signed: bool = Fals
 
 
 def _decide(seg: Segmentation, probs: np.ndarray, box_w: int, signed: bool) -> BoxReading:
+    """The reading the network's likeliest chain gives, the sign by its shape."""
     minus = _minus(seg) if signed else None
     if minus is not None:  # the sign is read as a dash, and as nothing else
         piece, option = minus

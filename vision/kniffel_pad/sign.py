@@ -17,8 +17,8 @@ import numpy as np
 # of the digit's height, up to 0.08 of it under the digit; of MNIST's 982 test 4s, 16 reach
 # out as far as a quarter of their height to the left of their stroke, 2 as far as 0.32
 BAR_THICK, BAR_LONG, MIDDLE = 0.3, 0.32, (0.25, 0.8)
-EVEN = 0.1  # of the mark's height: a bar's columns differ no more in thickness (a pen's
-# stroke keeps its width)
+EVEN = 0.1  # of the mark's height: a bar's columns differ no more in thickness (a pen keeps
+# its width; a small 4's hooked arm doubles it)
 LEVEL = 0.1  # of the mark's height: a bar's middle rises or falls no more along it
 REST_HIGH = 0.8  # of the mark's height: what follows the bar is a whole digit this high
 REST_WIDE = 1.4  # of the mark's height: and one digit wide at most (a 5's bar reaches out)
@@ -45,8 +45,8 @@ def bar_ahead(mask: np.ndarray) -> int | None:
     if h < 8 or w < BAR_LONG * h:
         return None
     cols = mask[y:y + h, x:x + w]
-    last = int(np.ceil(BAR_LONG * h)) - 1  # a quick look at the bar's first, middle and
-    for c in (0, last // 2, last):  # last column, which most marks fail
+    long = int(np.ceil(BAR_LONG * h))  # the columns the bar must hold at least
+    for c in (0, (long - 1) // 2, long - 1):  # a quick look at three, which most marks fail
         ink = np.flatnonzero(cols[:, c])
         if ink.size == 0 or ink[-1] - ink[0] + 1 > max(2, BAR_THICK * h):
             return None
@@ -60,8 +60,8 @@ def bar_ahead(mask: np.ndarray) -> int | None:
     after = _level_run(bar[::-1], centre[::-1], LEVEL * h)  # a bar on the right
     if run < BAR_LONG * h or w - run > REST_WIDE * h or after >= BAR_LONG * h:
         return None
-    thick = (bottom - top + 1)[:int(np.ceil(BAR_LONG * h))]  # the bar's own columns
-    if int(thick.max() - thick.min()) > max(2, EVEN * h):  # a hook: a small 4's upper stroke
+    thick = (bottom - top + 1)[:long]  # the bar's own columns
+    if int(thick.max() - thick.min()) > max(2, EVEN * h):
         return None
     rest = cols[:, run:].any(axis=1)
     return x + run if int(rest.sum()) >= REST_HIGH * h else None
