@@ -14,11 +14,10 @@ import cv2
 import numpy as np
 import pytest
 
-from pad_support import held_out_digits, reader  # noqa: F401 (a fixture)
+from pad_support import digits_alone, held_out_digits, reader  # noqa: F401 (a fixture)
 
 from companion.cli import main
 from vision.kniffel_pad.digits import DigitReader
-from vision.kniffel_pad.hands import continental
 from vision.kniffel_pad.synth import in_noise, in_shadow
 from vision.pad import PadError, read_pad, synth
 from vision.pad.lattice import _off_course
@@ -193,17 +192,7 @@ def test_digits_alone_are_not_taken_for_a_minus_and_a_digit(reader: DigitReader)
     """A 4's arm, a 1's up-stroke or a 7's bar reach out left at the middle as a minus
     does: of the held-out digits written alone, and their 1s and 7s written the German way,
     at most one in a thousand is read negative (one 4 in a hundred reaches as far)."""
-    images, labels = held_out_digits()
-    german = continental((images, labels), np.random.default_rng(0))
-    boxes = []
-    for glyph, label in [*zip(images, labels), *((g, y) for g, y in zip(*german) if y in (1, 7))]:
-        g = glyph.astype(np.float32) / 255.0
-        ys, xs = np.nonzero(g > 0.2)
-        g = g[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
-        g = cv2.resize(g, (max(1, round(g.shape[1] * 32 / g.shape[0])), 32))[:, :100]
-        box = np.zeros((72, 150), np.float32)
-        box[20:52, 24:24 + g.shape[1]] = 0.8 * g
-        boxes.append(box)
+    boxes = digits_alone()
     negative = [r for r in reader.read_boxes(boxes, signed=True) if (r.value or 0) < 0]
     assert len(boxes) == 1200 and len(negative) <= 1
 
