@@ -188,6 +188,17 @@ def test_a_minus_touching_its_digit_is_read(reader: DigitReader) -> None:
             assert (minus.value, minus.struck) == (-plain.value, False), (digits, gap)
 
 
+def test_a_minus_under_a_slanted_ones_foot_leaves_the_one_a_one(reader: DigitReader) -> None:
+    """A minus written into a slanted 1 runs on under the 1's foot; cut off where the 1
+    begins, its end stayed with the 1, which then read as a 4 ("-45" for -15)."""
+    for width in (3, 4):
+        box = np.zeros((72, 150), np.float32)
+        box[34:38, 12:32] = 0.8  # the minus
+        cv2.line(box, (28, 52), (40, 20), 0.8, width, cv2.LINE_AA)  # the 1, its foot under it
+        box[:, 50:98] = np.maximum(box[:, 50:98], _written([5], dash=False)[:, 12:60])
+        assert reader.read_boxes([box], signed=True)[0].value == -15
+
+
 def test_digits_alone_are_not_taken_for_a_minus_and_a_digit(reader: DigitReader) -> None:
     """A 4's arm, a 1's up-stroke or a 7's bar reach out left at the middle as a minus
     does: of the held-out digits written alone, and their 1s and 7s written the German way,

@@ -23,7 +23,7 @@ import numpy as np
 from vision.kniffel_pad.cross import is_cross
 from vision.kniffel_pad.cuts import MIN_AREA, bbox, cut_at, cuts
 from vision.kniffel_pad.layout import PadSheetError
-from vision.kniffel_pad.sign import apart, bar_ahead
+from vision.kniffel_pad.sign import apart, bar_ahead, bar_end_off
 from vision.marks import components
 from vision.model_file import OnnxNet, read_model, write_model
 
@@ -196,6 +196,8 @@ def segment(ink_box: np.ndarray, whole_only: bool = False,
                 options.append((i, j + 1, tuple(idx)))
     at = bar_ahead(groups[0]) if groups else None  # a minus touching its digit, cut off
     halves = cut_at(groups[0], [at]) if at is not None else None
+    if halves is not None and at is not None:
+        halves[1] = bar_end_off(groups[0], halves[1], at)
     for part in halves or []:
         x, y, pw, ph = bbox(part)
         found.append(Piece(_to_input(ink_box[y:y + ph, x:x + pw] * part[y:y + ph, x:x + pw]),

@@ -67,6 +67,27 @@ def bar_ahead(mask: np.ndarray) -> int | None:
     return x + run if int(rest.sum()) >= REST_HIGH * h else None
 
 
+def bar_end_off(mark: np.ndarray, digit: np.ndarray, at: int) -> np.ndarray:
+    """``digit``, the part of ``mark`` right of the cut at column ``at`` (:func:`bar_ahead`),
+    without the bar's end where the bar runs on under the digit's first columns apart from
+    its strokes (a slanted 1's foot below it): read with the 1, that end made it a 4. In
+    each column from the cut, a run of ink level with the bar, no thicker, beside other
+    ink of the column, is the bar's; the first column where it is not ends the bar."""
+    band = np.flatnonzero(mark[:, at - 1])
+    if at < 1 or band.size == 0:
+        return digit
+    lo, hi = int(band[0]), int(band[-1])
+    out = digit.copy()
+    for c in range(at, mark.shape[1]):
+        rows = np.flatnonzero(mark[:, c])
+        runs = np.split(rows, np.flatnonzero(np.diff(rows) > 1) + 1) if rows.size else []
+        level = [r for r in runs if r[0] <= hi and r[-1] >= lo]
+        if len(runs) < 2 or len(level) != 1 or len(level[0]) > hi - lo + 3:
+            break
+        out[level[0], c] = False
+    return out
+
+
 def _level_run(bar: np.ndarray, centre: np.ndarray, level: float) -> int:
     """How many columns from the first hold a bar at the first one's height: a stroke on
     its way up or down (a 1's up-stroke, a 4's slant) leaves it."""
@@ -74,4 +95,4 @@ def _level_run(bar: np.ndarray, centre: np.ndarray, level: float) -> int:
     return int(np.argmin(on)) if not on.all() else len(on)
 
 
-__all__ = ["apart", "bar_ahead"]
+__all__ = ["apart", "bar_ahead", "bar_end_off"]
