@@ -73,8 +73,8 @@ def bar_end_off(mark: np.ndarray, digit: np.ndarray, at: int) -> np.ndarray:
     its strokes (a slanted 1's foot below it): read with the 1, that end made it a 4. In
     each column from the cut, a run of ink level with the bar, no thicker, beside other
     ink of the column, is the bar's; the first column where it is not ends the bar."""
-    band = np.flatnonzero(mark[:, at - 1])
-    if at < 1 or band.size == 0:
+    band = np.flatnonzero(mark[:, at - 1]) if at > 0 else np.zeros(0, int)
+    if band.size == 0:
         return digit
     lo, hi = int(band[0]), int(band[-1])
     out = digit.copy()
