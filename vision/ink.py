@@ -29,9 +29,9 @@ def ink_against(gray: np.ndarray, paper: np.ndarray) -> np.ndarray:
 
 def ink_map(gray: np.ndarray) -> np.ndarray:
     """0..1: how much darker than the local paper each pixel is (as the markerless reader
-    sees it, and the printed pad's reader too): a tinted sum row is no ink, nor is the edge of a hard shadow
-    (a hand or a phone under a lamp), where the local maximum, smoothed, spread the lit side
-    some 12 px into the shade, a band of ink across the boxes."""
+    sees it, and the printed pad's reader too): a tinted sum row is no ink, nor is the edge
+    of a hard shadow (a hand or a phone under a lamp), where the local maximum, smoothed,
+    spread the lit side some 12 px into the shade, a band of ink across the boxes."""
     return ink_against(gray, paper_of(gray))
 
 
