@@ -424,26 +424,35 @@ def test_a_one_whose_gap_the_blur_filled_is_kept() -> None:
     assert box[one].max() < 0.1
 
 
+# the drawn 4 x 3 table of the tests below: its top left corner and a cell's size, px
+X0, Y0, CELL_W, CELL_H = 100, 100, 240, 110
+
+
+def _grid(thick: int | None = None) -> np.ndarray:
+    """A page with the drawn table's lines, 3 px wide (the column line ``thick`` 7 px)."""
+    page = np.full((700, 900), 245, np.uint8)
+    for r in range(5):
+        cv2.line(page, (X0, Y0 + r * CELL_H), (X0 + 3 * CELL_W, Y0 + r * CELL_H), 30, 3)
+    for c in range(4):
+        cv2.line(page, (X0 + c * CELL_W, Y0), (X0 + c * CELL_W, Y0 + 4 * CELL_H), 30,
+                 7 if c == thick else 3)
+    return page
+
+
 def _one_by_a_thick_line() -> np.ndarray:
     """A drawn table whose second column's left line is thick, and a "145" in it whose 1
     stands two pixels inside that line; the photo blurred as a phone's is."""
-    page = np.full((700, 900), 245, np.uint8)
-    x0, y0, cell_w, cell_h = 100, 100, 240, 110
-    for r in range(5):
-        cv2.line(page, (x0, y0 + r * cell_h), (x0 + 3 * cell_w, y0 + r * cell_h), 30, 3)
-    for c in range(4):
-        cv2.line(page, (x0 + c * cell_w, y0), (x0 + c * cell_w, y0 + 4 * cell_h), 30,
-                 7 if c == 1 else 3)
+    page = _grid(thick=1)
     rng = np.random.default_rng(1)
     for r in range(4):
         for c in range(3):
             if (r, c) != (1, 1):
                 cv2.putText(page, str(int(rng.integers(1, 9))),
-                            (x0 + c * cell_w + 90, y0 + (r + 1) * cell_h - 25),
+                            (X0 + c * CELL_W + 90, Y0 + (r + 1) * CELL_H - 25),
                             cv2.FONT_HERSHEY_SIMPLEX, 2.2, 30, 6, cv2.LINE_AA)
-    x = x0 + cell_w + 7
-    cv2.line(page, (x + 3, y0 + cell_h + 22), (x, y0 + 2 * cell_h - 22), 30, 6)
-    cv2.putText(page, "45", (x + 20, y0 + 2 * cell_h - 22), cv2.FONT_HERSHEY_SIMPLEX, 2.2, 30,
+    x = X0 + CELL_W + 7
+    cv2.line(page, (x + 3, Y0 + CELL_H + 22), (x, Y0 + 2 * CELL_H - 22), 30, 6)
+    cv2.putText(page, "45", (x + 20, Y0 + 2 * CELL_H - 22), cv2.FONT_HERSHEY_SIMPLEX, 2.2, 30,
                 6, cv2.LINE_AA)
     return cv2.GaussianBlur(page, (0, 0), 1.5)
 
@@ -451,21 +460,16 @@ def _one_by_a_thick_line() -> np.ndarray:
 def test_boxes_crossed_out_with_an_x_are_struck(reader: DigitReader) -> None:
     """A drawn table of printed digits, two of its boxes crossed out with an X from corner to
     corner, as many players strike a box they give up; blurred as a phone's photo is."""
-    page = np.full((700, 900), 245, np.uint8)
-    x0, y0, cell_w, cell_h = 100, 100, 240, 110
-    for r in range(5):
-        cv2.line(page, (x0, y0 + r * cell_h), (x0 + 3 * cell_w, y0 + r * cell_h), 30, 3)
-    for c in range(4):
-        cv2.line(page, (x0 + c * cell_w, y0), (x0 + c * cell_w, y0 + 4 * cell_h), 30, 3)
+    page = _grid()
     crossed = {(1, 1), (3, 2)}
     for r in range(4):
         for c in range(3):
-            left, top = x0 + c * cell_w, y0 + r * cell_h
+            left, top = X0 + c * CELL_W, Y0 + r * CELL_H
             if (r, c) in crossed:
                 cv2.line(page, (left + 60, top + 20), (left + 180, top + 92), 40, 5, cv2.LINE_AA)
                 cv2.line(page, (left + 64, top + 90), (left + 176, top + 16), 40, 5, cv2.LINE_AA)
             else:
-                cv2.putText(page, str(3 * r + c + 1), (left + 80, top + cell_h - 25),
+                cv2.putText(page, str(3 * r + c + 1), (left + 80, top + CELL_H - 25),
                             cv2.FONT_HERSHEY_SIMPLEX, 2.2, 30, 6, cv2.LINE_AA)
     cells = read_pad(cv2.GaussianBlur(page, (0, 0), 1.2), reader).tables[0].cells
     for r, c in crossed:

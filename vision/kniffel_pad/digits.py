@@ -187,26 +187,24 @@ def segment(ink_box: np.ndarray, whole_only: bool = False,
                 cut = cut_at(union, way)
                 if cut is None:
                     continue
-                idx = []
-                for part in cut:
-                    x, y, pw, ph = bbox(part)
-                    crop = ink_box[y:y + ph, x:x + pw] * part[y:y + ph, x:x + pw]
-                    idx.append(len(found))
-                    found.append(Piece(_to_input(crop), (x, y, pw, ph)))
-                options.append((i, j + 1, tuple(idx)))
+                found += [_piece(ink_box, part) for part in cut]
+                options.append((i, j + 1, tuple(range(len(found) - len(cut), len(found)))))
     at = bar_ahead(groups[0]) if groups else None  # a minus touching its digit, cut off
     halves = cut_at(groups[0], [at]) if at is not None else None
+    bar = None
     if halves is not None and at is not None:
-        halves[1] = bar_end_off(groups[0], halves[1], at)
-    for part in halves or []:
-        x, y, pw, ph = bbox(part)
-        found.append(Piece(_to_input(ink_box[y:y + ph, x:x + pw] * part[y:y + ph, x:x + pw]),
-                           (x, y, pw, ph)))
-    bar = (len(found) - 2, len(found) - 1) if halves else None
-    if bar is not None:
+        found += [_piece(ink_box, halves[0]),
+                  _piece(ink_box, bar_end_off(groups[0], halves[1], at))]
+        bar = (len(found) - 2, len(found) - 1)
         options.append((0, 1, bar))
     return Segmentation(tuple(found), tuple(options), len(groups), ink_box.shape[0], bar,
                         any(is_cross(g) for g in groups))
+
+
+def _piece(ink_box: np.ndarray, part: np.ndarray) -> Piece:
+    """The network's input for the pen pixels ``part`` of the box, and where they are."""
+    x, y, w, h = bbox(part)
+    return Piece(_to_input(ink_box[y:y + h, x:x + w] * part[y:y + h, x:x + w]), (x, y, w, h))
 
 
 def pieces(ink_box: np.ndarray) -> list[Piece]:

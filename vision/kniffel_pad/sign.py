@@ -53,14 +53,15 @@ def bar_ahead(mask: np.ndarray) -> int | None:
     inked = cols.any(axis=0)
     top = np.argmax(cols, axis=0)
     bottom = h - 1 - np.argmax(cols[::-1], axis=0)
-    thin = (bottom - top + 1 <= max(2, BAR_THICK * h)) & inked
+    extent = bottom - top + 1
+    thin = (extent <= max(2, BAR_THICK * h)) & inked
     centre = (top + bottom) / 2.0
     bar = thin & (top >= MIDDLE[0] * h) & (bottom <= MIDDLE[1] * h)
     run = _level_run(bar, centre, LEVEL * h)
     after = _level_run(bar[::-1], centre[::-1], LEVEL * h)  # a bar on the right
     if run < BAR_LONG * h or w - run > REST_WIDE * h or after >= BAR_LONG * h:
         return None
-    thick = (bottom - top + 1)[:long]  # the bar's own columns
+    thick = extent[:long]  # the bar's own columns
     if int(thick.max() - thick.min()) > max(2, EVEN * h):
         return None
     rest = cols[:, run:].any(axis=1)

@@ -171,7 +171,8 @@ def _both_ways(inks: list[np.ndarray], reader: DigitReader
     level = np.asarray(marks, np.float32)
     both = reader.probs(np.concatenate([level, np.rot90(level, 2, axes=(1, 2))]))
     as_is, upside_down = both[:, :JUNK].max(axis=1).reshape(2, len(level)).mean(axis=1)
-    return float(as_is), float(upside_down), {m.tobytes(): p for m, p in zip(marks, both)}
+    seen = {m.tobytes(): p for m, p in zip(marks, both[:len(marks)])}  # the as-is half
+    return float(as_is), float(upside_down), seen
 
 
 def upright(image: np.ndarray, found: Found, reader: DigitReader, text: bool
