@@ -8,8 +8,9 @@
 ``--styles family`` on the held-out family (letterings, tile materials, backs, victims,
 tables, lights and lenses that neither the reader's tuning nor its training ever used);
 ``--errors`` prints every wrong or unsure cell (style, wanted, got, confidence) and, with a
-directory, saves its crop there. Use ``--errors`` on the train styles only: the bench styles
-are the held-out measure, to be looked at in totals.
+directory, saves its crop there (the games: every cell not right at the end of a turn, no
+crop). Use ``--errors`` on the train styles only: the bench styles are the held-out measure,
+to be looked at in totals.
 
 * Accuracy on renders in the **bench** styles of ``vision.synth`` (fonts of the letter
   reader's *test* split, back patterns, colours and victim pictures never used for tuning),
@@ -404,10 +405,16 @@ def speed(args: argparse.Namespace, letters: object, styles: list) -> None:  # t
             if end_of_turn:
                 judged += 1
                 right += last is not None and last.grid == str(boards[fr.turn])
+                if last is None and args.errors is not None:
+                    print(f"  [game] {style.name} seed {seed} turn {fr.turn}: no grid read yet")
                 if last is not None:
                     pairs = list(zip(last.grid, str(boards[fr.turn]), strict=True))
                     unsure += sum(read == "?" for read, _ in pairs)
                     wrong += sum(read not in ("?", want) for read, want in pairs)
+                    for at, (read, want) in enumerate(pairs if args.errors is not None else []):
+                        if read != want:  # the board's text has a "/" after each row of six
+                            print(f"  [game] {style.name} seed {seed} turn {fr.turn} cell "
+                                  f"{at - at // 7}: want {want} got {read}")
         if right - before < turns + 1:
             missed.append(f"{style.name} seed {seed} ({right - before}/{turns + 1})")
     q = sorted(wall)
