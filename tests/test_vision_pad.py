@@ -42,30 +42,6 @@ def test_a_markerless_card_is_found_and_its_numbers_read(reader: DigitReader) ->
     assert np.abs(corners - r.tables[0].corners).max() < 12  # px of a 1640x1232 photo
 
 
-def _turn_points(points: np.ndarray, turns: int, shape: tuple[int, ...]) -> np.ndarray:
-    """Points of a photo in that photo turned ``turns`` times by ``np.rot90``."""
-    h, w = shape[:2]
-    for _ in range(turns):
-        points = np.stack([points[:, 1], w - 1 - points[:, 0]], axis=1)
-        h, w = w, h
-    return points
-
-
-@pytest.mark.parametrize("style, seed, turns", [(0, 100, 2), (2, 7, 2), (0, 100, 1),
-                                               (1, 3, 3)])
-def test_a_card_photographed_upside_down_or_sideways_reads_as_upright(
-        reader: DigitReader, style: int, seed: int, turns: int) -> None:
-    r = _render(style, seed)
-    upright = read_pad(r.photo, reader)
-    assert upright.turns == 0
-    got = read_pad(np.ascontiguousarray(np.rot90(r.photo, turns)), reader)
-    assert got.turns == (4 - turns) % 4
-    assert [[(c.value, c.struck) for c in row] for row in got.tables[0].cells] == [
-        [(c.value, c.struck) for c in row] for row in upright.tables[0].cells]
-    want = _turn_points(upright.tables[0].corners, turns, r.photo.shape)
-    assert np.abs(np.sort(got.tables[0].corners, axis=0) - np.sort(want, axis=0)).max() < 3
-
-
 def test_labels_are_text_and_a_struck_box_is_zero(reader: DigitReader) -> None:
     r = _render(0, 100)
     table = read_pad(r.photo, reader).tables[0]

@@ -61,6 +61,16 @@ class Lattice:
     def cols(self) -> int:
         return int(self.corners.shape[1]) - 1
 
+    def upside_down(self, shape: tuple[int, ...]) -> Lattice:
+        """The same lattice in the photo (of ``shape``) turned upside down: rows and columns
+        in the other order, so each cell is cut turned with the photo. The lines are the
+        ones traced already; tracing the turned photo again cost a whole table's tracing."""
+        h, w = shape[:2]
+        turn = np.array([[-1.0, 0.0, w - 1.0], [0.0, -1.0, h - 1.0], [0.0, 0.0, 1.0]])
+        return Lattice(self.ink, self.lines, self.corners[::-1, ::-1].copy(),
+                       self.h_edge[::-1, ::-1].copy(), self.v_edge[::-1, ::-1].copy(),
+                       turn @ self.to_photo)
+
     def photo_corners(self) -> np.ndarray:
         """The table's outer corners in the photo: TL, TR, BR, BL."""
         c = self.corners

@@ -201,6 +201,13 @@ def upright(image: np.ndarray, found: Found, reader: DigitReader, text: bool
     return (best if sure[best] >= sure[0] + TURN_MARGIN else 0), side, seen
 
 
+def _half_turned(found: Found | None, shape: tuple[int, ...], text: bool) -> Found:
+    """The tables ``found`` in a photo, as they lie in that photo turned upside down (of
+    ``shape``): their lattices turned, their cells cut again, bottom to top."""
+    lats = [lat.upside_down(shape) for lat, _ in reversed(found or [])]
+    return [(lat, cut_cells(lat, text)) for lat in lats]
+
+
 def _unturn(points: np.ndarray, turns: int, shape: tuple[int, ...]) -> np.ndarray:
     """Points of the photo turned ``turns`` times (``np.rot90``; ``shape`` the turned
     photo's) in the photo as given."""
@@ -226,7 +233,8 @@ def read_pad(image: np.ndarray, reader: DigitReader, text: bool = False,
     turns, side, seen = upright(image, found, reader, text)
     if turns:
         image = np.ascontiguousarray(np.rot90(image, turns))
-        found = side if turns == 1 and side is not None else _tables(image, text)
+        found = side if turns == 1 and side is not None else (
+            _half_turned(found if turns == 2 else side, image.shape, text))
         seen = {}
     tables = []
     for lat, cells in found:
