@@ -49,10 +49,12 @@ def test_a_card_photographed_upside_down_or_sideways_reads_as_upright(
     assert np.abs(np.sort(got.tables[0].corners, axis=0) - np.sort(want, axis=0)).max() < 3
 
 
-def test_a_card_upside_down_is_traced_once(reader: DigitReader,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    """Its lattice is turned with the photo, not traced again (a fifth of a read)."""
+@pytest.mark.parametrize("turns", [1, 2, 3])
+def test_a_card_upside_down_or_sideways_is_traced_once(
+        reader: DigitReader, monkeypatch: pytest.MonkeyPatch, turns: int) -> None:
+    """Its lattice is turned with the photo, to tell which way is up and to read it, not
+    traced again (a fifth of a read, each time)."""
     traced: list[object] = []
     monkeypatch.setattr(pad_reader, "build", lambda *a: traced.append(a) or build(*a))
-    got = read_pad(np.ascontiguousarray(np.rot90(_render(2, 7).photo, 2)), reader)
-    assert got.turns == 2 and len(traced) == len(got.tables)
+    got = read_pad(np.ascontiguousarray(np.rot90(_render(2, 7).photo, turns)), reader)
+    assert got.turns == (4 - turns) % 4 and len(traced) == len(got.tables)

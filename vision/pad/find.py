@@ -12,13 +12,17 @@ rotated or tilted card gives the right four corners.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 import cv2
 import numpy as np
 
 from vision.ink import CLOSE_PX, ink_against, paper_of
 from vision.marks import components
+
+T = TypeVar("T")
 
 WORK = 1000  # long side (px) at which tables are looked for
 INK = 0.1  # ink map level of a faint printed line
@@ -140,21 +144,22 @@ def find_tables(image: np.ndarray) -> list[Found]:
         outline, _ = cv2.findContours(own, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         pts = np.concatenate([c.reshape(-1, 2) for c in outline]) + [x, y]
         found.append(Found((_quad(pts) + 0.5) / scale - 0.5))  # the outline's hull is the lines'
-    return _top_to_bottom(found)
+    return top_to_bottom(found, lambda f: f.quad)
 
 
-def _top_to_bottom(found: list[Found]) -> list[Found]:
-    """Tables ordered top to bottom; side by side ones (their spans overlap) left to right."""
-    out: list[Found] = []
-    for f in sorted(found, key=lambda f: float(f.quad[:, 1].min())):
-        lo, hi = float(f.quad[:, 1].min()), float(f.quad[:, 1].max())
+def top_to_bottom(tables: list[T], quad: Callable[[T], np.ndarray]) -> list[T]:
+    """Tables ordered top to bottom; side by side ones (their spans overlap) left to right.
+    ``quad``: a table's outer quad in the photo."""
+    out: list[T] = []
+    for f in sorted(tables, key=lambda f: float(quad(f)[:, 1].min())):
+        lo, hi = float(quad(f)[:, 1].min()), float(quad(f)[:, 1].max())
         k = len(out)
         while k > 0:
-            prev = out[k - 1].quad
+            prev = quad(out[k - 1])
             p_lo, p_hi = float(prev[:, 1].min()), float(prev[:, 1].max())
             overlap = min(hi, p_hi) - max(lo, p_lo)
             if overlap > 0.5 * min(hi - lo, p_hi - p_lo) and \
-                    float(prev[:, 0].mean()) > float(f.quad[:, 0].mean()):
+                    float(prev[:, 0].mean()) > float(quad(f)[:, 0].mean()):
                 k -= 1
             else:
                 break
@@ -162,4 +167,4 @@ def _top_to_bottom(found: list[Found]) -> list[Found]:
     return out
 
 
-__all__ = ["Found", "find_tables", "gray_of", "line_masks", "paper_ink"]
+__all__ = ["Found", "find_tables", "gray_of", "line_masks", "paper_ink", "top_to_bottom"]

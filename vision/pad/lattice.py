@@ -61,15 +61,20 @@ class Lattice:
     def cols(self) -> int:
         return int(self.corners.shape[1]) - 1
 
-    def upside_down(self, shape: tuple[int, ...]) -> Lattice:
-        """The same lattice in the photo (of ``shape``) turned upside down: rows and columns
-        in the other order, so each cell is cut turned with the photo. The lines are the
-        ones traced already; tracing the turned photo again cost a whole table's tracing."""
-        h, w = shape[:2]
-        turn = np.array([[-1.0, 0.0, w - 1.0], [0.0, -1.0, h - 1.0], [0.0, 0.0, 1.0]])
-        return Lattice(self.ink, self.lines, self.corners[::-1, ::-1].copy(),
-                       self.h_edge[::-1, ::-1].copy(), self.v_edge[::-1, ::-1].copy(),
-                       turn @ self.to_photo)
+    def turned(self, shape: tuple[int, ...], quarters: int) -> Lattice:
+        """The same lattice in the photo (of ``shape``) turned ``quarters`` times as
+        ``np.rot90`` turns it: rows and columns traded or in the other order, so each cell
+        is cut turned with the photo. The lines are the ones traced already; tracing the
+        turned photo again cost a whole table's tracing."""
+        lat = self
+        for _ in range(quarters % 4):
+            h, w = shape[:2]
+            turn = np.array([[0.0, 1.0, 0.0], [-1.0, 0.0, w - 1.0], [0.0, 0.0, 1.0]])
+            lat = Lattice(lat.ink, lat.lines, np.rot90(lat.corners).copy(),
+                          np.rot90(lat.v_edge).copy(), np.rot90(lat.h_edge).copy(),
+                          turn @ lat.to_photo)
+            shape = (w, h)
+        return lat
 
     def photo_corners(self) -> np.ndarray:
         """The table's outer corners in the photo: TL, TR, BR, BL."""

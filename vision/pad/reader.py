@@ -21,7 +21,7 @@ from vision.kniffel_pad.digits import JUNK, DigitReader, segment
 from vision.pad.cells import (
     MARGIN_PX, Group, clean_ink, cut, groups, looks_printed, printed_cells, read_text,
 )
-from vision.pad.find import find_tables, gray_of
+from vision.pad.find import find_tables, gray_of, top_to_bottom
 from vision.pad.lattice import Lattice, build
 from vision.pad.rows import may_hold
 from vision.photo import shrink
@@ -182,11 +182,11 @@ def upright(image: np.ndarray, found: Found, reader: DigitReader, text: bool
     phone held flat does not know which way is up), and its digits tell: the marks of the
     inkiest cells read more surely as digits or strokes one way up than the others. Upside
     down is the marks as cut, turned whole; sideways, a number's digits stand one above the
-    other in the cells, so the tables are found again in the photo turned a quarter, but
-    only when its cells stand taller than wide (``TALL``; score sheets have them wider). A
+    other in the cells, so the cells are cut again with the tables turned a quarter, but
+    only when they stand taller than wide (``TALL``; score sheets have them wider). A
     turn is taken only when clearly surer than the photo as it is (``TURN_MARGIN``): 0, 1
     and 8 read alike both ways, and a good reading turned by mistake is lost whole. Also
-    returns the tables found a quarter turned, when they were looked for, and the network's
+    returns the tables turned a quarter, when they were looked at so, and the network's
     answers for the marks of the photo as it is (:func:`_both_ways`)."""
     hand = _hand(found)
     if not hand:
@@ -195,17 +195,18 @@ def upright(image: np.ndarray, found: Found, reader: DigitReader, text: bool
     sure = {0: as_is, 2: upside_down}
     side = None
     if float(np.median([b.shape[1] / b.shape[0] for b in hand])) < TALL:
-        side = _tables(np.ascontiguousarray(np.rot90(image)), text)
+        side = _turned(found, image.shape, 1, text)
         sure |= dict(zip((1, 3), _both_ways(_hand(side), reader)[:2]))
     best = max(sure, key=lambda k: sure[k])
     return (best if sure[best] >= sure[0] + TURN_MARGIN else 0), side, seen
 
 
-def _half_turned(found: Found | None, shape: tuple[int, ...], text: bool) -> Found:
-    """The tables ``found`` in a photo, as they lie in that photo turned upside down (of
-    ``shape``): their lattices turned, their cells cut again, bottom to top."""
-    lats = [lat.upside_down(shape) for lat, _ in reversed(found or [])]
-    return [(lat, cut_cells(lat, text)) for lat in lats]
+def _turned(found: Found, shape: tuple[int, ...], quarters: int, text: bool) -> Found:
+    """The tables ``found`` in a photo (of ``shape``), as they lie in that photo turned
+    ``quarters`` times (``np.rot90``): their lattices turned, their cells cut again, top to
+    bottom there. A table is traced once, whichever way up the photo was taken."""
+    lats = [lat.turned(shape, quarters) for lat, _ in found]
+    return [(lat, cut_cells(lat, text)) for lat in top_to_bottom(lats, Lattice.photo_corners)]
 
 
 def _unturn(points: np.ndarray, turns: int, shape: tuple[int, ...]) -> np.ndarray:
@@ -232,9 +233,9 @@ def read_pad(image: np.ndarray, reader: DigitReader, text: bool = False,
     found = _tables(image, text)
     turns, side, seen = upright(image, found, reader, text)
     if turns:
+        found = side if turns == 1 and side is not None else _turned(
+            found, image.shape, turns, text)
         image = np.ascontiguousarray(np.rot90(image, turns))
-        found = side if turns == 1 and side is not None else (
-            _half_turned(found if turns == 2 else side, image.shape, text))
         seen = {}
     tables = []
     for lat, cells in found:
