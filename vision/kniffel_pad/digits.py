@@ -190,9 +190,8 @@ def segment(ink_box: np.ndarray, whole_only: bool = False,
                 found += [_piece(ink_box, part) for part in cut]
                 options.append((i, j + 1, tuple(range(len(found) - len(cut), len(found)))))
     at = bar_ahead(groups[0]) if groups else None  # a minus touching its digit, cut off
-    halves = cut_at(groups[0], [at]) if at is not None else None
     bar = None
-    if halves is not None and at is not None:
+    if at is not None and (halves := cut_at(groups[0], [at])) is not None:
         found += [_piece(ink_box, halves[0]),
                   _piece(ink_box, bar_end_off(groups[0], halves[1], at))]
         bar = (len(found) - 2, len(found) - 1)

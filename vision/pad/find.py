@@ -150,21 +150,23 @@ def find_tables(image: np.ndarray) -> list[Found]:
 def top_to_bottom(tables: list[T], quad: Callable[[T], np.ndarray]) -> list[T]:
     """Tables ordered top to bottom; side by side ones (their spans overlap) left to right.
     ``quad``: a table's outer quad in the photo."""
-    out: list[T] = []
-    for f in sorted(tables, key=lambda f: float(quad(f)[:, 1].min())):
-        lo, hi = float(quad(f)[:, 1].min()), float(quad(f)[:, 1].max())
+    quads = [quad(t) for t in tables]  # each once: a lattice's is a perspective transform
+    out: list[int] = []
+    for i in sorted(range(len(tables)), key=lambda i: float(quads[i][:, 1].min())):
+        q = quads[i]
+        lo, hi = float(q[:, 1].min()), float(q[:, 1].max())
         k = len(out)
         while k > 0:
-            prev = quad(out[k - 1])
+            prev = quads[out[k - 1]]
             p_lo, p_hi = float(prev[:, 1].min()), float(prev[:, 1].max())
             overlap = min(hi, p_hi) - max(lo, p_lo)
             if overlap > 0.5 * min(hi - lo, p_hi - p_lo) and \
-                    float(prev[:, 0].mean()) > float(quad(f)[:, 0].mean()):
+                    float(prev[:, 0].mean()) > float(q[:, 0].mean()):
                 k -= 1
             else:
                 break
-        out.insert(k, f)
-    return out
+        out.insert(k, i)
+    return [tables[i] for i in out]
 
 
 __all__ = ["Found", "find_tables", "gray_of", "line_masks", "paper_ink", "top_to_bottom"]
