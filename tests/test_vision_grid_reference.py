@@ -46,9 +46,14 @@ def _wants(board: Board) -> list[str]:
 
 def test_a_frame_whose_grid_is_not_found_is_read_with_the_references(
         letters: LetterReader) -> None:  # noqa: F811
-    # tiles laid edge to edge: this frame shows no grid of its own, the face-down frame of
-    # the same game does, and the camera stayed put
-    board, img, truth, ref = _on_glazed_tiles(111)
+    # this frame shows no grid of its own, the face-down frame of the same game does, and
+    # the camera stayed put (a board of train-22; before the blob's pitch was looked at
+    # (vision.grid.blob), a board of glazed tiles laid edge to edge showed none either)
+    style = synth.styles("train")[22]
+    layout = synth.make_layout(style, 4022)
+    board = synth.random_board(np.random.default_rng(4022))
+    img, truth = synth.render_table(board, style, 4022, layout=layout)
+    ref, _ = synth.render_table(Board(), style, 4022, layout=layout, frame=1)
     with pytest.raises(GridNotFound):
         locate(img)
     obs, g = read_grid(img, TileReader(letters), reference=ref)
