@@ -47,8 +47,8 @@ def _wants(board: Board) -> list[str]:
 def test_a_frame_whose_grid_is_not_found_is_read_with_the_references(
         letters: LetterReader) -> None:  # noqa: F811
     # this frame shows no grid of its own, the face-down frame of the same game does, and
-    # the camera stayed put (a board of train-22; before the blob's pitch was looked at
-    # (vision.grid.blob), a board of glazed tiles laid edge to edge showed none either)
+    # the camera stayed put (a train-22 board: the board of glazed tiles laid edge to edge
+    # read here before now shows a grid of its own, found by its pitch, vision.grid.blob)
     style = synth.styles("train")[22]
     layout = synth.make_layout(style, 4022)
     board = synth.random_board(np.random.default_rng(4022))
