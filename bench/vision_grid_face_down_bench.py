@@ -4,9 +4,8 @@ A game can be refereed only once its grid is found, and the face-down frame is t
 place to find it: no face-up tile stands out, and tiles laid by hand touch and make one
 blob. For each style of a split, ``--frames`` such frames are rendered (their own layout
 and seed) and ``vision.grid.locate`` is asked for the grid: right (every cell's centre
-within ``--within`` of a pitch of its tile's), off, or none. A grid's outer corners can lie
-further off while its cells sit on their tiles: each cell keeps its own tile's outline. Tune on ``--styles train`` only;
-the family is the held-out measure, read in totals.
+within ``--within`` of a pitch of its tile's, ``synth.Truth.off``), off, or none. Tune on
+``--styles train`` only; the family is the held-out measure, read in totals.
 
     .venv/bin/python bench/vision_grid_face_down_bench.py --styles train --frames 2
 """
@@ -35,9 +34,7 @@ def main() -> int:
     ap.add_argument("--within", type=float, default=0.3,
                     help="a cell's centre this far from its tile's (in pitches) is still right")
     args = ap.parse_args()
-    import numpy as np
-
-    from companion.games.moerder.board import CELLS, SIZE, Board
+    from companion.games.moerder.board import Board
     from vision import on_one_core, synth
     from vision.grid import GridNotFound, locate
 
@@ -58,10 +55,7 @@ def main() -> int:
             if grid is None:
                 none.append(f"{style.name} seed {seed}")
                 continue
-            pitch = float(np.linalg.norm(truth.corners[1] - truth.corners[0])) / SIZE
-            worst = max(float(np.linalg.norm(grid.cell_quad(i // SIZE, i % SIZE).mean(axis=0)
-                                             - truth.tiles[i].mean(axis=0))) / pitch
-                        for i in range(CELLS))
+            worst = truth.off(grid)[0]
             if worst <= args.within:
                 right += 1
             else:

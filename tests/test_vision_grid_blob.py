@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.games.moerder.board import CELLS, SIZE, Board
+from companion.games.moerder.board import SIZE, Board
 from vision import synth
 from vision.grid import GridNotFound, locate
 from vision.grid import blob
@@ -23,22 +23,13 @@ def _face_down(index: int, seed: int) -> tuple[np.ndarray, synth.Truth]:
     return synth.render_table(Board(), style, seed, layout=layout, frame=1)
 
 
-def _errors(img: np.ndarray, truth: synth.Truth) -> tuple[float, float]:
-    """Worst cell-centre and corner error of the grid found, in pitches."""
-    g = locate(img)
-    pitch = float(np.linalg.norm(truth.corners[1] - truth.corners[0]) / SIZE)
-    cells = max(np.linalg.norm(g.cell_quad(i // SIZE, i % SIZE).mean(axis=0)
-                               - truth.tiles[i].mean(axis=0)) / pitch for i in range(CELLS))
-    return float(cells), float(np.abs(g.corners - truth.corners).max() / pitch)
-
-
 @pytest.mark.parametrize(("index", "seed"), [(37, 780700), (38, 780800), (39, 780901)])
 def test_a_block_of_backs_with_a_tile_jutting_out_is_the_grid(index: int, seed: int) -> None:
     # a tile pushed out of the block's side makes a fifth corner of its outline; the four
     # corners whose quad covers the blob best are the grid's (before: no grid, or corners
     # further off than this allows)
     img, truth = _face_down(index, seed)
-    cells, corners = _errors(img, truth)
+    cells, corners = truth.off(locate(img))
     assert cells < 0.25
     assert corners < 0.3
 
@@ -48,7 +39,7 @@ def test_backs_laid_by_hand_off_their_lines_are_the_grid_by_their_pitch() -> Non
     # no joint stands out where the lattice puts it, but the tiles follow one another a
     # pitch apart (before: no grid)
     img, truth = _face_down(6, 777600)
-    cells, corners = _errors(img, truth)
+    cells, corners = truth.off(locate(img))
     assert cells < 0.25
     assert corners < 0.3
 

@@ -16,18 +16,9 @@ from vision import VisionError, dice_photos, glyphs, synth
 from vision.grid import Grid, GridNotFound, Look, crop_tile, locate, project, rectify
 
 
-def _pitch(truth: synth.Truth) -> float:
-    return float(np.linalg.norm(truth.corners[1] - truth.corners[0]) / SIZE)
-
-
 def _cell_errors(img: np.ndarray, truth: synth.Truth) -> tuple[float, float]:
     """Worst cell-centre and corner error, in pitches."""
-    g = locate(img)
-    p = _pitch(truth)
-    cells = max(np.linalg.norm(g.cell_quad(i // SIZE, i % SIZE).mean(axis=0)
-                               - truth.tiles[i].mean(axis=0)) / p for i in range(CELLS))
-    corners = float(np.abs(g.corners - truth.corners).max() / p)
-    return float(cells), corners
+    return truth.off(locate(img))
 
 
 @pytest.mark.parametrize(("split", "index", "seed", "size"), [
@@ -120,7 +111,7 @@ def test_rows_run_down_the_image_even_when_the_camera_is_turned() -> None:
     g = locate(img)
     assert g.corners[0][1] < g.corners[3][1]  # TL above BL
     assert g.corners[0][0] < g.corners[1][0]  # TL left of TR
-    assert np.abs(g.corners - truth.corners).max() < 0.3 * _pitch(truth)
+    assert np.abs(g.corners - truth.corners).max() < 0.3 * truth.pitch
 
 
 def test_a_tile_far_off_its_place_is_still_cropped_whole() -> None:
@@ -134,7 +125,7 @@ def test_a_tile_far_off_its_place_is_still_cropped_whole() -> None:
     board = synth.random_board(np.random.default_rng(31), face_up=20)
     img, truth = synth.render_table(board, style, 31, layout=layout)
     g = locate(img)
-    p = _pitch(truth)
+    p = truth.pitch
     for cell in (0, 14):
         found = g.cell_quad(cell // SIZE, cell % SIZE).mean(axis=0)
         assert np.linalg.norm(found - truth.tiles[cell].mean(axis=0)) / p < 0.12
@@ -362,4 +353,4 @@ def test_a_look_goes_fit_by_fit_and_ends_with_the_grid_or_none() -> None:
     found = Look().step(img)
     assert found is not None
     assert np.allclose(found.corners, locate(img).corners)
-    assert float(np.abs(found.corners - truth.corners).max()) < 0.3 * _pitch(truth)
+    assert float(np.abs(found.corners - truth.corners).max()) < 0.3 * truth.pitch

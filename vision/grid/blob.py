@@ -44,9 +44,7 @@ def whole_grid(mask: np.ndarray, gray: np.ndarray) -> np.ndarray | None:
         return None
     hull = cv2.convexHull(c)
     approx = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True).reshape(-1, 2)
-    blob = np.zeros(closed.shape, np.uint8)
-    cv2.drawContours(blob, [c], -1, 1, cv2.FILLED)
-    pts = _four_sides(approx.astype(np.float64), blob)
+    pts = _four_sides(approx.astype(np.float64), c, closed.shape)
     if pts is None or area / cv2.contourArea(pts.astype(np.float32)) < 0.85:
         return None
     rank = np.argsort(pts.sum(axis=1))
@@ -67,23 +65,27 @@ def whole_grid(mask: np.ndarray, gray: np.ndarray) -> np.ndarray | None:
     return h
 
 
-def _four_sides(outline: np.ndarray, blob: np.ndarray) -> np.ndarray | None:
+def _four_sides(outline: np.ndarray, contour: np.ndarray, shape: tuple[int, ...]
+                ) -> np.ndarray | None:
     """The blob's quad from its outline's corners: four as they are; with five or six (a
     tile jutting out of a side makes a corner of its own) the four of them whose quad
-    covers the blob (``blob``, its pixels) best. None for any other outline, or when no
-    quad covers the blob as well as ``FOUR_SIDES``."""
+    covers the blob (``contour``, in an image of ``shape``) best. None for any other
+    outline, or when no quad covers the blob as well as ``FOUR_SIDES``."""
     n = len(outline)
     if n == 4:
         return outline
     if n not in (5, 6):
         return None
+    blob = np.zeros(shape[:2], np.uint8)
+    cv2.drawContours(blob, [contour], -1, 1, cv2.FILLED)
     best, cover = None, FOUR_SIDES
     for k in itertools.combinations(range(n), 4):
+        quad = outline[list(k)]
         drawn = np.zeros_like(blob)
-        cv2.fillConvexPoly(drawn, np.round(outline[list(k)]).astype(np.int32), 1)
+        cv2.fillConvexPoly(drawn, np.round(quad).astype(np.int32), 1)
         iou = int(np.count_nonzero(drawn & blob)) / max(1, int(np.count_nonzero(drawn | blob)))
         if iou > cover:
-            best, cover = outline[list(k)], iou
+            best, cover = quad, iou
     return best
 
 

@@ -8,11 +8,14 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 import numpy as np
 
-from companion.games.moerder.board import Board
+from companion.games.moerder.board import SIZE, Board
+
+if TYPE_CHECKING:
+    from vision.grid.model import Grid
 
 Colour = tuple[int, int, int]  # BGR
 Split = Literal["train", "bench", "family"]
@@ -165,6 +168,20 @@ class Truth:
     tiles: np.ndarray  # (36, 4, 2) each tile's corners in the image
     style: str
     hand: bool  # a hand covers part of the grid
+
+    @property
+    def pitch(self) -> float:
+        """A cell's side in the image, px (the grid's top edge over six)."""
+        return float(np.linalg.norm(self.corners[1] - self.corners[0])) / SIZE
+
+    def off(self, grid: Grid) -> tuple[float, float]:
+        """How far a grid found lies from this one, in pitches: its worst cell's centre from
+        its tile's, and its worst outer corner (by coordinate). A lattice's outer corners
+        can lie further off than its cells: each cell keeps its own tile's outline."""
+        cells = max(float(np.linalg.norm(grid.cell_quad(i // SIZE, i % SIZE).mean(axis=0)
+                                         - tile.mean(axis=0)))
+                    for i, tile in enumerate(self.tiles))
+        return cells / self.pitch, float(np.abs(grid.corners - self.corners).max()) / self.pitch
 
 
 # --------------------------------------------------------------------------------------------
