@@ -143,13 +143,13 @@ def main() -> int:
     if args.only_games:
         speed(args, letters, styles)
         return 0
-    rng = np.random.default_rng(args.seed)
     err_dir = Path(args.errors) if args.errors else None
     if err_dir is not None:
         err_dir.mkdir(parents=True, exist_ok=True)
     for m in args.modes.split(","):
         mode = "reference" if m.strip() == "reference" else "no reference"
-        one_mode(args, letters, styles, mode, rng, err_dir)
+        # the same boards in every mode, whichever modes are asked for
+        one_mode(args, letters, styles, mode, np.random.default_rng(args.seed), err_dir)
     if args.only_renders:
         return 0
     real_trays(args)

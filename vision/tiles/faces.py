@@ -7,7 +7,8 @@ frame, from a taught profile, or from the cells themselves (:func:`back_group`).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -128,12 +129,14 @@ def model_from_looks(looks: Sequence[Look], s: TileSettings) -> FaceModel:
 def back_group(looks: Sequence[Look], candidates: Sequence[int], s: TileSettings,
                least: int = 3, sim_min: float = 0.6,
                accept: Callable[[list[int]], bool] | None = None,
+               read: Mapping[int, str] | None = None,
                ) -> tuple[FaceModel, list[int], bool] | None:
     """The back from the cells alone: the largest group of alike cells among ``candidates``
     (at least ``least`` of them) that ``accept`` agrees is not a group of letters, with the
     cells it was learned from, and whether the letter reader sees a letter in them (a back
     pattern like a letter: known to be the back only because more cells look exactly alike
-    than the set holds of any one letter)."""
+    than the set holds of any one letter). ``read``: the letter the reader sees in a cell,
+    for the cells it sees one in; one exact look reads as one letter every time."""
     if len(candidates) < least:
         return None
     idx = list(candidates)
@@ -156,7 +159,7 @@ def back_group(looks: Sequence[Look], candidates: Sequence[int], s: TileSettings
             seed = idx[int(best)]
             core = [j for j in group
                     if j == seed or shift_sim(looks[seed], looks[j], s) >= s.same_face]
-            if len(core) > PER_LETTER:
+            if _one_letter(core, read) > PER_LETTER:
                 # the set holds seven of a letter: eight or more cells of one exact look are
                 # the back, whatever the letter reader sees in its pattern
                 _log.debug("letter-like back inferred from %d identical cells", len(core))
@@ -164,6 +167,17 @@ def back_group(looks: Sequence[Look], candidates: Sequence[int], s: TileSettings
         if len(tried) >= 3:
             break
     return None
+
+
+def _one_letter(core: list[int], read: Mapping[int, str] | None) -> int:
+    """How many cells of ``core`` could be one face by what the letter reader sees in them:
+    those it reads as their commonest letter, and those it reads nothing in. Under a lamp's
+    spot, seven Ds and an Ö, washed out, look alike enough to pass for one exact look; the
+    reader, which tells them apart, says they are not."""
+    if read is None:
+        return len(core)
+    seen = Counter(read[j] for j in core if j in read)
+    return len(core) - sum(seen.values()) + max(seen.values(), default=0)
 
 
 def alike_to_most(lk: Look, looks: Sequence[Look], group: list[int], s: TileSettings) -> bool:

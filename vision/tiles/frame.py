@@ -106,7 +106,9 @@ def infer_the_back(f: FrameRead) -> None:
                 and not drawn_unalike(g, looks, s))
 
     everyone = list(range(len(looks)))
-    found = back_group(looks, everyone, s, PER_LETTER + 1, 0.85, accept)
+    read = {i: r.letter for i, r in readings.items()
+            if r.letter is not None and r.confidence >= s.glare_max_letter}
+    found = back_group(looks, everyone, s, PER_LETTER + 1, 0.85, accept, read)
     if found is None:
         # then only among cells without letter evidence; two alike are enough (the set holds
         # one victim, and unread letters are printed on the faces' colour)
