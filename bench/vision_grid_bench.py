@@ -202,6 +202,9 @@ def one_mode(args: argparse.Namespace, letters: LetterReader, styles: list[Style
         if obs is None:
             t["not_found"] += 1
             t["cells"] += CELLS
+            by_style[style.name] += CELLS
+            if args.errors is not None:
+                print(f"  [{mode}] board {k} seed {seed} {style.name}: no grid found")
             continue
         ok = True
         crops = None

@@ -171,7 +171,7 @@ def test_no_grid_is_a_named_error() -> None:
 
 def test_a_frame_without_a_grid_is_cut_once_a_scale(monkeypatch: pytest.MonkeyPatch) -> None:
     """Looking for a grid that is not there tries two scales, then rounder blobs at both,
-    then both shapes on the frame evenly lit, and keeps the table's own squares on a patterned
+    then both shapes on the frame evenly lit at both scales, and keeps the table's own squares on a patterned
     table: every try at one scale looks at the same cuts of the frame, made once (cutting it
     was most of a try's cost)."""
     import vision.grid as grid
@@ -191,8 +191,8 @@ def test_a_frame_without_a_grid_is_cut_once_a_scale(monkeypatch: pytest.MonkeyPa
     bare = cv2.resize(table[:300, :400], (1640, 1232))  # the tiled table alone, no tiles
     with pytest.raises(GridNotFound):
         locate(bare)
-    # the working scale and the finer one, and the working scale evenly lit, once each
-    assert sorted(cuts) == [(481, 640, 3), (481, 640, 3), (769, 1024, 3)]
+    # the working scale and the finer one, each as it is and evenly lit, once each
+    assert sorted(cuts) == [(481, 640, 3), (481, 640, 3), (769, 1024, 3), (769, 1024, 3)]
 
 
 def _tray(n: int, gap: int, side: int = 62, corner: float = 0.0) -> np.ndarray:
@@ -339,13 +339,14 @@ def test_a_tray_filling_the_view_is_found_though_its_cubes_are_the_tables_colour
 
 def test_a_look_goes_fit_by_fit_and_ends_with_the_grid_or_none() -> None:
     """A ``Look`` is ``locate`` one fit a call (the table spreads it over frames): a frame
-    with no grid gives None for each fit but the last, which raises GridNotFound, and one
-    step more for cutting the frame at the finer scale (the rounder look there shares that
-    cut); a board gives at its first fit the grid ``locate`` gives."""
+    with no grid gives None for each of its eight fits but the last, which raises
+    GridNotFound, and a step more for each cut of the frame at the finer scale, as it is and
+    evenly lit (the rounder look there shares that cut); a board gives at its first fit the
+    grid ``locate`` gives."""
     cloth = np.random.default_rng(3).integers(90, 110, (1232, 1640, 3)).astype(np.uint8)
     look = Look()
-    assert [look.step(cloth) for _ in range(6)] == [None] * 6
-    assert look.fits == 5
+    assert [look.step(cloth) for _ in range(9)] == [None] * 9
+    assert look.fits == 7
     with pytest.raises(GridNotFound):
         look.step(cloth)
     style = synth.styles("bench")[0]

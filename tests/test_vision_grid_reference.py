@@ -47,13 +47,13 @@ def _wants(board: Board) -> list[str]:
 def test_a_frame_whose_grid_is_not_found_is_read_with_the_references(
         letters: LetterReader) -> None:  # noqa: F811
     # this frame shows no grid of its own, the face-down frame of the same game does, and
-    # the camera stayed put (a train-22 board: the board of glazed tiles laid edge to edge
-    # read here before now shows a grid of its own, found by its pitch, vision.grid.blob)
-    style = synth.styles("train")[22]
-    layout = synth.make_layout(style, 4022)
-    board = synth.random_board(np.random.default_rng(4022))
-    img, truth = synth.render_table(board, style, 4022, layout=layout)
-    ref, _ = synth.render_table(Board(), style, 4022, layout=layout, frame=1)
+    # the camera stayed put (a train-85 board: dark backs on dark laths under a dim lamp;
+    # the train-22 board read here before now shows a grid of its own, evenly lit)
+    style = synth.styles("train")[85]
+    layout = synth.make_layout(style, 4027)
+    board = synth.random_board(np.random.default_rng(4027))
+    img, truth = synth.render_table(board, style, 4027, layout=layout)
+    ref, _ = synth.render_table(Board(), style, 4027, layout=layout, frame=1)
     with pytest.raises(GridNotFound):
         locate(img)
     obs, g = read_grid(img, TileReader(letters), reference=ref)

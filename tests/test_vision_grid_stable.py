@@ -257,7 +257,7 @@ def test_a_look_that_ends_and_the_next_one_begun_fit_on_frames_of_their_own(
     assert first is not None and first.changed
     cloth = np.random.default_rng(3).integers(90, 110, (1232, 1640, 3)).astype(np.uint8)
     failing = begun(looking(cloth))  # a look one fit from its end, finding nothing
-    while len(fits) < 5:
+    while len(fits) < 7:  # of its eight
         failing.send(None)
     turned = Turned.between(img, ref)
     assert turned is not None

@@ -99,11 +99,12 @@ def finish(steps: Steps[T]) -> T:
 
 
 class Look:
-    """:func:`locate` one fit a call. A frame without a grid is fitted six times: square
-    tiles at two scales, then rounder blobs at both (round-cornered cube faces are not
-    square enough for the first fits), then both shapes on the frame as if evenly lit
-    (:func:`flat_light`: dark tiles on a dark table under a dim lamp), 60-150 ms of one
-    core each. The table makes one fit a frame, each on the frame it has then (tiles turned
+    """:func:`locate` one fit a call. A frame without a grid is fitted up to eight times:
+    square tiles at two scales, then rounder blobs at both (round-cornered cube faces are
+    not square enough for the first fits), then both shapes on the frame as if evenly lit
+    (:func:`flat_light`: dark tiles on a dark table under a dim lamp), at both scales too
+    (on train frames of dark backs on dark laths in a lamp's spot, only the finer one
+    fitted a lattice), 60-150 ms of one core each. The table makes one fit a frame, each on the frame it has then (tiles turned
     since only help), instead of all on one frame, over the frame's time; fits on the same
     image share its cuts. Cutting a frame at the finer scale and fitting there took up to
     270 ms together on tables nobody tuned for (the budget is 250 ms a frame): such a cut
@@ -127,7 +128,7 @@ class Look:
         if max(image.shape[:2]) > WORK_SIDE * 1.2:  # a small grid in a wide frame: finer
             sides.append(int(WORK_SIDE * 1.6))
         ways = [(fill, side, False) for fill in (FILL, ROUND_FILL) for side in sides]
-        ways += [(fill, WORK_SIDE, True) for fill in (FILL, ROUND_FILL)]
+        ways += [(fill, side, True) for fill in (FILL, ROUND_FILL) for side in sides]
         fill, side, flat = ways[self.fits % len(ways)]
         if self._cut:  # the last step cut this frame: the fit is made on it now
             self._cut = False
@@ -154,8 +155,8 @@ class Look:
 class _Views:
     """The frame at each working scale, with its not-the-table mask and its cuts, made the
     first time a look at that scale needs them: a frame without a grid is looked at up to
-    six times (two scales, rounder blobs at both, both shapes evenly lit), and cutting the
-    image was most of each look."""
+    eight times (two scales, rounder blobs at both, both shapes evenly lit at both), and
+    cutting the image was most of each look."""
 
     def __init__(self, image: np.ndarray) -> None:
         self.image = image
