@@ -171,9 +171,9 @@ def test_no_grid_is_a_named_error() -> None:
 
 def test_a_frame_without_a_grid_is_cut_once_a_scale(monkeypatch: pytest.MonkeyPatch) -> None:
     """Looking for a grid that is not there tries two scales, then rounder blobs at both,
-    then both shapes on the frame evenly lit at both scales, and keeps the table's own squares on a patterned
-    table: every try at one scale looks at the same cuts of the frame, made once (cutting it
-    was most of a try's cost)."""
+    then both shapes on the frame evenly lit at both scales, and keeps the table's own
+    squares on a patterned table: every try at one scale and light looks at the same cuts
+    of the frame, made once (cutting it was most of a try's cost)."""
     import vision.grid as grid
 
     cuts: list[tuple[int, ...]] = []

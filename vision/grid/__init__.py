@@ -104,11 +104,12 @@ class Look:
     not square enough for the first fits), then both shapes on the frame as if evenly lit
     (:func:`flat_light`: dark tiles on a dark table under a dim lamp), at both scales too
     (on train frames of dark backs on dark laths in a lamp's spot, only the finer one
-    fitted a lattice), 60-150 ms of one core each. The table makes one fit a frame, each on the frame it has then (tiles turned
-    since only help), instead of all on one frame, over the frame's time; fits on the same
-    image share its cuts. Cutting a frame at the finer scale and fitting there took up to
-    270 ms together on tables nobody tuned for (the budget is 250 ms a frame): such a cut
-    is a step of its own, and the fit follows on the next step, on the frame that was cut."""
+    fitted a lattice), 60-150 ms of one core each. The table makes one fit a frame, each on
+    the frame it has then (tiles turned since only help), instead of all on one frame, over
+    the frame's time; fits on the same image share its cuts. Cutting a frame at the finer
+    scale and fitting there took up to 270 ms together on tables nobody tuned for (the
+    budget is 250 ms a frame): such a cut is a step of its own, and the fit follows on the
+    next step, on the frame that was cut."""
 
     def __init__(self) -> None:
         self.fits = 0
