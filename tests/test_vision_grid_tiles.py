@@ -299,7 +299,7 @@ def test_without_reference_alike_letters_the_reader_tells_apart_are_not_the_back
     """Under a lamp's spot (a train room style), seven Ds and an Ö washed out look as alike
     as one face eight times over, more than the set holds of a letter; the reader, which
     reads them as two letters, says they are no back. Before, 27 letters were read face
-    down, the two checker backs taken for faces."""
+    down."""
     style = next(s for s in synth.styles("train") if s.name.startswith("train-81-"))
     board = Board.parse("EDÖDRÖ/MÖÖÖ.E/RERDED/EMÖDED/MM.EMÖ/RMDXRM")
     img, _ = synth.render_table(board, style, 20261204,
