@@ -394,6 +394,22 @@ def test_a_faint_letter_under_glare_is_not_the_unchanged_back(amp: int) -> None:
     assert against_reference(ref, glared("M")) is not True
 
 
+def test_a_faint_letter_unlike_its_glared_reference_is_not_the_back(
+        letters: LetterReader) -> None:
+    """Under a lamp's spot on a train plaid style, a reference cell is a striped back half
+    burnt white, its stripes washed out to a plain back's contrast (5.4 grey levels); the M
+    turned there is fainter still (4.6), so by contrast it was the unchanged back and read
+    face down. Its print is nothing like the stripes (correlation 0.08): it cannot be told
+    from the reference, and the letter reader reads it."""
+    style = next(s for s in synth.styles("train") if s.name.startswith("train-71-"))
+    board = Board.parse("DXD.ÖD/REEDÖ./...DD./.MREÖM/R.EEMM/MÖÖRRM")
+    layout = synth.make_layout(style, 20261194)
+    img, _ = synth.render_table(board, style, 20261194, layout=layout)
+    ref, _ = synth.render_table(Board(), style, 20261194, layout=layout, frame=1)
+    obs, _ = read_grid(img, TileReader(letters), reference=ref)
+    assert obs.grid == str(board)
+
+
 def test_without_reference_two_alike_faces_without_letters_are_the_back() -> None:
     """Late in a game two tiles lie face down: alike, no letter in them, not on the letters'
     face colour. The set holds one victim, so the pair is the back, and the picture is the

@@ -119,6 +119,11 @@ def _verdict(ref: CellRef, f: np.ndarray, colour: float, s: TileSettings) -> boo
     if ref.contrast < s.ref_flat:  # a plain back: a face-up tile brings letter or picture lines
         same = contrast <= 2.0 * ref.contrast + 2.0
         changed = contrast > 3.0 * ref.contrast + 3.0
+        # a patterned back half burnt white by glare is as flat as a plain one, and a faint
+        # letter under the same glare flatter still; its print is still not the back's
+        if same and ref.burnt >= s.ref_burnt and float(cv2.matchTemplate(
+                ref.fine, mid, cv2.TM_CCOEFF_NORMED).max()) < s.ref_changed:
+            return None
     else:
         ncc = float(cv2.matchTemplate(ref.fine, mid, cv2.TM_CCOEFF_NORMED).max())
         same, changed = ncc >= s.ref_same, ncc < s.ref_changed
