@@ -300,12 +300,20 @@ def test_without_reference_alike_letters_the_reader_tells_apart_are_not_the_back
     as one face eight times over, more than the set holds of a letter; the reader, which
     reads them as two letters, says they are no back. Before, 27 letters were read face
     down."""
-    style = next(s for s in synth.styles("train") if s.name.startswith("train-81-"))
     board = Board.parse("EDÖDRÖ/MÖÖÖ.E/RERDED/EMÖDED/MM.EMÖ/RMDXRM")
-    img, _ = synth.render_table(board, style, 20261204,
-                                layout=synth.make_layout(style, 20261204))
+    img, _ = _bench_board("train-81-", 20261204, board)
     obs, _ = read_grid(img, TileReader(letters))
     assert obs.grid == str(board)
+
+
+def _bench_board(style_name: str, seed: int, board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """A board of the grid bench as it rendered it (the train style whose name begins with
+    ``style_name``, the bench's seed for it): the frame, and the face-down frame."""
+    style = next(s for s in synth.styles("train") if s.name.startswith(style_name))
+    layout = synth.make_layout(style, seed)
+    img, _ = synth.render_table(board, style, seed, layout=layout)
+    ref, _ = synth.render_table(Board(), style, seed, layout=layout, frame=1)
+    return img, ref
 
 
 def test_without_reference_unread_letters_are_not_taken_for_the_back() -> None:
@@ -401,11 +409,8 @@ def test_a_faint_letter_unlike_its_glared_reference_is_not_the_back(
     turned there is fainter still (4.6), so by contrast it was the unchanged back and read
     face down. Its print is nothing like the stripes (correlation 0.08): it cannot be told
     from the reference, and the letter reader reads it."""
-    style = next(s for s in synth.styles("train") if s.name.startswith("train-71-"))
     board = Board.parse("DXD.ÖD/REEDÖ./...DD./.MREÖM/R.EEMM/MÖÖRRM")
-    layout = synth.make_layout(style, 20261194)
-    img, _ = synth.render_table(board, style, 20261194, layout=layout)
-    ref, _ = synth.render_table(Board(), style, 20261194, layout=layout, frame=1)
+    img, ref = _bench_board("train-71-", 20261194, board)
     obs, _ = read_grid(img, TileReader(letters), reference=ref)
     assert obs.grid == str(board)
 

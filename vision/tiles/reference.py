@@ -116,26 +116,37 @@ def _verdict(ref: CellRef, f: np.ndarray, colour: float, s: TileSettings) -> boo
     m = s.ref_shift * 2
     mid = f[m:-m, m:-m]
     contrast = float(mid.std())
+    ncc = None
     if ref.contrast < s.ref_flat:  # a plain back: a face-up tile brings letter or picture lines
         same = contrast <= 2.0 * ref.contrast + 2.0
         changed = contrast > 3.0 * ref.contrast + 3.0
-        # a patterned back half burnt white by glare is as flat as a plain one, and a faint
-        # letter under the same glare flatter still; its print is still not the back's
-        if same and ref.burnt >= s.ref_burnt and float(cv2.matchTemplate(
-                ref.fine, mid, cv2.TM_CCOEFF_NORMED).max()) < s.ref_changed:
-            return None
     else:
-        ncc = float(cv2.matchTemplate(ref.fine, mid, cv2.TM_CCOEFF_NORMED).max())
+        ncc = _ncc(ref, mid)
         same, changed = ncc >= s.ref_same, ncc < s.ref_changed
     if changed:
         return False
     if same and colour < s.ref_colour_same and (
-            ref.burnt < s.ref_burnt or contrast <= 1.1 * ref.contrast + 0.3):
-        # a face burnt white in the reference hides a faint letter nearly as well as the
-        # back: there only a cell as flat as its reference is unchanged (train renders with
-        # glare: face-down <= 0.96x the reference's fine contrast, faint letters >= 1.19x)
+            ref.burnt < s.ref_burnt or _still_burnt_back(ref, mid, contrast, ncc, s)):
         return True
     return None
+
+
+def _ncc(ref: CellRef, mid: np.ndarray) -> float:
+    """How well a cell's print matches its reference's, in the best shift."""
+    return float(cv2.matchTemplate(ref.fine, mid, cv2.TM_CCOEFF_NORMED).max())
+
+
+def _still_burnt_back(ref: CellRef, mid: np.ndarray, contrast: float, ncc: float | None,
+                      s: TileSettings) -> bool:
+    """Is a cell whose reference is burnt white by glare still that back? A burnt face hides
+    a faint letter nearly as well as the back: only a cell as flat as its reference is
+    unchanged (train renders with glare: face-down <= 0.96x the reference's fine contrast,
+    faint letters >= 1.19x), and its print must still be the reference's: a striped back
+    half burnt white is as flat as a plain one, and a faint letter under the same glare
+    flatter still (``ncc``: the match already measured, if any)."""
+    if contrast > 1.1 * ref.contrast + 0.3:
+        return False
+    return (ncc if ncc is not None else _ncc(ref, mid)) >= s.ref_changed
 
 
 __all__ = ["CellRef", "against_reference", "cell_ref", "cell_refs", "compare"]
