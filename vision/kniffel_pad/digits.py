@@ -153,6 +153,17 @@ class Segmentation:
     cross: bool = False  # a mark is an X (:func:`cross.is_cross`): the box is struck
 
 
+@dataclass(frozen=True)
+class FirstLook:
+    """What was learnt of some boxes before they are read (the inkiest cells a photo's way
+    up is judged by): each box's marks as they are (``segment(box, whole_only=True)``) by
+    the box's bytes, and the network's answer for each of those marks by the mark's bytes.
+    Reading the photo the way it was looked at asks neither again."""
+
+    cuts: Mapping[bytes, Segmentation]
+    answers: Mapping[bytes, np.ndarray]
+
+
 def segment(ink_box: np.ndarray, whole_only: bool = False,
             around: frozenset[int] | None = None) -> Segmentation:
     """The candidate digits of one box (its ink map, printed lines already cut away).
@@ -256,7 +267,7 @@ class DigitReader:
     def read_boxes(self, ink_boxes: Sequence[np.ndarray], signed: bool = False,
                    sums: bool = False, margin: int = 0,
                    expect: Sequence[frozenset[int] | None] | None = None,
-                   seen: Mapping[bytes, np.ndarray] | None = None) -> list[BoxReading]:
+                   seen: FirstLook | None = None) -> list[BoxReading]:
         """Every box: first each mark as it is; where the network is not sure a mark is one
         digit or stroke, the joins and cuts that involve that mark are scored too.
         ``signed``: a dash before the digits is a minus (other score sheets have negative
@@ -270,12 +281,13 @@ class DigitReader:
         :meth:`NumberReader.check`). ``margin``: px of each box beyond its lines either side
         (a cut kept wide); a stroke's share of the box is measured between the lines.
         ``expect``: what each box may hold by the game's rules (:func:`numbers.join`);
-        ``seen``: answers known already, by the crop's bytes (the marks a photo's way up was
-        judged by); ``read`` gathers every answer, as they come."""
-        quick = [segment(b, whole_only=True) for b in ink_boxes]
+        ``seen``: what is known of some boxes already (:class:`FirstLook`); ``read``
+        gathers every answer, as they come."""
+        known_cuts = seen.cuts if seen is not None else {}
+        quick = [known_cuts.get(b.tobytes()) or segment(b, whole_only=True) for b in ink_boxes]
         widths = [b.shape[1] - 2 * margin for b in ink_boxes]
         pieces = [p for sg in quick for p in sg.pieces]
-        read = dict(seen or {})
+        read = dict(seen.answers) if seen is not None else {}
         new = {k: p.image for p in pieces if (k := p.image.tobytes()) not in read}
         read.update(zip(new, self.probs(list(new.values()))))
         probs = np.array([read[p.image.tobytes()] for p in pieces]).reshape(-1, len(CLASSES))
@@ -458,5 +470,5 @@ def _decide(seg: Segmentation, probs: np.ndarray, box_w: int, signed: bool) -> B
     return BoxReading(int(text), False, min(doubt, *(c for _, c in digits)), text)
 
 
-__all__ = ["BoxReading", "CLASSES", "DigitReader", "Piece", "Segmentation", "decide",
-           "pen_mask", "pieces", "plain", "segment"]
+__all__ = ["BoxReading", "CLASSES", "DigitReader", "FirstLook", "Piece", "Segmentation",
+           "decide", "pen_mask", "pieces", "plain", "segment"]

@@ -63,11 +63,11 @@ def _smooth(profile: np.ndarray) -> np.ndarray:
 def _maxima(smooth: np.ndarray, min_gap: int, level: float) -> list[int]:
     """Places at least ``level`` high and ``min_gap`` apart, strongest first."""
     taken: list[int] = []
-    for i in np.argsort(-smooth):
-        if smooth[i] < level:
-            break
-        if all(abs(int(i) - t) >= min_gap for t in taken):
-            taken.append(int(i))
+    near = np.zeros(len(smooth) + 2 * min_gap, bool)  # within min_gap of a place taken
+    for i in np.argsort(-smooth)[:int((smooth >= level).sum())].tolist():
+        if not near[i + min_gap]:
+            taken.append(i)
+            near[i + 1:i + 2 * min_gap] = True
     return taken
 
 

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from vision import VisionError
-from vision.kniffel_pad.digits import JUNK, DigitReader, segment
+from vision.kniffel_pad.digits import JUNK, DigitReader, FirstLook, segment
 from vision.pad.cells import (
     MARGIN_PX, Group, clean_ink, cut, groups, looks_printed, printed_cells, read_text,
 )
@@ -109,7 +109,7 @@ def cut_cells(lat: Lattice, text: bool = False) -> tuple[dict[Group, np.ndarray]
 
 def _read_table(lat: Lattice, cells: tuple[dict[Group, np.ndarray], set[Group]],
                 reader: DigitReader, text: bool, rules: bool,
-                seen: dict[bytes, np.ndarray] | None = None) -> Table:
+                seen: FirstLook | None = None) -> Table:
     boxes, printed = cells
     cells_of = list(boxes)
     hand = [g for g in cells_of if g not in printed]
@@ -160,23 +160,25 @@ def _hand(found: Found) -> list[np.ndarray]:
 
 
 def _both_ways(inks: list[np.ndarray], reader: DigitReader
-               ) -> tuple[float, float, dict[bytes, np.ndarray]]:
+               ) -> tuple[float, float, FirstLook | None]:
     """How surely the marks of the inkiest cells read as digits or strokes as they are, and
-    each turned upside down (the marks as cut, turned whole); 0, 0 without marks. Also the
-    network's answer for each mark as it is, by its bytes: the cells' reading asks again."""
+    each turned upside down (the marks as cut, turned whole); 0, 0 without marks. Also what
+    the cells' reading would ask again: those cells' marks and the network's answer for
+    each mark as it is."""
     sample = sorted(inks, key=lambda b: -float(b.sum()))[:SAMPLE]
-    marks = [p.image for b in sample for p in segment(b, whole_only=True).pieces]
+    cuts = {b.tobytes(): segment(b, whole_only=True) for b in sample}
+    marks = [p.image for sg in cuts.values() for p in sg.pieces]
     if not marks:
-        return 0.0, 0.0, {}
+        return 0.0, 0.0, None
     level = np.asarray(marks, np.float32)
     both = reader.probs(np.concatenate([level, np.rot90(level, 2, axes=(1, 2))]))
     as_is, upside_down = both[:, :JUNK].max(axis=1).reshape(2, len(level)).mean(axis=1)
-    seen = {m.tobytes(): p for m, p in zip(marks, both[:len(marks)])}  # the as-is half
-    return float(as_is), float(upside_down), seen
+    answers = {m.tobytes(): p for m, p in zip(marks, both[:len(marks)])}  # the as-is half
+    return float(as_is), float(upside_down), FirstLook(cuts, answers)
 
 
 def upright(image: np.ndarray, found: Found, reader: DigitReader, text: bool
-            ) -> tuple[int, Found | None, dict[bytes, np.ndarray]]:
+            ) -> tuple[int, Found | None, FirstLook | None]:
     """Quarter turns (counter-clockwise, as ``np.rot90``) that make the pad in ``image``
     upright. A pad on a table is often photographed from the far side or from beside it (a
     phone held flat does not know which way is up), and its digits tell: the marks of the
@@ -186,11 +188,11 @@ def upright(image: np.ndarray, found: Found, reader: DigitReader, text: bool
     only when they stand taller than wide (``TALL``; score sheets have them wider). A
     turn is taken only when clearly surer than the photo as it is (``TURN_MARGIN``): 0, 1
     and 8 read alike both ways, and a good reading turned by mistake is lost whole. Also
-    returns the tables turned a quarter, when they were looked at so, and the network's
-    answers for the marks of the photo as it is (:func:`_both_ways`)."""
+    returns the tables turned a quarter, when they were looked at so, and what was learnt
+    of the photo as it is (:func:`_both_ways`)."""
     hand = _hand(found)
     if not hand:
-        return 0, None, {}
+        return 0, None, None
     as_is, upside_down, seen = _both_ways(hand, reader)
     sure = {0: as_is, 2: upside_down}
     side = None
@@ -236,7 +238,7 @@ def read_pad(image: np.ndarray, reader: DigitReader, text: bool = False,
         found = side if turns == 1 and side is not None else _turned(
             found, image.shape, turns, text)
         image = np.ascontiguousarray(np.rot90(image, turns))
-        seen = {}
+        seen = None
     tables = []
     for lat, cells in found:
         table = _read_table(lat, cells, reader, text, rules, seen)
