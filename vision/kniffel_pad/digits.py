@@ -13,7 +13,7 @@ across the box) and junk (a leftover of the printed lines, a speck, a neighbour'
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -151,6 +151,8 @@ class Segmentation:
     height: int  # of the box, px
     bar: tuple[int, int] | None = None  # the first mark cut into a minus and its digit
     cross: bool = False  # a mark is an X (:func:`cross.is_cross`): the box is struck
+    # the marks as whole-box masks, left to right: a second look at the box starts from them
+    masks: tuple[np.ndarray, ...] = field(default=(), repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -165,7 +167,8 @@ class FirstLook:
 
 
 def segment(ink_box: np.ndarray, whole_only: bool = False,
-            around: frozenset[int] | None = None) -> Segmentation:
+            around: frozenset[int] | None = None,
+            marks: Sequence[np.ndarray] | None = None) -> Segmentation:
     """The candidate digits of one box (its ink map, printed lines already cut away).
 
     Marks are joined up to three at a time (a digit broken by a thin stroke) and a joined
@@ -176,8 +179,9 @@ def segment(ink_box: np.ndarray, whole_only: bool = False,
     cuts only runs of marks that hold one of these (the marks the first look was unsure
     of): two digits read surely one by one are not offered joined. A minus touching the
     digit after it is cut off (:func:`sign.bar_ahead`) and offered as one more way.
+    ``marks``: the box's marks as an earlier segmentation of it found them (its ``masks``).
     """
-    groups = _groups(pen_mask(ink_box))
+    groups = list(marks) if marks is not None else _groups(pen_mask(ink_box))
     found: list[Piece] = []
     options: list[tuple[int, int, tuple[int, ...]]] = []
     for i in range(len(groups)):
@@ -208,7 +212,7 @@ def segment(ink_box: np.ndarray, whole_only: bool = False,
         bar = (len(found) - 2, len(found) - 1)
         options.append((0, 1, bar))
     return Segmentation(tuple(found), tuple(options), len(groups), ink_box.shape[0], bar,
-                        any(is_cross(g) for g in groups))
+                        any(is_cross(g) for g in groups), tuple(groups))
 
 
 def _piece(ink_box: np.ndarray, part: np.ndarray) -> Piece:
@@ -312,18 +316,21 @@ class DigitReader:
             if value == firsts[n].value and p_net >= AGREE:
                 out[n] = firsts[n]
         self._cut_and_join(ink_boxes, [r for r in redo if out[r[0]] is None], out, signed,
-                           widths, read)
+                           widths, read, quick)
         readings = [r for r in out if r is not None]
         return (readings if self.numbers is None
                 else self.numbers.check(ink_boxes, readings, known, sums, expect))
 
     def _cut_and_join(self, ink_boxes: Sequence[np.ndarray],
                       redo: list[tuple[int, frozenset[int]]], out: list[BoxReading | None],
-                      signed: bool, widths: list[int], read: dict[bytes, np.ndarray]) -> None:
-        """The second look at boxes with unsure marks: every join and cut around them.
-        ``read``: the answer for each crop so far, by its bytes (marks as they are, and joins
-        cut where their marks part, which give them again: a quarter of a full pad's crops)."""
-        full = [segment(ink_boxes[n], around=unsure) for n, unsure in redo]
+                      signed: bool, widths: list[int], read: dict[bytes, np.ndarray],
+                      first: Sequence[Segmentation]) -> None:
+        """The second look at boxes with unsure marks: every join and cut around them, from
+        the marks the ``first`` look found. ``read``: the answer for each crop so far, by its
+        bytes (marks as they are, and joins cut where their marks part, which give them
+        again: a quarter of a full pad's crops)."""
+        full = [segment(ink_boxes[n], around=unsure, marks=first[n].masks)
+                for n, unsure in redo]
         keys = [[p.image.tobytes() for p in sg.pieces] for sg in full]
         new = {k: p.image for sg, ks in zip(full, keys) for k, p in zip(ks, sg.pieces)
                if k not in read}
