@@ -166,14 +166,15 @@ def _both_ways(inks: list[np.ndarray], reader: DigitReader
     the cells' reading would ask again: those cells' marks and the network's answer for
     each mark as it is."""
     sample = sorted(inks, key=lambda b: -float(b.sum()))[:SAMPLE]
-    cuts = {b.tobytes(): segment(b, whole_only=True) for b in sample}
-    marks = [p.image for sg in cuts.values() for p in sg.pieces]
+    firsts = [segment(b, whole_only=True) for b in sample]
+    marks = [p.image for sg in firsts for p in sg.pieces]
     if not marks:
         return 0.0, 0.0, None
     level = np.asarray(marks, np.float32)
     both = reader.probs(np.concatenate([level, np.rot90(level, 2, axes=(1, 2))]))
     as_is, upside_down = both[:, :JUNK].max(axis=1).reshape(2, len(level)).mean(axis=1)
     answers = {m.tobytes(): p for m, p in zip(marks, both[:len(marks)])}  # the as-is half
+    cuts = {b.tobytes(): sg for b, sg in zip(sample, firsts)}
     return float(as_is), float(upside_down), FirstLook(cuts, answers)
 
 
