@@ -21,11 +21,13 @@ photographed from beside or across the table; the renders are the same). ``--pho
 every photo worse than the renders do: ``shadow`` a hard-edged shadow (a phone or a hand
 under a lamp) over a part of the page at 0.45-0.7 of the light, ``tilt`` the camera three
 times as far off square, ``curl`` a page twice as far from flat, ``noise`` a dim room's
-sensor noise (sigma 7 a channel, before any smoothing).
+sensor noise (sigma 7 a channel, before any smoothing). ``--paper squared`` puts every sheet
+on squared paper (5 mm squares printed faintly, as German school pads are; people rule their
+own score sheets on it).
 
     .venv/bin/python bench/pad_bench.py [--sheets 12] [--seed 7] [--pen felt|ballpoint]
         [--hand mnist|continental] [--sums] [--values wide|kniffel] [--no-rules] [--turned]
-        [--photo plain|shadow|tilt|curl|noise]
+        [--photo plain|shadow|tilt|curl|noise] [--paper plain|squared]
 """
 
 from __future__ import annotations
@@ -79,8 +81,8 @@ def _taken(how: str, style: synth.Style, bank: tuple[np.ndarray, np.ndarray],
 
 def run(family: str, size: tuple[int, int], sheets: int, seed: int, reader: DigitReader,
         bank: tuple[np.ndarray, np.ndarray], pen: str = "felt", sums: Counter[str] | None = None,
-        played: bool = False, rules: bool = True, turned: bool = False, how: str = "plain"
-        ) -> tuple[synth.Score, list[float]]:
+        played: bool = False, rules: bool = True, turned: bool = False, how: str = "plain",
+        squared: bool = False) -> tuple[synth.Score, list[float]]:
     """``sums``: when given, the labels are read and every sum checked, counted into it (and
     the players' slips on a played card, ``slips``)."""
     styles = synth.styles(family)
@@ -88,7 +90,7 @@ def run(family: str, size: tuple[int, int], sheets: int, seed: int, reader: Digi
     score, ms = synth.Score(), []
     for i in range(sheets):
         r = _taken(how, styles[i % len(styles)], bank, rng, size=size, pen=pen,
-                   adding_up=sums is not None, played=played)
+                   adding_up=sums is not None, played=played, squared=squared)
         photo = np.ascontiguousarray(np.rot90(r.photo, i % 4)) if turned else r.photo
         try:
             got = read_pad(photo, reader, text=sums is not None, rules=rules)
@@ -169,6 +171,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="turn the k-th photo k quarter turns before reading it")
     ap.add_argument("--photo", choices=PHOTOS, default="plain",
                     help="every photo taken worse than the renders do (see above)")
+    ap.add_argument("--paper", choices=("plain", "squared"), default="plain",
+                    help="every sheet on plain paper, or on squared paper (5 mm squares)")
     args = ap.parse_args(argv)
     on_one_core()  # OpenCV and Tesseract on the calling thread
     with np.load(HELDOUT) as z:
@@ -180,13 +184,15 @@ def main(argv: list[str] | None = None) -> int:
         for name, size in SIZES.items():
             sums: Counter[str] | None = Counter() if args.sums else None
             s, ms = run(family, size, args.sheets, args.seed, reader, bank, args.pen, sums,
-                        args.values == "kniffel", not args.no_rules, args.turned, args.photo)
+                        args.values == "kniffel", not args.no_rules, args.turned, args.photo,
+                        args.paper == "squared")
             wrong = s.numbers - s.numbers_right
             print(f"[{family} styles, {name}] {args.sheets} sheets, {args.pen} pen, "
                   f"{args.hand} hand, {args.values} values"
                   + (", read without the rows' rules" if args.no_rules else "")
                   + (", the k-th photo turned k quarters" if args.turned else "")
-                  + (f", photos: {args.photo}" if args.photo != "plain" else ""))
+                  + (f", photos: {args.photo}" if args.photo != "plain" else "")
+                  + (", on squared paper" if args.paper == "squared" else ""))
             print(f"  tables right (rows x cols): {s.tables_right}/{s.tables}")
             print(f"  numbers right: {s.numbers_right / max(1, s.numbers):.3f} "
                   f"({s.numbers_right}/{s.numbers}); wrong or missed {wrong}, "

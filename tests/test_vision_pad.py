@@ -277,6 +277,21 @@ def test_a_wavy_row_line_is_one_row_line() -> None:
     assert lat is not None and (lat.rows, lat.cols) == (11, 4)
 
 
+def test_squared_paper_is_faint_squares_five_millimetres_apart() -> None:
+    """The renders' squared paper (the bench's ``--paper squared``): lines every 5 mm, a
+    fifth to a third darker than the paper; the paper's white is the plain page's."""
+    from vision.pad.paper import SQUARE_MM, blank
+
+    plain = blank((300, 400), 6.0, np.random.default_rng(1)).astype(int)
+    squared = blank((300, 400), 6.0, np.random.default_rng(1), squared=True).astype(int)
+    assert (plain == plain[0, 0]).all()
+    darker = (plain - squared).max(axis=2) > 0
+    for lines in (np.flatnonzero(darker.all(axis=0)), np.flatnonzero(darker.all(axis=1))):
+        assert len(lines) >= 8 and np.abs(np.diff(lines) - SQUARE_MM * 6.0).max() <= 1
+    share = 1 - squared[darker].sum(axis=-1) / plain[darker].sum(axis=-1)
+    assert 0.15 < share.min() and share.max() < 0.4
+
+
 def test_training_marks_follow_the_ink_into_the_photo() -> None:
     """The digit network learns from pieces labelled by these marks: they must lie on the
     handwriting the camera saw, one mark per digit, minus and stroke."""

@@ -26,6 +26,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from vision.kniffel_pad.synth import INKS, digit_glyph
 from vision.pad.card import LOWER, NAMED, SUM_ROWS, UPPER, CellTruth, box_value, sum_cell
+from vision.pad.paper import blank
 
 PX = 6.0  # page pixels per mm
 Colour = tuple[int, int, int]
@@ -317,20 +318,19 @@ def _fill(t: _Table, labels: tuple[str, ...], style: Style, layer: Image.Image,
 
 def render_sheet(style: Style, bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator,
                  marks: Marks | None = None, pen: str = "felt", adding_up: bool = False,
-                 played: bool = False) -> tuple[np.ndarray, list[_Table]]:
+                 played: bool = False, squared: bool = False) -> tuple[np.ndarray, list[_Table]]:
     """The filled sheet, flat (BGR at ``PX``), and its tables in mm; ``marks`` (its ids
     left empty) is filled with where every handwritten mark went; ``pen`` as
     :data:`vision.kniffel_pad.synth.PENS`; ``adding_up``: the sum rows hold what the player
     added up (:func:`vision.pad.card.sum_cell`), else numbers drawn like the others';
     ``played``: the boxes hold what the Kniffel rules give there
-    (:func:`vision.pad.card.box_value`), else any number up to 50."""
+    (:func:`vision.pad.card.box_value`), else any number up to 50; ``squared``: on squared
+    paper (:func:`vision.pad.paper.blank`)."""
     tables, w_mm, h_mm = _plan(style, rng)
     size = (round(h_mm * PX), round(w_mm * PX))
     if marks is not None:
         marks.ids = np.zeros(size, np.int32)
-    paper = np.array([rng.uniform(235, 252), rng.uniform(238, 252), rng.uniform(240, 255)])
-    page = np.empty((*size, 3), np.uint8)
-    page[:] = paper.astype(np.uint8)
+    page = blank(size, PX, rng, squared)
     layer = Image.new("L", (size[1], size[0]), 0)
     players = len(tables[0].xs) - 1 - tables[0].labels
     inks = [np.zeros(size, np.float32) for _ in range(players)]
@@ -430,10 +430,10 @@ def _light(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def render(style: Style, bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator,
            size: tuple[int, int] = (1640, 1232), tilt: float = 0.04,
            curl: float = 0.008, marks: Marks | None = None, pen: str = "felt",
-           adding_up: bool = False, played: bool = False) -> Rendered:
+           adding_up: bool = False, played: bool = False, squared: bool = False) -> Rendered:
     """A filled sheet of ``style``, photographed, with every table's truth (top to bottom);
-    ``adding_up`` and ``played`` as in :func:`render_sheet`."""
-    page, tables = render_sheet(style, bank, rng, marks, pen, adding_up, played)
+    ``adding_up``, ``played`` and ``squared`` as in :func:`render_sheet`."""
+    page, tables = render_sheet(style, bank, rng, marks, pen, adding_up, played, squared)
     photo, corners = photograph(page, tables, rng, size, tilt, curl, marks)
     truth = tuple(TableTruth(len(t.ys) - 1, len(t.xs) - 1, c,
                              tuple(tuple(row) for row in t.cells))
