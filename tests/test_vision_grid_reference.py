@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from companion.games.moerder.board import Board
-from tiles_support import fits, letters  # noqa: F401 (fixtures)
+from tiles_support import fits, letters, with_reference  # noqa: F401 (fixtures)
 from vision import framing, synth
 from vision.grid import Grid, GridNotFound, locate
 from vision.grid import looking as grid_looking
@@ -25,10 +25,8 @@ Scene = tuple[Board, np.ndarray, synth.Truth, np.ndarray]
 def _scene(style: synth.Style, seed: int) -> Scene:
     """A random board of ``style`` (board, frame, truth, the face-down frame of the same
     view)."""
-    layout = synth.make_layout(style, seed)
     board = synth.random_board(np.random.default_rng(seed))
-    img, truth = synth.render_table(board, style, seed, layout=layout)
-    ref, _ = synth.render_table(Board(), style, seed, layout=layout, frame=1)
+    img, truth, ref = with_reference(style, seed, board)
     return board, img, truth, ref
 
 
@@ -103,10 +101,8 @@ def test_a_hands_shadow_over_face_down_tiles_leaves_them_face_down(
     # a soft shadow darkens every channel of the backs under it alike: their colour moves
     # far from the reference's, their print does not
     style, seed = synth.styles("train")[0], 4001
-    layout = synth.make_layout(style, seed)
     board = synth.random_board(np.random.default_rng(seed))
-    img, truth = synth.render_table(board, style, seed, layout=layout)
-    ref, _ = synth.render_table(Board(), style, seed, layout=layout, frame=1)
+    img, truth, ref = with_reference(style, seed, board)
     shaded = synth.hand_shadow(img, truth.corners, seed)
     obs, _ = read_grid(shaded, TileReader(letters), reference=ref)
     want = _wants(board)
@@ -147,9 +143,7 @@ def _dim_laths() -> Scene:
     board = [synth.random_board(rng) for _ in range(88)][87]
     style, seed = synth.styles("train")[87], 20261123 + 87
     assert style.table is synth.Table.LATHS
-    layout = synth.make_layout(style, seed)
-    img, truth = synth.render_table(board, style, seed, layout=layout)
-    ref, _ = synth.render_table(Board(), style, seed, layout=layout, frame=1)
+    img, truth, ref = with_reference(style, seed, board)
     return board, img, truth, ref
 
 

@@ -13,7 +13,8 @@ import pytest
 
 from companion.games.moerder.board import CELLS, Board, Tile
 from vision import synth
-from tiles_support import Scene, Scripted, faces, letters, scene  # noqa: F401 (fixtures)
+from tiles_support import (Scene, Scripted, faces, letters, scene,  # noqa: F401 (fixtures)
+                           with_reference)
 from vision.letters import LetterReader, LetterReading
 from vision.observation import Profile, crops_of, read_grid
 from vision.grid import locate
@@ -310,9 +311,7 @@ def _bench_board(style_name: str, seed: int, board: Board) -> tuple[np.ndarray, 
     """A board of the grid bench as it rendered it (the train style whose name begins with
     ``style_name``, the bench's seed for it): the frame, and the face-down frame."""
     style = next(s for s in synth.styles("train") if s.name.startswith(style_name))
-    layout = synth.make_layout(style, seed)
-    img, _ = synth.render_table(board, style, seed, layout=layout)
-    ref, _ = synth.render_table(Board(), style, seed, layout=layout, frame=1)
+    img, _, ref = with_reference(style, seed, board)
     return img, ref
 
 

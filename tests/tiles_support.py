@@ -25,6 +25,16 @@ def bench_scene() -> Scene:
     return style, layout, board, img, ref
 
 
+def with_reference(style: synth.Style, seed: int, board: Board
+                   ) -> tuple[np.ndarray, synth.Truth, np.ndarray]:
+    """``board`` on ``style`` laid as ``seed`` lays it (as the grid bench renders its boards):
+    the frame, its truth, and the face-down frame of the same view."""
+    layout = synth.make_layout(style, seed)
+    img, truth = synth.render_table(board, style, seed, layout=layout)
+    ref, _ = synth.render_table(Board(), style, seed, layout=layout, frame=1)
+    return img, truth, ref
+
+
 def faces(style: synth.Style, kinds: Sequence[str]) -> list[np.ndarray]:
     """Clean 64 px tile faces of ``style``: each kind a letter, "X" (the victim) or "back"."""
     return [synth.tile_face(k, 64, style) for k in kinds]

@@ -128,8 +128,8 @@ class Look:
         sides = [WORK_SIDE]
         if max(image.shape[:2]) > WORK_SIDE * 1.2:  # a small grid in a wide frame: finer
             sides.append(int(WORK_SIDE * 1.6))
-        ways = [(fill, side, False) for fill in (FILL, ROUND_FILL) for side in sides]
-        ways += [(fill, side, True) for fill in (FILL, ROUND_FILL) for side in sides]
+        ways = [(fill, side, flat) for flat in (False, True) for fill in (FILL, ROUND_FILL)
+                for side in sides]
         fill, side, flat = ways[self.fits % len(ways)]
         if self._cut:  # the last step cut this frame: the fit is made on it now
             self._cut = False

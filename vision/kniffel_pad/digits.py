@@ -287,8 +287,8 @@ class DigitReader:
         ``expect``: what each box may hold by the game's rules (:func:`numbers.join`);
         ``seen``: what is known of some boxes already (:class:`FirstLook`); ``read``
         gathers every answer, as they come."""
-        known_cuts = seen.cuts if seen is not None else {}
-        quick = [known_cuts.get(b.tobytes()) or segment(b, whole_only=True) for b in ink_boxes]
+        quick = [(seen.cuts.get(b.tobytes()) if seen is not None else None)
+                 or segment(b, whole_only=True) for b in ink_boxes]
         widths = [b.shape[1] - 2 * margin for b in ink_boxes]
         pieces = [p for sg in quick for p in sg.pieces]
         read = dict(seen.answers) if seen is not None else {}
