@@ -121,8 +121,15 @@ def find_tables(image: np.ndarray) -> list[Found]:
     scale = min(1.0, WORK / max(gray.shape))
     small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
         if scale < 1.0 else gray
-    binary = (paper_ink(small) > INK).astype(np.uint8)
-    long_side = max(small.shape)
+    found = [Found((q + 0.5) / scale - 0.5) for q in tables_in(paper_ink(small))]
+    return top_to_bottom(found, lambda f: f.quad)
+
+
+def tables_in(ink: np.ndarray) -> list[np.ndarray]:
+    """The outer quads (in ``ink``'s px) of the tables in an ink map (:func:`paper_ink`)
+    about ``WORK`` px long, in no order."""
+    binary = (ink > INK).astype(np.uint8)
+    long_side = max(ink.shape)
     length = max(12, round(long_side / 45))
     h, v = line_masks(binary, length)
     grid = cv2.dilate(h | v, np.ones((3, 3), np.uint8))
@@ -143,8 +150,8 @@ def find_tables(image: np.ndarray) -> list[Found]:
         own = (labels[y:y + hh, x:x + w] == i).astype(np.uint8)
         outline, _ = cv2.findContours(own, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         pts = np.concatenate([c.reshape(-1, 2) for c in outline]) + [x, y]
-        found.append(Found((_quad(pts) + 0.5) / scale - 0.5))  # the outline's hull is the lines'
-    return top_to_bottom(found, lambda f: f.quad)
+        found.append(_quad(pts))  # the outline's hull is the lines'
+    return found
 
 
 def top_to_bottom(tables: list[T], quad: Callable[[T], np.ndarray]) -> list[T]:
@@ -169,4 +176,5 @@ def top_to_bottom(tables: list[T], quad: Callable[[T], np.ndarray]) -> list[T]:
     return [tables[i] for i in out]
 
 
-__all__ = ["Found", "find_tables", "gray_of", "line_masks", "paper_ink", "top_to_bottom"]
+__all__ = ["Found", "find_tables", "gray_of", "line_masks", "paper_ink", "tables_in",
+           "top_to_bottom"]
