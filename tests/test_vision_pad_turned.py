@@ -9,7 +9,7 @@ from pad_support import held_out_digits, reader  # noqa: F401 (a fixture)
 import vision.pad.reader as pad_reader
 from vision.kniffel_pad.digits import DigitReader
 from vision.pad import read_pad, synth
-from vision.pad.lattice import build
+from vision.pad.lattice import lattices
 
 
 def _render(style: int, seed: int) -> synth.Rendered:
@@ -55,6 +55,6 @@ def test_a_card_upside_down_or_sideways_is_traced_once(
     """Its lattice is turned with the photo, to tell which way is up and to read it, not
     traced again (a fifth of a read, each time)."""
     traced: list[object] = []
-    monkeypatch.setattr(pad_reader, "build", lambda *a: traced.append(a) or build(*a))
+    monkeypatch.setattr(pad_reader, "lattices", lambda *a: traced.append(a) or lattices(*a))
     got = read_pad(np.ascontiguousarray(np.rot90(_render(2, 7).photo, turns)), reader)
     assert got.turns == (4 - turns) % 4 and len(traced) == len(got.tables)

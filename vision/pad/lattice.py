@@ -16,11 +16,13 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.pad.find import INK, line_masks, paper_ink
+from vision.pad.find import INK, line_masks, paper_ink, tables_in, top_to_bottom
+from vision.pad.squared import print_lines
 from vision.pad.peaks import places
 
 MAX_SIDE = 1400  # px: the flat table's long side at most (a phone photo is not read at 12 MP)
 MARGIN = 0.03  # of the long side, kept around the found quad
+WHOLE = 0.8  # of a flat quad's area: a table found again there that large is the same table
 STRIP_PX = 45  # a line is traced in strips about this wide
 EDGE_SHARE = 0.2  # a line between two crossings is printed when this share of it is ink
 LINE_COVER = 0.85  # a grid line covers this share of the span between two others
@@ -345,12 +347,51 @@ def _line_pixels(h: np.ndarray, v: np.ndarray, hc: np.ndarray, hy: np.ndarray,
     return lines
 
 
+def lattices(gray: np.ndarray, quad: np.ndarray, colour: np.ndarray | None = None
+             ) -> list[Lattice]:
+    """The lattice of the table found in ``quad``, none when its lines do not make a cell;
+    on squared paper, the lattice of each table inside it. The paper's print, faint at the
+    finder's scale but one grid with the tables, can join a sheet's two tables into one, or
+    a table to the page around it; with the print taken out, the tables are looked for
+    again in the flat quad and each is traced on its own. ``colour`` as for :func:`build`."""
+    flat, to_photo = flatten(gray, quad)
+    ink = paper_ink(flat)
+    if _unprinted(ink):
+        inner = tables_in(ink)
+        m = MARGIN * max(flat.shape) / (1 + 2 * MARGIN)
+        whole = (flat.shape[0] - 2 * m) * (flat.shape[1] - 2 * m)
+        if inner and not (len(inner) == 1 and cv2.contourArea(
+                inner[0].astype(np.float32)) >= WHOLE * whole):
+            pts = [cv2.perspectiveTransform(q.reshape(-1, 1, 2), to_photo).reshape(4, 2)
+                   for q in inner]
+            lats = [lat for q in pts if (lat := build(gray, q, colour)) is not None]
+            return top_to_bottom(lats, Lattice.photo_corners)
+    lat = _lattice(ink, to_photo, colour)
+    return [] if lat is None else [lat]
+
+
 def build(gray: np.ndarray, quad: np.ndarray, colour: np.ndarray | None = None
           ) -> Lattice | None:
     """The table's lattice, or None when its lines do not make at least one cell.
     ``colour``: the photo in colour (BGR), to tell a pen's ink on a line from the print."""
     flat, to_photo = flatten(gray, quad)
     ink = paper_ink(flat)
+    _unprinted(ink)
+    return _lattice(ink, to_photo, colour)
+
+
+def _unprinted(ink: np.ndarray) -> bool:
+    """Whether a flat table's ink map is on squared paper; its print is then taken out of
+    it (in place), so the lines, the cells and the marks in them are all as on plain paper."""
+    paper = print_lines(ink)
+    if paper is not None:
+        ink[paper] = 0.0
+    return paper is not None
+
+
+def _lattice(ink: np.ndarray, to_photo: np.ndarray, colour: np.ndarray | None
+             ) -> Lattice | None:
+    """The lattice of a flat table's ink map."""
     binary = (ink > INK).astype(np.uint8)
     fh, fw = binary.shape
     h, _ = line_masks(binary, max(15, round(fw / 20)), across=3)
@@ -395,7 +436,7 @@ def build(gray: np.ndarray, quad: np.ndarray, colour: np.ndarray | None = None
     thick = 2 * int(np.median([_half_width(binary, along, np.interp(along, hc, y)) for y in hy]))
     lines = _line_pixels(h, v, hc, hy, vc, vx, thick + 1)
     if colour is not None and colour.ndim == 3 and colour.shape[2] >= 3:
-        lines[_pen_on(lines, ink, colour[..., :3], to_photo, flat.shape)] = 0
+        lines[_pen_on(lines, ink, colour[..., :3], to_photo, ink.shape)] = 0
     return Lattice(ink, lines, corners, h_edge, v_edge, to_photo)
 
 
@@ -438,4 +479,4 @@ def _pen_on(lines: np.ndarray, ink: np.ndarray, colour: np.ndarray, to_photo: np
     return out
 
 
-__all__ = ["Lattice", "build", "flatten"]
+__all__ = ["Lattice", "build", "flatten", "lattices"]

@@ -22,7 +22,7 @@ from vision.pad.cells import (
     MARGIN_PX, Group, clean_ink, cut, groups, looks_printed, printed_cells, read_text,
 )
 from vision.pad.find import find_tables, gray_of, top_to_bottom
-from vision.pad.lattice import Lattice, build
+from vision.pad.lattice import Lattice, lattices
 from vision.pad.rows import may_hold
 from vision.photo import shrink
 
@@ -150,8 +150,7 @@ Found = list[tuple[Lattice, tuple[dict[Group, np.ndarray], set[Group]]]]
 def _tables(image: np.ndarray, text: bool) -> Found:
     """Every table found in ``image`` (BGR or gray), traced, its cells cut."""
     gray = gray_of(image)
-    lats = [lat for found in find_tables(gray)
-            if (lat := build(gray, found.quad, image)) is not None]
+    lats = [lat for found in find_tables(gray) for lat in lattices(gray, found.quad, image)]
     return [(lat, cut_cells(lat, text)) for lat in lats]
 
 
