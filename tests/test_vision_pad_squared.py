@@ -50,13 +50,12 @@ def _flat_inks(squared: bool, sizes: tuple[tuple[int, int], ...]) -> list[np.nda
     """The flat ink map of every table found in renders of every tune style (seed 300,
     not tuned on), as the reader sees them (a phone photo shrunk first)."""
     out = []
-    for seed in (300,):
-        for size in sizes:
-            rng = np.random.default_rng(seed)
-            for style in synth.styles("tune"):
-                r = synth.render(style, held_out_digits(), rng, size=size, squared=squared)
-                gray = gray_of(shrink(r.photo)[0])
-                out += [paper_ink(flatten(gray, f.quad)[0]) for f in find_tables(gray)]
+    for size in sizes:
+        rng = np.random.default_rng(300)
+        for style in synth.styles("tune"):
+            r = synth.render(style, held_out_digits(), rng, size=size, squared=squared)
+            gray = gray_of(shrink(r.photo)[0])
+            out += [paper_ink(flatten(gray, f.quad)[0]) for f in find_tables(gray)]
     return out
 
 

@@ -50,16 +50,17 @@ def gray_of(image: np.ndarray) -> np.ndarray:
     return out
 
 
-def line_masks(binary: np.ndarray, length: int, across: int = 5
+def line_masks(binary: np.ndarray, length: int, across: int = 5, v_length: int | None = None
                ) -> tuple[np.ndarray, np.ndarray]:
-    """(horizontal, vertical) lines: runs at least ``length`` long. The mask is thickened
-    across the line first, so a line tilted by a few degrees (a tilt, a curled page, a
-    hand-ruled line) survives the opening as one piece; by little (``across`` px) where
-    the table is already flat, or a word of touching letters would pass for a line."""
+    """(horizontal, vertical) lines: runs at least ``length`` long (vertical ones
+    ``v_length``, when given: a flat table's lines run its width and its height). The mask
+    is thickened across the line first, so a line tilted by a few degrees (a tilt, a curled
+    page, a hand-ruled line) survives the opening as one piece; by little (``across`` px)
+    where the table is already flat, or a word of touching letters would pass for a line."""
     thick_h = cv2.dilate(binary, np.ones((across, 1), np.uint8))
     thick_v = cv2.dilate(binary, np.ones((1, across), np.uint8))
     h = cv2.morphologyEx(thick_h, cv2.MORPH_OPEN, np.ones((1, length), np.uint8))
-    v = cv2.morphologyEx(thick_v, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8))
+    v = cv2.morphologyEx(thick_v, cv2.MORPH_OPEN, np.ones((v_length or length, 1), np.uint8))
     return np.asarray(h) & binary, np.asarray(v) & binary
 
 

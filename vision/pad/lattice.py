@@ -358,10 +358,10 @@ def lattices(gray: np.ndarray, quad: np.ndarray, colour: np.ndarray | None = Non
     ink = paper_ink(flat)
     if _unprinted(ink):
         inner = tables_in(ink)
-        m = MARGIN * max(flat.shape) / (1 + 2 * MARGIN)
-        whole = (flat.shape[0] - 2 * m) * (flat.shape[1] - 2 * m)
+        found = cv2.perspectiveTransform(quad.reshape(-1, 1, 2).astype(np.float64),
+                                         np.linalg.inv(to_photo)).astype(np.float32)
         if inner and not (len(inner) == 1 and cv2.contourArea(
-                inner[0].astype(np.float32)) >= WHOLE * whole):
+                inner[0].astype(np.float32)) >= WHOLE * cv2.contourArea(found)):
             pts = [cv2.perspectiveTransform(q.reshape(-1, 1, 2), to_photo).reshape(4, 2)
                    for q in inner]
             lats = [lat for q in pts if (lat := build(gray, q, colour)) is not None]
@@ -394,8 +394,7 @@ def _lattice(ink: np.ndarray, to_photo: np.ndarray, colour: np.ndarray | None
     """The lattice of a flat table's ink map."""
     binary = (ink > INK).astype(np.uint8)
     fh, fw = binary.shape
-    h, _ = line_masks(binary, max(15, round(fw / 20)), across=3)
-    _, v = line_masks(binary, max(15, round(fh / 20)), across=3)
+    h, v = line_masks(binary, max(15, round(fw / 20)), 3, max(15, round(fh / 20)))
     m = round(MARGIN * max(fw, fh))
     min_gap = max(8, round(0.02 * max(fw, fh)))  # rows of a 40-row sheet are 2.5 %
     rows = places(h[:, m:fw - m], min_gap)

@@ -15,6 +15,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.pad.find import line_masks
+
 FAINT = 0.05  # ink map level: the print's pixels, fainter than any table's line, count from here
 TEETH = 12  # the print has at least this many squares across a table, each way
 BANDS = 4  # quarters of the table, each on its own: a curled page's print drifts
@@ -104,10 +106,8 @@ def print_lines(ink: np.ndarray) -> np.ndarray | None:
     and what is removed is fainter than ``PRINT`` times the print's median level."""
     faint = (ink > FAINT).astype(np.uint8)
     fh, fw = faint.shape
-    h = (cv2.morphologyEx(cv2.dilate(faint, np.ones((3, 1), np.uint8)), cv2.MORPH_OPEN,
-                          np.ones((1, max(15, round(fw / 20))), np.uint8)) > 0) & (faint > 0)
-    v = (cv2.morphologyEx(cv2.dilate(faint, np.ones((1, 3), np.uint8)), cv2.MORPH_OPEN,
-                          np.ones((max(15, round(fh / 20)), 1), np.uint8)) > 0) & (faint > 0)
+    h, v = (m > 0 for m in line_masks(faint, max(15, round(fw / 20)), 3,
+                                      max(15, round(fh / 20))))
     on = h | v
     if on.sum() < 100:
         return None
