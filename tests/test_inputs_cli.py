@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from companion.errors import InputError
-from companion.inputs import excerpt, json_depth, load_json, read_text
+from companion.inputs import excerpt, json_depth, load_json, read_text, reduction
 
 ROOT = Path(__file__).resolve().parent.parent
 MEMORY = 1024 * 1024 * 1024  # address space; Python with numpy/OpenCV maps far more than it uses
@@ -157,6 +157,25 @@ def test_a_photo_pillow_only_warns_about_is_still_one_line(
     path = tmp_path / "phone-panorama.png"
     path.write_bytes(png_claiming(12000, 9000))
     refused(run(*argv, str(path)), str(path), "12000x9000", "megapixels")
+
+
+def test_a_48_mp_phone_jpeg_is_decoded_small_by_the_pad_readers(tmp_path: Path) -> None:
+    """A phone's 48 MP JPEG is over the limit decoded whole (the tile grid decodes it so),
+    but the pad readers bring every photo down to 1640 px and decode it straight at a
+    quarter of its sides: it is read (here: no table on a blank page), not refused."""
+    from PIL import Image
+
+    path = tmp_path / "phone-48mp.jpg"
+    Image.new("L", (8000, 6000), 230).save(path, "JPEG")
+    refused(run("vision", "read-grid", str(path)), str(path), "8000x6000", "megapixels")
+    refused(run("vision", "read-pad", str(path)), "no table")
+    refused(run("kniffel", "pad-check", str(path)), "marker")
+
+
+def test_a_jpeg_is_decoded_at_the_reduction_that_keeps_the_side_read() -> None:
+    assert [reduction(w, h, 1640) for w, h in (
+        (1640, 1232), (3264, 2448), (4000, 3000), (3000, 4000), (8000, 6000), (16320, 12240),
+        (40000, 30000))] == [1, 1, 2, 2, 4, 8, 8]
 
 
 def test_a_truncated_photo_is_one_line_not_a_decoders_complaint(tmp_path: Path) -> None:

@@ -124,6 +124,22 @@ def test_a_phone_photo_is_traced_like_a_camera_one(reader: DigitReader, style: i
     assert score.numbers_right >= MIN_NUMBERS_RIGHT * score.numbers
 
 
+def test_a_phone_jpeg_is_read_at_half_size_with_corners_in_its_own_pixels(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The 3000x4000 JPEG is decoded at 1500x2000 (libjpeg's own halving, before the reader
+    shrinks it to 1640 anyway); the corners it reports are still the file's pixels."""
+    r = _render(0, 21, size=(3000, 4000))  # type: ignore[arg-type]
+    photo = tmp_path / "phone.jpg"
+    cv2.imwrite(str(photo), r.photo, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    debug = tmp_path / "debug.png"
+    assert main(["vision", "read-pad", str(photo), "--json", "--debug-out", str(debug)]) == 0
+    tables = json.loads(capsys.readouterr().out)["tables"]
+    assert [(t["rows"], t["cols"]) for t in tables] == [(t.rows, t.cols) for t in r.tables]
+    for got, truth in zip(tables, r.tables):
+        assert np.abs(np.array(got["corners"]) - truth.corners).max() < 24  # px of 3000x4000
+    assert cv2.imread(str(debug)).shape[:2] == (2000, 1500)
+
+
 def test_a_shadow_across_the_page_is_not_a_line() -> None:
     """A hard-edged shadow is darker on one side only; a line is darker than both sides."""
     from vision.pad.find import paper_ink

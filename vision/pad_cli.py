@@ -7,7 +7,10 @@ int|null, "struck": bool, "text": str|null, "confidence": 0..1}, ...], ...]}, ..
 (tables top to bottom; a merged cell carries ``span`` where it is read and ``merged`` where it
 is covered, see docs/vision-pad.md). With ``--sums`` (which reads the printed labels) the
 JSON also carries ``"sums"``: every sum row's cell, written against what its parts add up to
-(``vision.pad.sums``). A file that is no image, a photo without a table or an
+(``vision.pad.sums``). ``ms`` is the whole read from the file's decoding on (the networks'
+loading aside); a phone's JPEG is decoded straight at about the size it is read at (half or
+a quarter of its sides), corners are still in the file's own pixels, and the debug image
+is drawn at the size decoded. A file that is no image, a photo without a table or an
 unwritable debug path is one line and exit code 2. The group ``vision`` is registered by
 ``vision.cli``, which calls ``add_commands``.
 """
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from typing import Any
 
 from companion.errors import InputError
@@ -45,7 +49,7 @@ def run_read_pad(args: argparse.Namespace) -> int:
     import cv2
 
     from vision.kniffel_pad.digits import DigitReader
-    from vision.photo import load_image
+    from vision.photo import READ_SIDE, load_image
     from vision.pad import draw, read_pad
     from vision.pad.sums import check
 
@@ -53,12 +57,15 @@ def run_read_pad(args: argparse.Namespace) -> int:
         check_image_out(args.debug_out)  # before the slow part, so a typo costs nothing
     if args.model:
         check_file(args.model)
-    check_image(args.photo)
-    image = load_image(args.photo)
+    reduce = check_image(args.photo, side=READ_SIDE)
+    reader = DigitReader.load(args.model)
     on_one_core()
-    found = read_pad(image, DigitReader.load(args.model), text=args.text or args.sums)
+    t0 = time.perf_counter()
+    image = load_image(args.photo, reduce)  # a phone's JPEG decoded at about the size read
+    found = read_pad(image, reader, text=args.text or args.sums)
+    found = found.decoded(reduce, (time.perf_counter() - t0) * 1000.0)
     sums = check(found) if args.sums else None
-    if args.debug_out and not cv2.imwrite(args.debug_out, draw(image, found)):
+    if args.debug_out and not cv2.imwrite(args.debug_out, draw(image, found.decoded(1 / reduce))):
         raise InputError(f"{args.debug_out}: cannot write the debug image")
     view = found.view()
     if sums is not None:

@@ -36,13 +36,19 @@ def shrink(image: np.ndarray, side: int = READ_SIDE) -> tuple[np.ndarray, float]
     return image, image.shape[1] / w0 if image.shape[1] != w0 else 1.0
 
 
-def load_image(path: str | Path) -> np.ndarray:
-    """A BGR image from a file; VisionError (one line) when it is not a readable image."""
+REDUCED = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
+           8: cv2.IMREAD_REDUCED_COLOR_8}
+
+
+def load_image(path: str | Path, reduce: int = 1) -> np.ndarray:
+    """A BGR image from a file, turned as its EXIF says; VisionError (one line) when it is
+    not a readable image. ``reduce``: 2, 4 or 8 decodes a JPEG at that fraction of its
+    sides (``companion.inputs.reduction``: for a reader that shrinks it anyway)."""
     p = Path(path)
     if not p.is_file():
         raise VisionError(f"{p}: no such file")
     data = np.fromfile(str(p), np.uint8)
-    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    img = cv2.imdecode(data, REDUCED[reduce]) if data.size else None
     if img is None:
         raise VisionError(f"{p}: not a readable image")
     return img

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -78,14 +80,17 @@ def _pad_check(args: argparse.Namespace) -> int:
 
     from vision.kniffel_pad.digits import DigitReader
     from vision.kniffel_pad.reader import read_pad
+    from vision.photo import READ_SIDE, REDUCED
 
     dice = _dice(args.dice)
-    check_image(args.photo)
-    image = cv2.imread(args.photo, cv2.IMREAD_COLOR)
+    reduce = check_image(args.photo, side=READ_SIDE)
+    reader = DigitReader.load(args.model)
+    t0 = time.perf_counter()
+    image = cv2.imread(args.photo, REDUCED[reduce])  # a phone's JPEG: about the size read
     if image is None:
         raise InputError(f"{excerpt(args.photo)}: not an image OpenCV can decode")
-    reader = DigitReader.load(args.model)
     result = read_pad(image, reader, dice)
+    result = replace(result, ms=(time.perf_counter() - t0) * 1000.0)  # decoding included
     view = result.view()
     if args.json:
         print(json.dumps(view, ensure_ascii=False))
