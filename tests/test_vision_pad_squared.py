@@ -46,6 +46,33 @@ def test_a_table_of_square_cells_on_plain_paper_has_no_print() -> None:
     assert print_lines(_ink(None, rows=40, cols=40)) is None
 
 
+def test_a_sheet_ruled_along_its_squares_still_shows_its_print() -> None:
+    """Ruled along the print, every other row and every third column of print lies under
+    a dark line: those teeth of the comb are hidden, not missing."""
+    ink = np.zeros((640, 820), np.float32)
+    ink[20::20, :] = 0.2
+    ink[:, 20::20] = 0.2
+    for y in range(19, 620, 40):
+        ink[y:y + 3, 19:801] = 0.9
+    for x in range(19, 800, 60):
+        ink[19:621, x:x + 3] = 0.9
+    assert print_lines(ink) is not None
+
+
+def test_a_camera_photo_of_two_tables_on_squared_paper_is_read_as_two(
+        reader: DigitReader) -> None:
+    """At the Pi camera's size the print is a pixel wide and broken at every line and digit
+    (pieces a cell long), and the flattening leaves its squares 5-7 % apart from one
+    quarter of the table to the next: the print was not found, and it joined the sheet's
+    two tables into one of 22 rows (a tune render, seed 12)."""
+    rng = np.random.default_rng(12)
+    for style in synth.styles("tune")[:2]:  # the second sheet this seed renders
+        r = synth.render(style, held_out_digits(), rng, tilt=0.04, curl=0.008,
+                         size=(1640, 1232), squared=True)
+    got = read_pad(r.photo, reader)
+    assert [(t.rows, t.cols) for t in got.tables] == [(t.rows, t.cols) for t in r.tables]
+
+
 def _flat_inks(squared: bool, sizes: tuple[tuple[int, int], ...]) -> list[np.ndarray]:
     """The flat ink map of every table found in renders of every tune style (seed 300,
     not tuned on), as the reader sees them (a phone photo shrunk first)."""

@@ -27,29 +27,54 @@ FINER = 0.5  # of the best comb's score: a finer comb this good is the print (a 
 # is one every 2s too)
 APART_PX = 2  # faint pixels this near darker ink are a line's or a digit's edge, not print
 PRINT = 1.6  # times the print's median level at most: darker ink is a pen's or a pencil's
+RUN = 40  # a print line's run is at least this share of the table's shorter side: the
+# table's own lines and writing cut it into pieces a cell long
+THIN_PX = 4  # a faint line this thick or more is a pen's (a light one), not print, when
+# the comb is looked for
+WOBBLE = 0.05  # each band's comb within this share of the spacing found: the flattening
+# leaves a page's squares 5-7 % apart from one quarter to the next
+HIDDEN = 0.5  # of a band's width: a dark line runs along this row (the table's own)
+REACH = 4  # px either side of it: the line's half width and a tooth's reach (2)
 
 
-def _scores(profiles: list[np.ndarray], spacings: np.ndarray) -> np.ndarray:
+def _scores(profiles: list[np.ndarray], spacings: np.ndarray,
+            hidden: list[np.ndarray]) -> np.ndarray:
     """A comb's score for each spacing, in every band (``profiles``: how much of each row
     of a band is faint line): at its best phase, a third of its teeth hold at least this
     much more line than half-way to the next tooth. A third, not a half: a comb at half a
-    table's regular spacing has every other tooth empty, and its median is still a line."""
+    table's regular spacing has every other tooth empty, and its median is still a line.
+    ``hidden``: each band's rows under the table's own dark lines, where no print shows; a
+    tooth there is left out, not counted empty (a sheet ruled along its squares hides every
+    other tooth of its rows' print), and a phase needs ``TEETH`` teeth in sight."""
     out = np.zeros((len(profiles), len(spacings)))
-    for b, p in enumerate(profiles):
-        n = len(p)
+    for b, (p, under) in enumerate(zip(profiles, hidden)):
         peak = p.copy()  # the most within 2 px: a tooth may lie that far off its place
         for d in (-2, -1, 1, 2):
             np.maximum(peak, np.roll(p, d), out=peak)
         dip = np.minimum(np.minimum(p, np.roll(p, 1)), np.roll(p, -1))
-        for i, s in enumerate(spacings):
-            k = np.arange(int((n - 1 - s) / s))
-            if len(k) < TEETH:
-                continue
-            phase = np.arange(int(s))[:, None]
-            at = np.round(phase + k * s).astype(int)
-            mid = np.minimum(np.round(phase + (k + 0.5) * s).astype(int), n - 1)
-            third = len(k) // 3
-            out[b, i] = np.partition(peak[at] - dip[mid], third, axis=1)[:, third].max()
+        for part in np.array_split(np.arange(len(spacings)), max(1, len(spacings) // 16)):
+            out[b, part] = _band(peak, dip, under, spacings[part])
+    return out
+
+
+def _band(peak: np.ndarray, dip: np.ndarray, under: np.ndarray, spacings: np.ndarray
+          ) -> np.ndarray:
+    """:func:`_scores` in one band for a few spacings at once: [spacing, phase, tooth]."""
+    n = len(peak)
+    teeth = ((n - 1 - spacings) / spacings).astype(int)
+    if teeth.max(initial=0) < TEETH:
+        return np.zeros(len(spacings))
+    phase = np.arange(int(spacings.max()))[None, :, None]
+    k = np.arange(teeth.max())[None, None, :]
+    s = spacings[:, None, None]
+    at = np.minimum(np.round(phase + k * s).astype(int), n - 1)
+    mid = np.minimum(np.round(phase + (k + 0.5) * s).astype(int), n - 1)
+    seen = (k < teeth[:, None, None]) & (phase < s.astype(int)) & ~under[at]
+    lift = np.sort(np.where(seen, peak[at] - dip[mid], np.inf), axis=2)
+    count = seen.sum(axis=2)
+    third = np.take_along_axis(lift, (count // 3)[..., None], axis=2)[..., 0]
+    best = np.where(count >= TEETH, third, 0.0).max(axis=1)
+    out: np.ndarray = np.where(teeth >= TEETH, best, 0.0)
     return out
 
 
@@ -81,33 +106,50 @@ def _candidates(profiles: list[np.ndarray], most: int = 4) -> list[float]:
     return out
 
 
-def _comb(profiles: list[np.ndarray], near: float | None = None) -> float | None:
+def _comb(profiles: list[np.ndarray], hidden: list[np.ndarray], near: float | None = None
+          ) -> float | None:
     """The spacing of a comb of faint lines across ``profiles`` that three bands of four
-    show, the finest of those scoring nearly as well as the best; None when none scores
-    ``LATTICE``. ``near``: only spacings within ``SQUARE`` of it (the other way's)."""
+    show, each within ``WOBBLE`` of it, the finest of those scoring nearly as well as the
+    best; None when none scores ``LATTICE``. ``hidden``: as for :func:`_scores`; ``near``:
+    each band's spacing within ``SQUARE`` of it (the other way's)."""
     if near is not None:
-        tried = list(np.arange((1 - SQUARE) * near, (1 + SQUARE) * near, 0.1))
+        centres = [near]
+        windows = [np.arange((1 - SQUARE) * near, (1 + SQUARE) * near, 0.1)]
     else:
-        tried = sorted({c / d for c in _candidates(profiles) for d in (1, 2, 3) if c / d >= 6})
-    if not tried:
+        centres = sorted({c / d for c in _candidates(profiles) for d in (1, 2, 3) if c / d >= 6})
+        windows = [np.arange((1 - WOBBLE) * c, (1 + WOBBLE) * c + 0.05, 0.1) for c in centres]
+    if not centres:
         return None
-    score = np.sort(_scores(profiles, np.array(tried)), axis=0)[1]  # three bands of four
+    scores = _scores(profiles, np.concatenate(windows), hidden)
+    ends = np.cumsum([len(w) for w in windows])[:-1]
+    per_band = np.stack([w.max(axis=1) for w in np.split(scores, ends, axis=1)], axis=1)
+    score = np.sort(per_band, axis=0)[1]  # three bands of four
     best = float(score.max())
     if best < LATTICE:
         return None
-    return float(tried[int(np.flatnonzero(score >= FINER * best)[0])])
+    return float(centres[int(np.flatnonzero(score >= FINER * best)[0])])
+
+
+def _under(dark_lines: np.ndarray) -> np.ndarray:
+    """The rows of a band's profile that a dark line runs along (``HIDDEN`` of the band),
+    widened by ``REACH`` either side."""
+    on = (dark_lines >= HIDDEN).astype(np.uint8)[:, None]
+    out: np.ndarray = cv2.dilate(on, np.ones((2 * REACH + 1, 1), np.uint8))[:, 0] > 0
+    return out
 
 
 def print_lines(ink: np.ndarray) -> np.ndarray | None:
     """The pixels of a flat table's ink map (:func:`vision.pad.find.paper_ink`) that are
     squared paper's print, or None on plain paper: the faint pixels of long lines, once the
-    faint lines make a comb of one spacing both ways. Faint is below the line pixels' Otsu
+    faint lines make a comb of one spacing both ways. Long is a cell long (``RUN``): the
+    table's lines and writing cut the print into such pieces. The comb is looked for in
+    thin lines only (a light pen's digits are faint too, and their strokes long enough).
+    Faint is below the line pixels' Otsu
     threshold (the print and the lines' edges below it, the lines and the writing above),
     and what is removed is fainter than ``PRINT`` times the print's median level."""
     faint = (ink > FAINT).astype(np.uint8)
-    fh, fw = faint.shape
-    h, v = (m > 0 for m in line_masks(faint, max(15, round(fw / 20)), 3,
-                                      max(15, round(fh / 20))))
+    run = max(15, round(min(faint.shape) / RUN))
+    h, v = (m > 0 for m in line_masks(faint, run, 3, run))
     on = h | v
     if on.sum() < 100:
         return None
@@ -116,12 +158,16 @@ def print_lines(ink: np.ndarray) -> np.ndarray | None:
     dark = (ink > t).astype(np.uint8)  # as Otsu splits: above the threshold
     apart = cv2.dilate(dark, np.ones((2 * APART_PX + 1,) * 2, np.uint8)) == 0
     lines_h, lines_v = h & (dark == 0), v & (dark == 0)
-    rows = [b.mean(axis=1) for b in np.array_split((lines_h & apart).astype(np.float32),
-                                                   BANDS, axis=1)]
-    cols = [b.mean(axis=0) for b in np.array_split((lines_v & apart).astype(np.float32),
-                                                   BANDS, axis=0)]
-    across = _comb(cols)
-    if across is None or _comb(rows, across) is None:
+    thick_h = cv2.morphologyEx(faint, cv2.MORPH_OPEN, np.ones((1, THIN_PX), np.uint8)) > 0
+    thick_v = cv2.morphologyEx(faint, cv2.MORPH_OPEN, np.ones((THIN_PX, 1), np.uint8)) > 0
+    seen_h = (lines_h & apart & ~thick_v).astype(np.float32)
+    seen_v = (lines_v & apart & ~thick_h).astype(np.float32)
+    rows = [b.mean(axis=1) for b in np.array_split(seen_h, BANDS, axis=1)]
+    cols = [b.mean(axis=0) for b in np.array_split(seen_v, BANDS, axis=0)]
+    hidden_rows = [_under(b.mean(axis=1)) for b in np.array_split(h & (dark > 0), BANDS, axis=1)]
+    hidden_cols = [_under(b.mean(axis=0)) for b in np.array_split(v & (dark > 0), BANDS, axis=0)]
+    across = _comb(cols, hidden_cols)
+    if across is None or _comb(rows, hidden_rows, across) is None:
         return None
     paper = (lines_h | lines_v) & apart
     out: np.ndarray = (lines_h | lines_v) & (ink < PRINT * float(np.median(ink[paper])))
