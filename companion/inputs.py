@@ -145,7 +145,8 @@ def check_image(name: str | Path, *, max_pixels: int = MAX_IMAGE_PIXELS,
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             with Image.open(path) as img:  # lazy: reads the header only
                 width, height = img.size
-                k = reduction(width, height, side) if img.format == "JPEG" and side else 1
+                jpeg = img.format in ("JPEG", "MPO")  # MPO: a phone's JPEG with a preview
+                k = reduction(width, height, side) if jpeg and side else 1
     except Image.DecompressionBombError:  # Pillow's own, far higher, limit
         raise InputError(
             f"{path}: more than {max_pixels // 1_000_000} megapixels; not decoded"

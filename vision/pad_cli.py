@@ -8,9 +8,9 @@ int|null, "struck": bool, "text": str|null, "confidence": 0..1}, ...], ...]}, ..
 is covered, see docs/vision-pad.md). With ``--sums`` (which reads the printed labels) the
 JSON also carries ``"sums"``: every sum row's cell, written against what its parts add up to
 (``vision.pad.sums``). ``ms`` is the whole read from the file's decoding on (the networks'
-loading aside); a phone's JPEG is decoded straight at about the size it is read at (half or
-a quarter of its sides), corners are still in the file's own pixels, and the debug image
-is drawn at the size decoded. A file that is no image, a photo without a table or an
+loading aside); a phone's JPEG is decoded straight at about the size it is read at (a half,
+a quarter or an eighth of its sides), corners are still in the file's own pixels, and the
+debug image is drawn at the size decoded. A file that is no image, a photo without a table or an
 unwritable debug path is one line and exit code 2. The group ``vision`` is registered by
 ``vision.cli``, which calls ``add_commands``.
 """
@@ -62,10 +62,10 @@ def run_read_pad(args: argparse.Namespace) -> int:
     on_one_core()
     t0 = time.perf_counter()
     image = load_image(args.photo, reduce)  # a phone's JPEG decoded at about the size read
-    found = read_pad(image, reader, text=args.text or args.sums)
-    found = found.decoded(reduce, (time.perf_counter() - t0) * 1000.0)
+    read = read_pad(image, reader, text=args.text or args.sums)
+    found = read.decoded(reduce, (time.perf_counter() - t0) * 1000.0)
     sums = check(found) if args.sums else None
-    if args.debug_out and not cv2.imwrite(args.debug_out, draw(image, found.decoded(1 / reduce))):
+    if args.debug_out and not cv2.imwrite(args.debug_out, draw(image, read)):
         raise InputError(f"{args.debug_out}: cannot write the debug image")
     view = found.view()
     if sums is not None:
