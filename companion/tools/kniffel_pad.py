@@ -76,19 +76,15 @@ def _dice(spec: str | None) -> DiceSet:
 
 
 def _pad_check(args: argparse.Namespace) -> int:
-    import cv2
-
     from vision.kniffel_pad.digits import DigitReader
     from vision.kniffel_pad.reader import read_pad
-    from vision.photo import READ_SIDE, REDUCED
+    from vision.photo import READ_SIDE, load_image
 
     dice = _dice(args.dice)
     reduce = check_image(args.photo, side=READ_SIDE)
     reader = DigitReader.load(args.model)
     t0 = time.perf_counter()
-    image = cv2.imread(args.photo, REDUCED[reduce])  # a phone's JPEG: about the size read
-    if image is None:
-        raise InputError(f"{excerpt(args.photo)}: not an image OpenCV can decode")
+    image = load_image(args.photo, reduce)  # a phone's JPEG: about the size read
     result = read_pad(image, reader, dice)
     result = replace(result, ms=(time.perf_counter() - t0) * 1000.0)  # decoding included
     view = result.view()

@@ -92,12 +92,12 @@ class PadReading:
     def view(self) -> dict[str, object]:
         return {"tables": [t.view() for t in self.tables], "ms": round(self.ms, 1)}
 
-    def decoded(self, reduce: float, ms: float | None = None) -> PadReading:
+    def decoded(self, reduce: int, ms: float) -> PadReading:
         """The reading of a photo that was decoded at 1/``reduce`` of its size, with its
         corners in the file's own pixels; ``ms``: the whole read, the decoding included."""
         tables = tuple(replace(t, corners=t.corners * reduce, scale=t.scale * reduce)
                        for t in self.tables)
-        return replace(self, tables=tables, ms=self.ms if ms is None else ms)
+        return replace(self, tables=tables, ms=ms)
 
 
 def cut_cells(lat: Lattice, text: bool = False) -> tuple[dict[Group, np.ndarray], set[Group]]:

@@ -125,11 +125,9 @@ def _comb(profiles: list[np.ndarray], hidden: list[np.ndarray], near: float | No
         windows = [np.arange((1 - SQUARE) * near, (1 + SQUARE) * near, 0.1)]
     else:
         centres = sorted({c / d for c in _candidates(profiles) for d in (1, 2, 3) if c / d >= 6})
-        if centres and _scores(profiles, np.array(centres), hidden).max() < LATTICE:
+        if not centres or _scores(profiles, np.array(centres), hidden).max() < LATTICE:
             return None  # no quarter shows a comb at any spacing found: plain paper
         windows = [np.arange((1 - WOBBLE) * c, (1 + WOBBLE) * c + 0.05, 0.1) for c in centres]
-    if not centres:
-        return None
     scores = _scores(profiles, np.concatenate(windows), hidden)
     ends = np.cumsum([len(w) for w in windows])[:-1]
     per_band = np.stack([w.max(axis=1) for w in np.split(scores, ends, axis=1)], axis=1)
@@ -138,6 +136,12 @@ def _comb(profiles: list[np.ndarray], hidden: list[np.ndarray], near: float | No
     if best < LATTICE:
         return None
     return float(centres[int(np.flatnonzero(score >= FINER * best)[0])])
+
+
+def _profiles(mask: np.ndarray, axis: int) -> list[np.ndarray]:
+    """Each band's share of every row (``axis`` 1: the table cut into quarters of its width)
+    or of every column (``axis`` 0: quarters of its height) that ``mask`` covers."""
+    return [b.mean(axis=axis) for b in np.array_split(mask.astype(np.float32), BANDS, axis=axis)]
 
 
 def _under(dark_lines: np.ndarray) -> np.ndarray:
@@ -170,14 +174,11 @@ def print_lines(ink: np.ndarray) -> np.ndarray | None:
     lines_h, lines_v = h & (dark == 0), v & (dark == 0)
     thick_h = cv2.morphologyEx(faint, cv2.MORPH_OPEN, np.ones((1, THIN_PX), np.uint8)) > 0
     thick_v = cv2.morphologyEx(faint, cv2.MORPH_OPEN, np.ones((THIN_PX, 1), np.uint8)) > 0
-    seen_h = (lines_h & apart & ~thick_v).astype(np.float32)
-    seen_v = (lines_v & apart & ~thick_h).astype(np.float32)
-    rows = [b.mean(axis=1) for b in np.array_split(seen_h, BANDS, axis=1)]
-    cols = [b.mean(axis=0) for b in np.array_split(seen_v, BANDS, axis=0)]
-    hidden_rows = [_under(b.mean(axis=1)) for b in np.array_split(h & (dark > 0), BANDS, axis=1)]
-    hidden_cols = [_under(b.mean(axis=0)) for b in np.array_split(v & (dark > 0), BANDS, axis=0)]
-    across = _comb(cols, hidden_cols)
-    if across is None or _comb(rows, hidden_rows, across) is None:
+    seen_h, seen_v = lines_h & apart & ~thick_v, lines_v & apart & ~thick_h
+    hidden_rows = [_under(p) for p in _profiles(h & (dark > 0), 1)]
+    hidden_cols = [_under(p) for p in _profiles(v & (dark > 0), 0)]
+    across = _comb(_profiles(seen_v, 0), hidden_cols)
+    if across is None or _comb(_profiles(seen_h, 1), hidden_rows, across) is None:
         return None
     paper = (lines_h | lines_v) & apart
     out: np.ndarray = (lines_h | lines_v) & (ink < PRINT * float(np.median(ink[paper])))
