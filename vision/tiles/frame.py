@@ -94,7 +94,7 @@ def not_letters(group: list[int], readings: dict[int, LetterReading], s: TileSet
     return float(np.median(scores)) < s.glare_max_letter
 
 
-def infer_the_back(f: FrameRead) -> None:
+def infer_the_back(f: FrameRead, letters: LetterReader) -> None:
     """Without a known back, the largest group of alike cells that is not a group of letters
     (the set holds 7 of a letter: more alike cells than that can only be the back)."""
     s, looks, readings = f.settings, f.looks, f.readings
@@ -103,7 +103,7 @@ def infer_the_back(f: FrameRead) -> None:
     def accept(g: list[int]) -> bool:
         return (not_letters(g, readings, s)
                 and not (len(g) <= PER_LETTER and face_coloured(g, looks, sure_faces))
-                and not drawn_unalike(g, looks, s))
+                and not unalike_letters(f, letters, g))
 
     everyone = list(range(len(looks)))
     read = {i: r.letter for i, r in readings.items()
@@ -132,6 +132,41 @@ def infer_the_back(f: FrameRead) -> None:
         back = model_from_looks([looks[i] for i in near], s)
         dist = [back.distance(lk) for lk in looks]
     f.back, f.dist = back, dist
+
+
+def unalike_letters(f: FrameRead, letters: LetterReader, group: list[int]) -> bool:
+    """Is a group of alike cells, which the first look read as nothing, letters rather than
+    the back? A back repeats one face on every tile; a group carrying ink that does not is
+    letters each drawn in its own way (:func:`drawn_unalike`). Dots on a grained face carry
+    little ink by the share of dark pixels, and the grain makes them all look alike, so a
+    group whose faces are not plain is asked of the letter reader too: a few of its cells,
+    looked at as a doubtful cell is (four turns, then blurred), until most of them read
+    surely as letters or most of them do not. A plain face hides no letter. A sure reading
+    found is kept."""
+    s, looks = f.settings, f.looks
+    if drawn_unalike(group, looks, s):
+        return True
+    if float(np.median([looks[i].texture for i in group])) < s.flat_texture:
+        return False
+    some = group[:: max(1, len(group) // s.group_sample)][:s.group_sample]
+    need = len(some) // 2 + 1
+    sure = doubtful = 0
+    for i in some:
+        crop = f.crops[i]
+        views = [crop] + [cv2.GaussianBlur(crop, (0, 0), width * max(crop.shape[:2]))
+                          for width in s.blurred]
+        as_is, *blurred = letters.read_again(views, f.alphabet)  # one batch of the network
+        r = as_is if as_is.confidence >= s.blurred_below else next(
+            (b for b in blurred if b.letter is not None and b.confidence >= s.blurred_sure),
+            as_is)
+        if r.letter is not None and r.confidence >= s.blurred_sure:
+            f.readings[i] = r
+            sure += 1
+        else:
+            doubtful += 1
+        if sure >= need or doubtful >= need:
+            break
+    return sure >= need
 
 
 def look_again(f: FrameRead, letters: LetterReader) -> None:

@@ -99,7 +99,7 @@ class TileReader:
                                          second_look=False)
             f.readings = dict(zip(need, got, strict=True))
         if f.back is None:
-            infer_the_back(f)
+            infer_the_back(f, self.letters)
         look_again(f, self.letters)
         find_faces(f)
         self_taught(f, self.letters, self._taught)

@@ -80,6 +80,10 @@ class TileSettings:
     # another game): 0.91 of the 6x6 TUNE trays' cells outside MÖRDE, 0.03 of the doubtful
     # set letters of the train sets drawn hollow or in dots
     foreign_sure: float = 0.95
+    # how many cells of a group of alike faces, not plain, are looked at harder before the
+    # group is taken for the back (most of them must not read surely as letters): dots on
+    # a grained face read as nothing at first sight
+    group_sample: int = 3
 
 
 DEFAULT_SETTINGS = TileSettings()
