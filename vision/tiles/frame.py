@@ -150,23 +150,25 @@ def unalike_letters(f: FrameRead, letters: LetterReader, group: list[int]) -> bo
         return False
     some = group[:: max(1, len(group) // s.group_sample)][:s.group_sample]
     need = len(some) // 2 + 1
+    seen: list[str] = []  # the letter each cell of the sample reads as, where it reads one
     sure = doubtful = 0
     for i in some:
         crop = f.crops[i]
         views = [crop] + [cv2.GaussianBlur(crop, (0, 0), width * max(crop.shape[:2]))
                           for width in s.blurred]
-        as_is, *blurred = letters.read_again(views, f.alphabet)  # one batch of the network
-        r = as_is if as_is.confidence >= s.blurred_below else next(
-            (b for b in blurred if b.letter is not None and b.confidence >= s.blurred_sure),
-            as_is)
-        if r.letter is not None and r.confidence >= s.blurred_sure:
-            f.readings[i] = r
-            sure += 1
+        # one batch of the network; the surest of the views
+        r = max(letters.read_again(views, f.alphabet), key=lambda v: v.confidence)
+        if r.letter is not None and r.confidence >= s.blurred_below:
+            seen.append(r.letter)
+            if r.confidence >= s.blurred_sure:
+                f.readings[i] = r
+                sure += 1
         else:
             doubtful += 1
-        if sure >= need or doubtful >= need:
+        if doubtful >= need or (len(seen) >= need and (sure >= need or len(set(seen)) > 1)):
             break
-    return sure >= need
+    # most of them letters: surely, or not all the same one (one back reads as one letter)
+    return len(seen) >= need and (sure >= need or len(set(seen)) > 1)
 
 
 def look_again(f: FrameRead, letters: LetterReader) -> None:
