@@ -140,9 +140,11 @@ def unalike_letters(f: FrameRead, letters: LetterReader, group: list[int]) -> bo
     letters each drawn in its own way (:func:`drawn_unalike`). Dots on a grained face carry
     little ink by the share of dark pixels, and the grain makes them all look alike, so a
     group whose faces are not plain is asked of the letter reader too: a few of its cells,
-    looked at as a doubtful cell is (four turns, then blurred), until most of them read
-    surely as letters or most of them do not. A plain face hides no letter. A sure reading
-    found is kept."""
+    each looked at as a doubtful cell is (four turns, as it is and blurred; its surest
+    view), until most of them read as letters or most do not. Most read as letters make
+    the group letters when they read surely, or when they are not all one letter: the back
+    is one face and reads as one letter if any. A plain face hides no letter. A sure
+    reading found is kept for its cell."""
     s, looks = f.settings, f.looks
     if drawn_unalike(group, looks, s):
         return True
