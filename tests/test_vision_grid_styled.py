@@ -72,6 +72,6 @@ def test_letters_of_another_set_are_not_read_blurred(letters: LetterReader,  # n
     cells = TileReader(counted).read(crops)
     assert [c.char for c in cells] == ["."] * 26 + ["M", "E"] + ["?"] * 8
     # the eight in their four turns, and no blurred look after them; before them, two of
-    # the 26 alike backs (a printed face, not a plain one) were looked at harder, as is or
-    # blurred, one batch each, before they were taken for the back
+    # the 26 alike backs (a printed face, not a plain one) were looked at harder, as they
+    # are and blurred, one batch each, before they were taken for the back
     assert passes == [4, 4, 8]

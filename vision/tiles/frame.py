@@ -143,8 +143,9 @@ def unalike_letters(f: FrameRead, letters: LetterReader, group: list[int]) -> bo
     each looked at as a doubtful cell is (four turns, as it is and blurred; its surest
     view), until most of them read as letters or most do not. Most read as letters make
     the group letters when they read surely, or when they are not all one letter: the back
-    is one face and reads as one letter if any. A plain face hides no letter. A sure
-    reading found is kept for its cell."""
+    is one face and reads as one letter if any. A plain face hides no letter. The sure
+    readings found are kept for their cells when the group is letters (a back read surely
+    once, blurred, stays a back of its group)."""
     s, looks = f.settings, f.looks
     if drawn_unalike(group, looks, s):
         return True
@@ -153,7 +154,8 @@ def unalike_letters(f: FrameRead, letters: LetterReader, group: list[int]) -> bo
     some = group[:: max(1, len(group) // s.group_sample)][:s.group_sample]
     need = len(some) // 2 + 1
     seen: list[str] = []  # the letter each cell of the sample reads as, where it reads one
-    sure = doubtful = 0
+    sure: dict[int, LetterReading] = {}
+    doubtful, letters_seen = 0, False
     for i in some:
         crop = f.crops[i]
         views = [crop] + [cv2.GaussianBlur(crop, (0, 0), width * max(crop.shape[:2]))
@@ -163,14 +165,16 @@ def unalike_letters(f: FrameRead, letters: LetterReader, group: list[int]) -> bo
         if r.letter is not None and r.confidence >= s.blurred_below:
             seen.append(r.letter)
             if r.confidence >= s.blurred_sure:
-                f.readings[i] = r
-                sure += 1
+                sure[i] = r
         else:
             doubtful += 1
-        if doubtful >= need or (len(seen) >= need and (sure >= need or len(set(seen)) > 1)):
+        # most of them letters: surely, or not all the same one (one back reads as one letter)
+        letters_seen = len(seen) >= need and (len(sure) >= need or len(set(seen)) > 1)
+        if letters_seen or doubtful >= need:
             break
-    # most of them letters: surely, or not all the same one (one back reads as one letter)
-    return len(seen) >= need and (sure >= need or len(set(seen)) > 1)
+    if letters_seen:
+        f.readings.update(sure)
+    return letters_seen
 
 
 def look_again(f: FrameRead, letters: LetterReader) -> None:

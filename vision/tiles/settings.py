@@ -81,8 +81,8 @@ class TileSettings:
     # set letters of the train sets drawn hollow or in dots
     foreign_sure: float = 0.95
     # how many cells of a group of alike faces, not plain, are looked at harder before the
-    # group is taken for the back (most of them must not read surely as letters): dots on
-    # a grained face read as nothing at first sight
+    # group is taken for the back (most of them must not read as letters: surely, or as
+    # more than one letter): dots on a grained face read as nothing at first sight
     group_sample: int = 3
 
 
