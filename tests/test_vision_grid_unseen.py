@@ -115,3 +115,13 @@ def test_letters_read_as_several_letters_are_no_back_even_unsurely(
     assert [c.state for c in got[26:]] == [CellState.HIDDEN] * 10
     assert not [k for k, c in zip(GRAINED, got[:26]) if c.state is CellState.HIDDEN]
     assert all(c.char in (k, "?") for k, c in zip(GRAINED, got[:26]))
+
+
+def test_a_cell_no_look_reads_takes_no_letter_by_likeness_alone(letters: LetterReader) -> None:
+    # the dotted set over a grain with most tiles face down: two Ds no look reads were like
+    # the frame's sure Rs (the thumbnails compared are mostly grain), and the reader's
+    # faint guess (0.09) named an R too: they were read as Rs
+    kinds = list("MMMÖÖRRDDEEX") + ["back"] * 24
+    got = TileReader(letters).read(_grained(synth.styles("train")[95], kinds, 44, 0.2))
+    assert all(c.char in ("." if k == "back" else k, "?") for k, c in zip(kinds, got))
+    assert [c.char for c in got[:7]] == list("MMMÖÖRR")

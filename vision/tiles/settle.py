@@ -112,9 +112,11 @@ def _belied(r: LetterReading, likeness: dict[str, tuple[float, int]], s: TileSet
 
 def by_likeness(f: FrameRead, up: Sequence[bool]) -> list[int]:
     """Settle the cells left open by comparing them with the sure letters of the same frame
-    (same font, same print): a close match in some turn is that letter; a face-up cell like
-    no letter and unlike the back is the victim (the set holds one). Returns the victim
-    candidates."""
+    (same font, same print): a close match in some turn is that letter, when the letter
+    reader sees something of it there too (its best guess, at least next to nothing: on a
+    face whose print is mostly grain, the thumbnails compared are mostly grain, and a D no
+    look read was like the frame's Rs); a face-up cell like no letter and unlike the back is
+    the victim (the set holds one). Returns the victim candidates."""
     s = f.settings
     open_ = [i for i, o in enumerate(f.out) if o is None]
     if not open_:
@@ -131,7 +133,7 @@ def by_likeness(f: FrameRead, up: Sequence[bool]) -> list[int]:
         second = ranked[1][1][0] if len(ranked) > 1 else 0.0
         r = f.readings.get(i)
         agrees = bool(ranked) and r is not None and bool(r.candidates) and (
-            r.candidates[0][0] == ranked[0][0])
+            r.candidates[0][0] == ranked[0][0]) and r.candidates[0][1] >= s.glare_max_letter
         picture = (_face_up(f, i, up[i], paper)
                    and (f.looks[i].glare < 0.25 or f.looks[i].ink > s.victim_ink)
                    and (not sure or top < s.unlike_letter or up[i] or i in f.reread))
