@@ -200,5 +200,5 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 __all__ = ["MAX_IMAGE_PIXELS", "MAX_JSON_DEPTH", "MAX_LINE_CHARS", "MAX_TEXT_BYTES",
-           "OneLineParser", "check_file", "check_image", "check_image_out", "excerpt", "json_depth",
-           "load_json", "read_text", "reduction"]
+           "OneLineParser", "check_file", "check_image", "check_image_out", "excerpt",
+           "json_depth", "load_json", "read_text", "reduction"]

@@ -22,9 +22,9 @@ from tiles_support import Scene, letters, scene  # noqa: F401 (fixtures)
 from vision.letters import LetterReader, LetterReading
 from vision.observation import crops_of
 from vision.tiles import TileReader, TileSettings, against_reference, cell_ref, look
-from vision.tiles.settings import DEFAULT_SETTINGS
 from vision.tiles.appearance import looks, shift_sim
 from vision.tiles.reference import cell_refs, compare
+from vision.tiles.settings import DEFAULT_SETTINGS
 
 
 

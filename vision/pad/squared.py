@@ -172,9 +172,11 @@ def print_lines(ink: np.ndarray) -> np.ndarray | None:
     dark = (ink > t).astype(np.uint8)  # as Otsu splits: above the threshold
     apart = cv2.dilate(dark, np.ones((2 * APART_PX + 1,) * 2, np.uint8)) == 0
     lines_h, lines_v = h & (dark == 0), v & (dark == 0)
-    thick_h = cv2.morphologyEx(faint, cv2.MORPH_OPEN, np.ones((1, THIN_PX), np.uint8)) > 0
-    thick_v = cv2.morphologyEx(faint, cv2.MORPH_OPEN, np.ones((THIN_PX, 1), np.uint8)) > 0
-    seen_h, seen_v = lines_h & apart & ~thick_v, lines_v & apart & ~thick_h
+    # faint pixels in runs THIN_PX wide (or tall): across a vertical (horizontal) line,
+    # one that thick
+    wide = cv2.morphologyEx(faint, cv2.MORPH_OPEN, np.ones((1, THIN_PX), np.uint8)) > 0
+    tall = cv2.morphologyEx(faint, cv2.MORPH_OPEN, np.ones((THIN_PX, 1), np.uint8)) > 0
+    seen_h, seen_v = lines_h & apart & ~tall, lines_v & apart & ~wide
     hidden_rows = [_under(p) for p in _profiles(h & (dark > 0), 1)]
     hidden_cols = [_under(p) for p in _profiles(v & (dark > 0), 0)]
     across = _comb(_profiles(seen_v, 0), hidden_cols)

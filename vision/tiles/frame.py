@@ -158,8 +158,7 @@ def unalike_letters(f: FrameRead, letters: LetterReader, group: list[int]) -> bo
     doubtful, letters_seen = 0, False
     for i in some:
         crop = f.crops[i]
-        views = [crop] + [cv2.GaussianBlur(crop, (0, 0), width * max(crop.shape[:2]))
-                          for width in s.blurred]
+        views = [crop] + [blurred(crop, width) for width in s.blurred]
         # one batch of the network; the surest of the views
         r = max(letters.read_again(views, f.alphabet), key=lambda v: v.confidence)
         if r.letter is not None and r.confidence >= s.blurred_below:
@@ -215,8 +214,7 @@ def blurred_look(f: FrameRead, letters: LetterReader, doubt: list[int]) -> None:
     for width in s.blurred:
         if not doubt:
             return
-        crops = [cv2.GaussianBlur(f.crops[i], (0, 0), width * max(f.crops[i].shape[:2]))
-                 for i in doubt]
+        crops = [blurred(f.crops[i], width) for i in doubt]
         still: list[int] = []
         for i, r in zip(doubt, letters.read_again(crops, f.alphabet), strict=True):
             if r.letter is not None and r.confidence >= s.blurred_sure:
@@ -224,6 +222,13 @@ def blurred_look(f: FrameRead, letters: LetterReader, doubt: list[int]) -> None:
             else:
                 still.append(i)
         doubt = still
+
+
+def blurred(crop: np.ndarray, width: float) -> np.ndarray:
+    """A crop blurred ``width`` of its side (a Gaussian's sigma): a dot-matrix letter's
+    dots run together into strokes."""
+    out: np.ndarray = cv2.GaussianBlur(crop, (0, 0), width * max(crop.shape[:2]))
+    return out
 
 
 def surely_up(f: FrameRead, i: int) -> bool:
