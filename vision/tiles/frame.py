@@ -100,10 +100,12 @@ def infer_the_back(f: FrameRead, letters: LetterReader) -> None:
     s, looks, readings = f.settings, f.looks, f.readings
     sure_faces = [looks[i] for i, r in readings.items() if r.confidence >= s.teach_sure]
 
-    def accept(g: list[int]) -> bool:
-        return (not_letters(g, readings, s)
-                and not (len(g) <= PER_LETTER and face_coloured(g, looks, sure_faces))
+    def unlettered(g: list[int]) -> bool:
+        return (not (len(g) <= PER_LETTER and face_coloured(g, looks, sure_faces))
                 and not unalike_letters(f, letters, g))
+
+    def accept(g: list[int]) -> bool:
+        return not_letters(g, readings, s) and unlettered(g)
 
     everyone = list(range(len(looks)))
     read = {i: r.letter for i, r in readings.items()
@@ -111,10 +113,12 @@ def infer_the_back(f: FrameRead, letters: LetterReader) -> None:
     found = back_group(looks, everyone, s, PER_LETTER + 1, 0.85, accept, read)
     if found is None:
         # then only among cells without letter evidence; two alike are enough (the set holds
-        # one victim, and unread letters are printed on the faces' colour)
+        # one victim, and unread letters are printed on the faces' colour). What little the
+        # first look sees in them does not count against them (a back's monogram shows it
+        # 0.1-0.3 of a letter); the group's harder look does (:func:`unalike_letters`)
         pool = [i for i in everyone
                 if i not in readings or readings[i].confidence < s.victim_max_letter]
-        found = back_group(looks, pool, s, 2, accept=accept)
+        found = back_group(looks, pool, s, 2, accept=unlettered)
     if found is None:
         return
     back, f.group, f.letterlike = found
@@ -155,7 +159,7 @@ def unalike_letters(f: FrameRead, letters: LetterReader, group: list[int]) -> bo
     need = len(some) // 2 + 1
     seen: list[str] = []  # the letter each cell of the sample reads as, where it reads one
     sure: dict[int, LetterReading] = {}
-    doubtful, letters_seen = 0, False
+    doubtful = 0
     for i in some:
         crop = f.crops[i]
         views = [crop] + [blurred(crop, width) for width in s.blurred]
@@ -167,10 +171,10 @@ def unalike_letters(f: FrameRead, letters: LetterReader, group: list[int]) -> bo
                 sure[i] = r
         else:
             doubtful += 1
-        # most of them letters: surely, or not all the same one (one back reads as one letter)
-        letters_seen = len(seen) >= need and (len(sure) >= need or len(set(seen)) > 1)
-        if letters_seen or doubtful >= need:
+        if len(seen) >= need or doubtful >= need:
             break
+    # most of them letters: surely, or not all the same one (one back reads as one letter)
+    letters_seen = len(seen) >= need and (len(sure) >= need or len(set(seen)) > 1)
     if letters_seen:
         f.readings.update(sure)
     return letters_seen
