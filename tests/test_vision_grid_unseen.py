@@ -163,3 +163,31 @@ def test_a_back_read_twice_as_one_letter_unsurely_is_the_back() -> None:
     got = _few_backs(LetterReading(None, 0, 0.05), weak)
     assert got[-5:] == ["."] * 5
     assert got[:24] == FEW_BACKS[:24]
+
+
+def _waved(face: np.ndarray) -> np.ndarray:
+    """A back printed with dark waves: ink, as a monogram or a pattern of lines is."""
+    out = face.copy()
+    x = np.arange(out.shape[1])
+    for y0 in range(8, out.shape[0], 12):
+        pts = np.stack([x, y0 + 3 * np.sin(x / 5.0)], axis=1).astype(np.int32)
+        cv2.polylines(out, [pts], False, (0, 0, 0), 2)
+    return out
+
+
+def test_backs_under_a_lamp_are_the_back_by_their_print() -> None:
+    # a warm lamp's spot over four of ten backs printed with waves: lighter and of another
+    # colour, they are not alike to the six the back is inferred from by the grouping test,
+    # which compares colour and light, and their ink tells them from a blank back; their
+    # print is the group's, and they are the back too
+    kinds = list("MMMMÖÖÖÖRRRRDDDDEEEEX") + ["back"] * 10
+    crops = [_waved(c) if k == "back" else c
+             for k, c in zip(kinds, faces(synth.styles("train")[0], kinds), strict=True)]
+    for i in range(len(kinds) - 4, len(kinds)):
+        lit = crops[i].astype(np.float32) * np.array([1.0, 1.3, 1.7], np.float32) + 25
+        crops[i] = np.clip(lit, 0, 255).astype(np.uint8)
+    script = {i: _sure(k) for i, k in enumerate(kinds) if len(k) == 1 and k != "X"}
+    reader = TileReader(Scripted(script, crops))  # type: ignore[arg-type]
+    got = [c.char for c in reader.read(crops)]
+    assert got[-10:] == ["."] * 10
+    assert got[:21] == kinds[:21]

@@ -172,6 +172,15 @@ def shift_sim(a: Look, b: Look, s: TileSettings) -> float:
     return _best(_windows(a.fine, s.shift), _middles(b, s.shift))
 
 
+def shift_sims(a: Look, others: Sequence[Look], s: TileSettings) -> list[float]:
+    """:func:`shift_sim` of ``a`` with each of ``others``, its windows made once."""
+    if a.fine is None:
+        return [0.0] * len(others)
+    windows = _windows(a.fine, s.shift)
+    return [_best(windows, _middles(b, s.shift)) if b.fine is not None else 0.0
+            for b in others]
+
+
 def pair_sims(seen: Sequence[Look], s: TileSettings) -> list[float]:
     """:func:`shift_sim` of every pair of ``seen`` (0 where a face has no fine structure),
     each face's windows and turns made once rather than once a pair."""
@@ -333,4 +342,5 @@ def glyph_vec(crop: np.ndarray, s: TileSettings) -> np.ndarray:
 
 
 __all__ = ["Look", "alike", "alike_matrix", "blur_each", "first_use", "gray_each", "glyph_vec",
-           "look", "looks", "pair_sims", "ratio", "settled", "shift_sim"]
+           "look", "looks", "pair_sims", "ratio", "settled", "shift_sim",
+           "shift_sims"]

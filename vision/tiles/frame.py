@@ -15,7 +15,7 @@ import numpy as np
 
 from companion.games.moerder.board import PER_LETTER
 from vision.letters import LetterReader, LetterReading
-from vision.tiles.appearance import Look, looks, settled
+from vision.tiles.appearance import Look, looks, settled, shift_sims
 from vision.tiles.cells import CellReading, CellState
 from vision.tiles.faces import (
     FaceModel,
@@ -287,16 +287,21 @@ def like_the_group(f: FrameRead) -> None:
     """Without a reference, a cell left open that the letter reader sees nothing in and that
     is alike to most of the cells the back was inferred from (by the same test that grouped
     them) is the back too: the back model's summary can be stricter than the group it came
-    from (uneven light, crops off their place)."""
+    from (uneven light, crops off their place). So is one whose fine pattern is the group's
+    (:func:`shift_sims`, its median over the group): a lamp's spot over half the backs
+    changes their colour and light, which the grouping test compares, not their print."""
+    s = f.settings
     if len(f.group) < 3:
         return
+    group = [f.looks[j] for j in f.group]
     for i, o in enumerate(f.out):
         if o is not None or f.same[i] is False or i in f.group:
             continue
         r = f.readings.get(i)
-        if r is not None and r.confidence >= f.settings.glare_max_letter:
+        if r is not None and r.confidence >= s.glare_max_letter:
             continue
-        if alike_to_most(f.looks[i], f.looks, f.group, f.settings):
+        if (alike_to_most(f.looks[i], f.looks, f.group, s)
+                or float(np.median(shift_sims(f.looks[i], group, s))) >= s.group_pattern):
             f.out[i] = CellReading(CellState.HIDDEN, confidence=0.8)
 
 
