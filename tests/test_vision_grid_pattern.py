@@ -15,7 +15,7 @@ PITCH = 40.0
 H = np.array([[PITCH, 0.0, 200.0], [0.0, PITCH, 150.0], [0.0, 0.0, 1.0]])  # window at (200, 150)
 
 
-def _squares(places: list[tuple[int, int]], guess: bool = False,
+def _squares(places: list[tuple[float, float]], guess: bool = False,
              h: np.ndarray = H) -> list[Candidate]:
     out = []
     for r, c in places:
@@ -34,6 +34,17 @@ def test_squares_running_on_past_the_window_are_a_pattern() -> None:
     rng = np.random.default_rng(3)  # a third of the cloth's squares missed
     some = [p for p in cloth if rng.random() > 0.33]
     assert runs_on(_squares(WINDOW + some), H, (800, 1000))
+
+
+def test_squares_of_the_windows_size_past_its_ring_are_a_pattern() -> None:
+    # a cloth in folds: its checks drift half a pitch off the window's lattice past the
+    # window, so no place of the ring holds one; there are more of them than in the window
+    drifted = [(r + 0.5, c + 0.5) for r in range(-6, 12) for c in range(-6, 12)
+               if not (-2 <= r <= 7 and -2 <= c <= 7)]
+    assert runs_on(_squares(WINDOW + drifted), H, (1200, 1400))
+    assert not runs_on(_squares(WINDOW + drifted[:30]), H, (1200, 1400))
+    small = [Candidate(q.quad, q.centre, 0.3 * PITCH, table=True) for q in _squares(drifted)]
+    assert not runs_on(_squares(WINDOW) + small, H, (1200, 1400))  # another size: not it
 
 
 def test_a_grid_that_ends_is_no_pattern() -> None:

@@ -233,13 +233,24 @@ _RING = np.array([(c + 0.5, r + 0.5) for r in range(-1, SIZE + 1) for c in range
 
 def runs_on(cands: list[Candidate], h: np.ndarray, shape: tuple[int, int]) -> bool:
     """Do the squares seen go on past the window of lattice ``h`` (window cell (r, c)
-    centred at (c + .5, r + .5)), on most places of the ring round it that are in view?"""
+    centred at (c + .5, r + .5)), on most places of the ring round it that are in view, or
+    beyond the ring, more of them of the window's size than the window holds? A cloth's
+    checks drift off a lattice fitted to a few of them (the cloth lies in folds), so the
+    ring's places can miss them where they still cover the table."""
     at = project(h, _RING)
     inside = ((at[:, 0] >= 0) & (at[:, 0] < shape[1]) & (at[:, 1] >= 0) & (at[:, 1] < shape[0]))
     if inside.sum() < SIZE:
         return False  # the window fills the view: nothing to say
     seen = np.array([c.centre for c in cands if not c.guess])
+    sides = np.array([c.side for c in cands if not c.guess])
     lat = project(np.linalg.inv(h), seen)
+    held_in = np.all((lat >= 0) & (lat <= SIZE), axis=1)
+    if held_in.any():
+        size = float(np.median(sides[held_in]))
+        alike = (sides > 0.7 * size) & (sides < 1.4 * size)
+        past = np.any((lat < -1) | (lat > SIZE + 1), axis=1)
+        if (alike & past).sum() > held_in.sum():
+            return True
     near = np.all(np.abs(lat - np.floor(lat) - 0.5) < 0.3, axis=1)
     held = {(int(np.floor(x)), int(np.floor(y))) for x, y in lat[near]}
     filled = sum((int(np.floor(x)), int(np.floor(y))) in held for x, y in _RING[inside])
