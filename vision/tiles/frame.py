@@ -289,7 +289,8 @@ def like_the_group(f: FrameRead) -> None:
     them) is the back too: the back model's summary can be stricter than the group it came
     from (uneven light, crops off their place). So is one whose fine pattern is the group's
     (:func:`shift_sims`, its median over the group): a lamp's spot over half the backs
-    changes their colour and light, which the grouping test compares, not their print."""
+    changes their colour and light, which the grouping test compares, not their print; and
+    the reader may half read a printed word's letters in it (below ``blurred_below``)."""
     s = f.settings
     if len(f.group) < 3:
         return
@@ -298,9 +299,10 @@ def like_the_group(f: FrameRead) -> None:
         if o is not None or f.same[i] is False or i in f.group:
             continue
         r = f.readings.get(i)
-        if r is not None and r.confidence >= s.glare_max_letter:
+        seen = r.confidence if r is not None else 0.0
+        if seen >= s.blurred_below:
             continue
-        if (alike_to_most(f.looks[i], f.looks, f.group, s)
+        if ((seen < s.glare_max_letter and alike_to_most(f.looks[i], f.looks, f.group, s))
                 or float(np.median(shift_sims(f.looks[i], group, s))) >= s.group_pattern):
             f.out[i] = CellReading(CellState.HIDDEN, confidence=0.8)
 
