@@ -1,6 +1,7 @@
 """A letter the network cannot read in this print, known by elimination as a player knows
-it: alike cells that are no picture, and the one letter of the set not seen elsewhere; and
-letters that look alike to the first look are not taken for the back."""
+it: alike cells that are no picture, and the one letter of the set not seen elsewhere;
+letters that look alike to the first look are not taken for the back; and backs the first
+look half reads, or that a lamp lights apart from the rest, are still the back."""
 
 from __future__ import annotations
 

@@ -247,9 +247,9 @@ def runs_on(cands: list[Candidate], h: np.ndarray, shape: tuple[int, int]) -> bo
     held_in = np.all((lat >= 0) & (lat <= SIZE), axis=1)
     if held_in.any():
         size = float(np.median(sides[held_in]))
-        alike = (sides > 0.7 * size) & (sides < 1.4 * size)
+        sized = (sides > 0.7 * size) & (sides < 1.4 * size)
         past = np.any((lat < -1) | (lat > SIZE + 1), axis=1)
-        if (alike & past).sum() > held_in.sum():
+        if (sized & past).sum() > held_in.sum():
             return True
     near = np.all(np.abs(lat - np.floor(lat) - 0.5) < 0.3, axis=1)
     held = {(int(np.floor(x)), int(np.floor(y))) for x, y in lat[near]}

@@ -342,5 +342,4 @@ def glyph_vec(crop: np.ndarray, s: TileSettings) -> np.ndarray:
 
 
 __all__ = ["Look", "alike", "alike_matrix", "blur_each", "first_use", "gray_each", "glyph_vec",
-           "look", "looks", "pair_sims", "ratio", "settled", "shift_sim",
-           "shift_sims"]
+           "look", "looks", "pair_sims", "ratio", "settled", "shift_sim", "shift_sims"]

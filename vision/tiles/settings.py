@@ -37,8 +37,8 @@ class TileSettings:
     # between backs off their places, <= 0.31 between a face-up tile and the back)
     shift_same: float = 0.4
     # the median of it over the cells a back was inferred from, from which an open cell the
-    # letter reader sees nothing in is the back too (train renders: such a back 0.42-0.85 but
-    # for five, an unread face or picture 0.37 at most)
+    # letter reader sees less than ``blurred_below`` of a letter in is the back too (train
+    # renders: such a back 0.42-0.85 but for five, an unread face or picture 0.37 at most)
     group_pattern: float = 0.5
     # median shift-tolerant correlation among inked cells below which they are no back (a
     # back's print repeats); train backs never carry that much ink, dotted letters the
