@@ -208,10 +208,25 @@ def one_mode(args: argparse.Namespace, letters: LetterReader, styles: list[Style
             continue
         ok = True
         crops = None
+        # a cell the grid crops more than half a pitch off its tile reads another place than
+        # the board's: whatever it reads there (face down, mostly, where most tiles are) is
+        # no reading of its tile, so it is wrong (or unsure)
+        off = [d > 0.5 for d in truth.cells_off(g)]
+        if any(off):
+            t["off"] += 1
+            ok = False
+            if args.errors is not None:
+                print(f"  [{mode}] board {k} seed {seed} {style.name}: {sum(off)} cells off "
+                      f"their tiles (up to {max(truth.cells_off(g)):.2f} pitches)")
         for i, (cell, tile) in enumerate(zip(obs.cells, board.cells, strict=True)):
             t["cells"] += 1
             want = "." if tile is None else tile.value
             got = cell.char
+            if off[i]:
+                by_style[style.name] += 1
+                t["unsure" if got == "?" else "wrong"] += 1
+                errors["cell off its tile"] += 1
+                continue
             bad = got != want or (tile is not None and tile.is_letter
                                   and cell.rotation != truth.rotations[i])
             if bad and args.errors is not None:
@@ -241,7 +256,7 @@ def one_mode(args: argparse.Namespace, letters: LetterReader, styles: list[Style
                     errors[f"{want}->{got}"] += 1
         t["boards_ok"] += ok
         # the board as the game sees it: letters face any way in the rules
-        t["boards_letters"] += obs.grid == str(board)
+        t["boards_letters"] += obs.grid == str(board) and not any(off)
     summary(mode + (", a hand's shadow" if args.shadow else ""), n_boards, t, errors, by_style)
     read_times(took)
 
@@ -284,7 +299,8 @@ def summary(mode: str, n_boards: int, t: Counter[str], errors: Counter[str],
     print(f"renders, {mode}: {n_boards} boards, {cells} cells: "
           f"{100 * t['right'] / cells:.2f} % cells right, {100 * t['unsure'] / cells:.2f} % unsure, "
           f"{100 * t['wrong'] / cells:.2f} % wrong; boards all right {t['boards_ok']}/{n_boards} "
-          f"({100 * t['boards_ok'] / n_boards:.1f} %); grid not found {t['not_found']}; "
+          f"({100 * t['boards_ok'] / n_boards:.1f} %); grid not found {t['not_found']}, with cells "
+          f"off their tiles {t['off']}; "
           f"letter rotation right {t['rot_right']}/{t['rot_total']}")
     located = n_boards - t["not_found"]
     if located:

@@ -178,10 +178,15 @@ class Truth:
         """How far a grid found lies from this one, in pitches: its worst cell's centre from
         its tile's, and its worst outer corner (by coordinate). A lattice's outer corners
         can lie further off than its cells: each cell keeps its own tile's outline."""
-        cells = max(float(np.linalg.norm(grid.cell_quad(i // SIZE, i % SIZE).mean(axis=0)
-                                         - tile.mean(axis=0)))
-                    for i, tile in enumerate(self.tiles))
-        return cells / self.pitch, float(np.abs(grid.corners - self.corners).max()) / self.pitch
+        return (max(self.cells_off(grid)),
+                float(np.abs(grid.corners - self.corners).max()) / self.pitch)
+
+    def cells_off(self, grid: Grid) -> list[float]:
+        """Each cell's centre as the grid found crops it from its tile's, in pitches: a cell
+        more than half a pitch off reads a place that is not its tile."""
+        return [float(np.linalg.norm(grid.cell_quad(i // SIZE, i % SIZE).mean(axis=0)
+                                     - tile.mean(axis=0))) / self.pitch
+                for i, tile in enumerate(self.tiles)]
 
 
 # --------------------------------------------------------------------------------------------
