@@ -1,15 +1,19 @@
 """A table's own pattern runs on past any window of it; a grid of 36 tiles ends. A window
 fitted on squares in the table's colours is refused when the places round it hold squares
 too (on a checked cloth, the cloth's lattice had been read as the grid). The table's
-squares cut by the image's edge are the table's too."""
+squares cut by the image's edge are the table's too. A lattice of oblong cells is no grid
+of square tiles."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from companion.games.moerder.board import SIZE
 from vision import synth
 from vision.grid import locate, runs_on
-from vision.grid.model import Candidate
+from vision.grid.lattice import fit_lattice
+from vision.grid.model import Candidate, GridNotFound
 
 PITCH = 40.0
 H = np.array([[PITCH, 0.0, 200.0], [0.0, PITCH, 150.0], [0.0, 0.0, 1.0]])  # window at (200, 150)
@@ -78,3 +82,25 @@ def test_a_glazed_tables_squares_cut_by_the_edge_do_not_move_the_window() -> Non
     img, truth = synth.render_table(board, style, 20261193, layout=layout)
     pitch = float(np.linalg.norm(truth.corners[1] - truth.corners[0])) / 6
     assert float(np.abs(locate(img).corners - truth.corners).max()) < 0.3 * pitch
+
+
+def _marks(across: float, down: float, side: float) -> list[Candidate]:
+    """Squares of ``side`` px on a 6x6 lattice ``across`` px wide and ``down`` px tall a cell."""
+    out = []
+    for r in range(SIZE):
+        for c in range(SIZE):
+            centre = np.array([100 + across * c, 100 + down * r], float)
+            quad = centre + side / 2 * np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]])
+            out.append(Candidate(quad, centre, side))
+    return out
+
+
+def test_a_lattice_of_oblong_cells_is_no_grid_of_tiles() -> None:
+    # the words printed on dark backs, two rows of them a tile, were fitted as a lattice
+    # half a tile tall a cell: a grid of square tiles, even seen at a slant, has no such
+    # cells; one seen at a slant (cells 4:3) still is a grid
+    view = np.full((480, 640, 3), 60, np.uint8)
+    evidence = np.ones((480, 640), np.uint8)
+    with pytest.raises(GridNotFound, match="oblong"):
+        fit_lattice(_marks(48, 24, 16), evidence, view)
+    assert len(fit_lattice(_marks(48, 36, 30), evidence, view)[1]) == SIZE * SIZE

@@ -174,6 +174,8 @@ def _fit_window(cands: list[Candidate], evidence: np.ndarray, image: np.ndarray,
             raise GridNotFound("tiles found, but too few for a 6x6 grid")
     if not _on_places(cands, centres, h, start):
         raise GridNotFound("tiles found, but most of them off the lattice's places")
+    if _oblong(h, start):
+        raise GridNotFound("a lattice of oblong cells: no grid of square tiles")
     # lattice coords of the chosen window -> 0..6, then turned so that rows run down the image
     shift = np.array([[1, 0, start[0] - 0.5], [0, 1, start[1] - 0.5], [0, 0, 1]], float)
     h, turn = _upright(h @ shift)
@@ -359,6 +361,20 @@ def _window_start(cells: dict[tuple[int, int], int], h: np.ndarray, evidence: np
         if score > best_score:
             best, best_score = o, score
     return best
+
+
+# the longer side of a window's middle cell over its shorter, above which the lattice is no
+# grid of square tiles: renders 1.12 at most, real phone photos of 6x6 trays at a slant 1.45;
+# a lattice of the words printed on backs, two rows of them a tile, 2.03
+OBLONG = 1.8
+
+
+def _oblong(h: np.ndarray, start: list[int]) -> bool:
+    """Are the cells in the middle of the window starting at ``start`` oblong?"""
+    mid = np.array([start[0] + SIZE / 2, start[1] + SIZE / 2])
+    p0, px, py = project(h, np.array([mid, mid + [1.0, 0.0], mid + [0.0, 1.0]]))
+    a, b = float(np.linalg.norm(px - p0)), float(np.linalg.norm(py - p0))
+    return max(a, b) > OBLONG * max(min(a, b), 1e-6)
 
 
 def _tile_side(cands: list[Candidate], h: np.ndarray, out: dict[tuple[int, int], int]) -> float:
