@@ -211,13 +211,14 @@ def one_mode(args: argparse.Namespace, letters: LetterReader, styles: list[Style
         # a cell the grid crops more than half a pitch off its tile reads another place than
         # the board's: whatever it reads there (face down, mostly, where most tiles are) is
         # no reading of its tile, so it is wrong (or unsure)
-        off = [d > 0.5 for d in truth.cells_off(g)]
+        offs = truth.cells_off(g)
+        off = [d > 0.5 for d in offs]
         if any(off):
             t["off"] += 1
             ok = False
             if args.errors is not None:
                 print(f"  [{mode}] board {k} seed {seed} {style.name}: {sum(off)} cells off "
-                      f"their tiles (up to {max(truth.cells_off(g)):.2f} pitches)")
+                      f"their tiles (up to {max(offs):.2f} pitches)")
         for i, (cell, tile) in enumerate(zip(obs.cells, board.cells, strict=True)):
             t["cells"] += 1
             want = "." if tile is None else tile.value

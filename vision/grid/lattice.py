@@ -36,15 +36,28 @@ def _edge_angle(cands: list[Candidate]) -> float:
 
 def _skew(h: np.ndarray, edge_angle: float) -> float:
     """Degrees between the lattice's axis and the squares' edges, modulo 90."""
-    p = project(h, np.array([[2.5, 2.5], [3.5, 2.5], [2.5, 3.5]]))
+    edges = _cell_edges(h, (2.5, 2.5))
     worst = 0.0
-    for e in (p[1] - p[0], p[2] - p[0]):
+    for e in edges:
         a = math.degrees(math.atan2(e[1], e[0]))
         worst = max(worst, abs((a - edge_angle + 45) % 90 - 45))
-    lengths = np.linalg.norm(p[1:] - p[0], axis=1)
-    if lengths.max() > 1.5 * lengths.min():
+    if _elongation(edges) > 1.5:
         worst = 90.0
     return worst
+
+
+def _cell_edges(h: np.ndarray, at: tuple[float, float]) -> np.ndarray:
+    """(2, 2) the two edges, in px, of the lattice cell whose corner is at ``at``."""
+    x, y = at
+    p = project(h, np.array([[x, y], [x + 1, y], [x, y + 1]]))
+    out: np.ndarray = p[1:] - p[0]
+    return out
+
+
+def _elongation(edges: np.ndarray) -> float:
+    """How many times a cell's longer edge is its shorter."""
+    lengths = np.linalg.norm(edges, axis=1)
+    return float(lengths.max() / max(float(lengths.min()), 1e-6))
 
 
 def _seeds(cands: list[Candidate], n: int = 4) -> list[int]:
@@ -371,10 +384,7 @@ OBLONG = 1.8
 
 def _oblong(h: np.ndarray, start: list[int]) -> bool:
     """Are the cells in the middle of the window starting at ``start`` oblong?"""
-    mid = np.array([start[0] + SIZE / 2, start[1] + SIZE / 2])
-    p0, px, py = project(h, np.array([mid, mid + [1.0, 0.0], mid + [0.0, 1.0]]))
-    a, b = float(np.linalg.norm(px - p0)), float(np.linalg.norm(py - p0))
-    return max(a, b) > OBLONG * max(min(a, b), 1e-6)
+    return _elongation(_cell_edges(h, (start[0] + SIZE / 2, start[1] + SIZE / 2))) > OBLONG
 
 
 def _tile_side(cands: list[Candidate], h: np.ndarray, out: dict[tuple[int, int], int]) -> float:

@@ -45,11 +45,11 @@ from vision.synth.styles import (
     Material,
     Style,
     Table,
-    Truth,
     Victim,
     fonts,
     styles,
 )
+from vision.synth.truth import Truth
 
 
 @dataclass(frozen=True)

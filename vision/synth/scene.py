@@ -13,7 +13,8 @@ from vision.synth.faces import rounded_mask, tile_face
 from vision.synth.family_scene import FAMILY_TABLES, gloss, lens, room_light
 from vision.synth.patterned import PATTERNED_TABLES
 from vision.synth.styles import (RESOLUTIONS, Colour, Layout, Lens, Light, Material, Style,
-                                  Table, Truth)
+                                  Table)
+from vision.synth.truth import Truth
 
 
 def _table(size: tuple[int, int], style: Style, rng: np.random.Generator) -> np.ndarray:
