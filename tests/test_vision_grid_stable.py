@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.games.moerder.board import CELLS, Board
+from companion.games.moerder.board import CELLS, SIZE, Board
 from tiles_support import fits  # noqa: F401 (fixture)
 from vision.grid import begun, locate, looking, rectify
 from vision.letters import LetterReader
@@ -99,6 +99,39 @@ def test_one_turned_tile_is_the_only_change(game: Game) -> None:
     turned = [i for i in range(CELLS) if boards[0].cells[i] != boards[1].cells[i]]
     assert list(change.cells) == turned
     assert not change.covered and not change.moved
+
+
+def _rect_of(colours: dict[int, tuple[int, int, int]], lift: int = 0, seed: int = 0,
+             ) -> np.ndarray:
+    """A rectified grid of red backs (cells in ``colours`` painted so), a little noise, all
+    ``lift`` levels brighter."""
+    side = SIZE * RECT_PX + 2 * RECT_BORDER
+    img = np.full((side, side, 3), (60, 90, 60), np.int16)  # the table round the grid
+    for i in range(CELLS):
+        r, c = divmod(i, SIZE)
+        y, x = RECT_BORDER + r * RECT_PX, RECT_BORDER + c * RECT_PX
+        img[y + 3:y + RECT_PX - 3, x + 3:x + RECT_PX - 3] = colours.get(i, (40, 40, 200))
+    noise = np.random.default_rng(seed).normal(0, 2, img.shape)
+    return np.clip(img + noise + lift, 0, 255).astype(np.uint8)
+
+
+def test_a_face_of_the_backs_grey_in_another_colour_is_a_change() -> None:
+    """A green face where a red back of the same grey lay: a grey difference sees nothing."""
+    green = (40, 122, 40)  # grey 88, as the red back's (40, 40, 200)
+    before, after = _rect_of({}), _rect_of({14: green}, seed=1)
+    change = compare(after, before, RECT_PX, 0.9, RECT_BORDER)
+    assert change.cells == (14,) and not change.covered and not change.moved
+
+
+def test_a_lamp_brightening_the_whole_table_a_little_turns_no_tile() -> None:
+    """Every square a little brighter is the light, not 36 turned tiles (nor a hand over
+    them); a tile turned in that frame is still seen."""
+    before = _rect_of({})
+    change = compare(_rect_of({}, lift=12, seed=1), before, RECT_PX, 0.9, RECT_BORDER)
+    assert change.cells == () and not change.covered and not change.moved
+    change = compare(_rect_of({20: (230, 230, 230)}, lift=12, seed=2), before, RECT_PX, 0.9,
+                     RECT_BORDER)
+    assert change.cells == (20,) and not change.covered
 
 
 def test_a_hand_over_the_grid_is_covered(game: Game) -> None:

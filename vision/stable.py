@@ -20,7 +20,18 @@ from companion.games.moerder.board import SIZE
 MOTION_SIZE = (160, 120)
 MOTION_LEVEL = 18  # gray levels: a pixel this much brighter or darker has changed
 MOTION_SHARE = 0.004  # share of changed pixels that counts as motion
-CELL_CHANGE = 14.0  # mean absolute difference (gray levels) of a tile's square that is a change
+# how much a tile's square differs between two still frames (the mean distance of its pixels
+# in 8-bit Lab, blurred a little), in colour and lightness both: a face and a back can share
+# their grey (a bench tile turned from red to green changed 9.9 grey levels, 36.7 in Lab).
+# A square changed when it differs by CELL_CHANGE, and by CELL_NOISE times the grid's median
+# square, which a camera's noise and flicker set (unchanged squares of renders differ by up to
+# 2.1, turned tiles by 13.8 at least: a light face with a small picture where a faint
+# honeycomb back lay)
+CELL_CHANGE = 8.0
+CELL_NOISE = 4.0
+# ... and the view moved when most squares differ by this, whatever the median (the level a
+# grey difference once had for every change)
+MOVED_CHANGE = 14.0
 RING_CHANGE = 0.03  # share of the table ring around the grid changed: an arm reaches in
 TURN_LEVEL = 40  # gray levels: a pixel of a tile turned since the reference frame (blurred)
 TURN_LEAST = 0.002  # share of a frame that must differ from the reference to say where
@@ -148,19 +159,21 @@ def tile_mask(px: int, tile: float) -> np.ndarray:
 
 def compare(now: np.ndarray, ref: np.ndarray, px: int, tile: float, border: int = 0) -> Change:
     """Compare two rectified grids (BGR, ``px`` per cell, ``border`` px of table around)."""
-    a = cv2.GaussianBlur(cv2.cvtColor(now, cv2.COLOR_BGR2GRAY), (3, 3), 0).astype(np.int16)
-    b = cv2.GaussianBlur(cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY), (3, 3), 0).astype(np.int16)
-    diff = np.abs(a - b).astype(np.float32)
-    hot = diff > 2 * MOTION_LEVEL
+    a = cv2.GaussianBlur(now, (3, 3), 0)
+    b = cv2.GaussianBlur(ref, (3, 3), 0)
+    hot = cv2.absdiff(cv2.cvtColor(a, cv2.COLOR_BGR2GRAY),
+                      cv2.cvtColor(b, cv2.COLOR_BGR2GRAY)) > 2 * MOTION_LEVEL
+    lab = (cv2.cvtColor(a, cv2.COLOR_BGR2LAB).astype(np.float32)
+           - cv2.cvtColor(b, cv2.COLOR_BGR2LAB).astype(np.float32))
+    diff = cv2.sqrt(cv2.transform(cv2.multiply(lab, lab), np.ones((1, 3), np.float32)))
     inner = tile_mask(px, tile * 0.7)  # the middle of each tile, safe from jitter
     core = diff[border : border + SIZE * px, border : border + SIZE * px]
-    changed: list[int] = []
-    for r in range(SIZE):
-        for c in range(SIZE):
-            sl = (slice(r * px, (r + 1) * px), slice(c * px, (c + 1) * px))
-            if float(core[sl][inner[sl]].mean()) > CELL_CHANGE:
-                changed.append(r * SIZE + c)
-    moved = len(changed) > SIZE * SIZE * 0.6
+    squares = np.array([float(core[r * px:(r + 1) * px, c * px:(c + 1) * px][
+        inner[r * px:(r + 1) * px, c * px:(c + 1) * px]].mean())
+        for r in range(SIZE) for c in range(SIZE)])
+    level = max(CELL_CHANGE, CELL_NOISE * float(np.median(squares)))
+    changed = [int(i) for i in np.flatnonzero(squares > level)]
+    moved = int(np.count_nonzero(squares > MOVED_CHANGE)) > SIZE * SIZE * 0.6
     # an arm reaches in over the table around the grid; a turned tile stays inside
     ring = np.ones(hot.shape, bool)
     ring[border : border + SIZE * px, border : border + SIZE * px] = False
