@@ -29,8 +29,8 @@ MOTION_SHARE = 0.004  # share of changed pixels that counts as motion
 # honeycomb back lay)
 CELL_CHANGE = 8.0
 CELL_NOISE = 4.0
-# ... and the view moved when most squares differ by this, whatever the median (the level a
-# grey difference once had for every change)
+# ... and the view moved (the camera bumped) when most squares differ by this, whatever the
+# median: a shifted view changes every square alike, as a lamp does, but by far more
 MOVED_CHANGE = 14.0
 RING_CHANGE = 0.03  # share of the table ring around the grid changed: an arm reaches in
 TURN_LEVEL = 40  # gray levels: a pixel of a tile turned since the reference frame (blurred)
@@ -158,7 +158,11 @@ def tile_mask(px: int, tile: float) -> np.ndarray:
 
 
 def compare(now: np.ndarray, ref: np.ndarray, px: int, tile: float, border: int = 0) -> Change:
-    """Compare two rectified grids (BGR, ``px`` per cell, ``border`` px of table around)."""
+    """Compare two rectified grids (BGR, ``px`` per cell, ``border`` px of table around).
+
+    A square is measured by its colour, not its grey, and against the grid's median square:
+    most tiles never change between two still frames, so the median is what the light and
+    the camera add to every square."""
     a = cv2.GaussianBlur(now, (3, 3), 0)
     b = cv2.GaussianBlur(ref, (3, 3), 0)
     hot = cv2.absdiff(cv2.cvtColor(a, cv2.COLOR_BGR2GRAY),
@@ -168,9 +172,9 @@ def compare(now: np.ndarray, ref: np.ndarray, px: int, tile: float, border: int 
     diff = cv2.sqrt(cv2.transform(cv2.multiply(lab, lab), np.ones((1, 3), np.float32)))
     inner = tile_mask(px, tile * 0.7)  # the middle of each tile, safe from jitter
     core = diff[border : border + SIZE * px, border : border + SIZE * px]
-    squares = np.array([float(core[r * px:(r + 1) * px, c * px:(c + 1) * px][
-        inner[r * px:(r + 1) * px, c * px:(c + 1) * px]].mean())
-        for r in range(SIZE) for c in range(SIZE)])
+    per_cell = (SIZE, px, SIZE, px)  # rows, a cell's rows, columns, a cell's columns
+    squares = ((core * inner).reshape(per_cell).sum(axis=(1, 3))
+               / inner.reshape(per_cell).sum(axis=(1, 3))).ravel()
     level = max(CELL_CHANGE, CELL_NOISE * float(np.median(squares)))
     changed = [int(i) for i in np.flatnonzero(squares > level)]
     moved = int(np.count_nonzero(squares > MOVED_CHANGE)) > SIZE * SIZE * 0.6
