@@ -167,13 +167,12 @@ def shift_sim(a: Look, b: Look, s: TileSettings) -> float:
     """Best correlation of two faces' fine structure over small shifts and the four turns:
     tolerates crops a few pixels off (a tile off its lattice place), which the thumbnail
     comparison does not."""
-    if a.fine is None or b.fine is None:
-        return 0.0
-    return _best(_windows(a.fine, s.shift), _middles(b, s.shift))
+    return shift_sims(a, [b], s)[0]
 
 
 def shift_sims(a: Look, others: Sequence[Look], s: TileSettings) -> list[float]:
-    """:func:`shift_sim` of ``a`` with each of ``others``, its windows made once."""
+    """:func:`shift_sim` of ``a`` with each of ``others`` (0 where a face has no fine
+    structure), ``a``'s windows made once."""
     if a.fine is None:
         return [0.0] * len(others)
     windows = _windows(a.fine, s.shift)

@@ -15,7 +15,7 @@ import numpy as np
 
 from companion.games.moerder.board import PER_LETTER
 from vision.tiles.appearance import (Look, alike, alike_matrix, looks, pair_sims, ratio,
-                                     shift_sim)
+                                     shift_sims)
 from vision.tiles.cells import TileError
 from vision.tiles.settings import DEFAULT_SETTINGS, TileSettings
 
@@ -157,8 +157,9 @@ def back_group(looks: Sequence[Look], candidates: Sequence[int], s: TileSettings
             return model_from_looks([looks[i] for i in group], s), group, False
         if len(group) > PER_LETTER:
             seed = idx[int(best)]
-            core = [j for j in group
-                    if j == seed or shift_sim(looks[seed], looks[j], s) >= s.same_face]
+            sims = shift_sims(looks[seed], [looks[j] for j in group], s)
+            core = [j for j, sim in zip(group, sims, strict=True)
+                    if j == seed or sim >= s.same_face]
             if _one_letter(core, read) > PER_LETTER:
                 # the set holds seven of a letter: eight or more cells of one exact look are
                 # the back, whatever the letter reader sees in its pattern
