@@ -305,6 +305,21 @@ def test_new_game_form_starts_partner_murdero(site: Site, phone: Any) -> None:
     shot(phone, "murdero-pairs.png")
 
 
+def test_form_opened_before_the_state_arrives_fills_in_the_players(site: Site, phone: Any) -> None:
+    """On a slow network the form can be opened before the table's state has come: its seats
+    are empty then, and the state fills them in when it comes."""
+    held = re.compile(r"/api/(events|state)")
+    phone.route(held, lambda route: route.abort())
+    login(phone, site.url, site.pin)
+    phone.click("#new-game summary")
+    names = "() => Array.from(document.querySelectorAll('#player-names input'), i => i.value)"
+    wait_until(phone, names.replace("i.value)", "i.value).length > 0"))
+    assert not any(phone.evaluate(names))
+    phone.unroute(held)
+    wait_until(phone, names + ".every(v => v)")
+    assert phone.evaluate(names) == [p["name"] for p in get(site.url, "api/state")["players"]]
+
+
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_every_label_is_translated(site: Site, browser: Any, lang: str) -> None:
     for page in phone_page(browser, locale="de-DE" if lang == "de" else "en-GB"):

@@ -171,8 +171,11 @@
     });
   }
 
+  var onSnapshot = function () {};  // the new-game form waiting for the table's players
+
   function render(snap) {
     current = snap;
+    onSnapshot();
     var r = C.renderer(snap.game);
     if (snap.game !== currentGame) {
       C.clear(root);
@@ -277,12 +280,23 @@
     }
     document.getElementById("add-player").addEventListener("click", function () { addName(""); });
     select.addEventListener("change", chooseGame);
-    document.getElementById("new-game").addEventListener("toggle", function () {
-      if (names.children.length) return;
-      if (current && current.game && select.querySelector('option[value="' + current.game + '"]')) select.value = current.game;
-      ((current && current.players) || []).forEach(function (p) { addName(p.name); });
+    var details = document.getElementById("new-game");
+    var prefilled = false;
+    // Opened before the table's state arrived, the form shows empty seats; the first state
+    // then fills them, unless someone has typed a name meanwhile.
+    function prefill() {
+      if (prefilled || !details.open) return;
+      if (current) {
+        if (ctx.names().some(function (n) { return n; })) { prefilled = true; return; }
+        C.clear(names);
+        if (current.game && select.querySelector('option[value="' + current.game + '"]')) select.value = current.game;
+        (current.players || []).forEach(function (p) { addName(p.name); });
+        prefilled = true;
+      }
       chooseGame();
-    });
+    }
+    details.addEventListener("toggle", prefill);
+    onSnapshot = prefill;
     form.addEventListener("submit", function (e) {
       e.preventDefault();
       var list = ctx.names().filter(function (n) { return n; });
