@@ -320,6 +320,18 @@ def test_form_opened_before_the_state_arrives_fills_in_the_players(site: Site, p
     assert phone.evaluate(names) == [p["name"] for p in get(site.url, "api/state")["players"]]
 
 
+def test_a_name_typed_before_the_state_arrives_is_kept(site: Site, phone: Any) -> None:
+    held = re.compile(r"/api/(events|state)")
+    phone.route(held, lambda route: route.abort())
+    login(phone, site.url, site.pin)
+    phone.click("#new-game summary")
+    wait_until(phone, "() => document.querySelectorAll('#player-names input').length > 0")
+    phone.locator("#player-names input").first.fill("Zoe")
+    phone.unroute(held)
+    wait_until(phone, "() => document.body.dataset.game === 'murdero'")  # the state came
+    assert phone.locator("#player-names input").first.input_value() == "Zoe"
+
+
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_every_label_is_translated(site: Site, browser: Any, lang: str) -> None:
     for page in phone_page(browser, locale="de-DE" if lang == "de" else "en-GB"):

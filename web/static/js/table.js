@@ -283,11 +283,10 @@
     var details = document.getElementById("new-game");
     var prefilled = false;
     // Opened before the table's state arrived, the form shows empty seats; the first state
-    // then fills them, unless someone has typed a name meanwhile.
+    // then fills them in, unless someone has already changed the form.
     function prefill() {
       if (prefilled || !details.open) return;
       if (current) {
-        if (ctx.names().some(function (n) { return n; })) { prefilled = true; return; }
         C.clear(names);
         if (current.game && select.querySelector('option[value="' + current.game + '"]')) select.value = current.game;
         (current.players || []).forEach(function (p) { addName(p.name); });
@@ -295,6 +294,8 @@
       }
       chooseGame();
     }
+    form.addEventListener("input", function () { prefilled = true; });
+    form.addEventListener("change", function () { prefilled = true; });
     details.addEventListener("toggle", prefill);
     onSnapshot = prefill;
     form.addEventListener("submit", function (e) {
