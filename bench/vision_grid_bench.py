@@ -1,12 +1,13 @@
 """Benchmark the grid reader: accuracy on unseen-style renders, real trays, speed and memory.
 
     .venv/bin/python bench/vision_grid_bench.py [--boards N] [--seed S] [--quick]
-        [--styles bench|train|family] [--first K] [--letters NPZ] [--modes reference,none]
+        [--styles bench|train|family|family2] [--first K] [--letters NPZ] [--modes M]
         [--only-renders] [--errors [DIR]] [--photos DIR [--split report|tune|all]]
 
 ``--styles train`` measures on the train styles instead (the ones to diagnose and tune on);
 ``--styles family`` on the held-out family (letterings, tile materials, backs, victims,
 tables, lights and lenses that neither the reader's tuning nor its training ever used);
+``--styles family2`` on a second such family, never looked at (read it in totals only);
 ``--errors`` prints every wrong or unsure cell (style, wanted, got, confidence) and, with a
 directory, saves its crop there (the games: every cell not right at the end of a turn, no
 crop). Use ``--errors`` on the train styles only: the bench styles are the held-out measure,
@@ -69,13 +70,14 @@ def rss_mb() -> float:
 
 def describe_styles(split: str, styles: list[Style]) -> None:
     """Say what the measured styles hold, so a figure can be read against its styles."""
-    note = {"bench": "never used for tuning", "train": "the tuning split",
-            "family": "held out of all tuning and training"}[split]
+    held = "held out of all tuning and training"
+    note = {"bench": "never used for tuning", "train": "the tuning split", "family": held,
+            "family2": held + ": a second family, never looked at"}[split]
     letters = sorted({s.font.stem if s.font is not None else s.lettering.value for s in styles})
     print(f"{split} styles ({len(styles)}, {note}): " + ", ".join(letters))
     print("  back patterns: " + ", ".join(sorted({s.pattern.value for s in styles}))
           + "; victims: " + ", ".join(sorted({s.victim.value for s in styles})))
-    if split == "family":
+    if split in ("family", "family2"):
         print("  materials: " + ", ".join(sorted({s.material.value for s in styles}))
               + "; tables: " + ", ".join(sorted({s.table.value for s in styles}))
               + "; lights: " + ", ".join(sorted({repr(s.light) for s in styles}))
@@ -87,8 +89,8 @@ def arguments() -> argparse.Namespace:
     ap.add_argument("--boards", type=int, default=60, help="rendered boards per mode")
     ap.add_argument("--seed", type=int, default=20261123)
     ap.add_argument("--quick", action="store_true", help="a few boards, for a smoke run")
-    ap.add_argument("--styles", choices=("bench", "train", "family"), default="bench",
-                    help="which split of synth styles to render (tune on train only)")
+    ap.add_argument("--styles", choices=("bench", "train", "family", "family2"),
+                    default="bench", help="the split of synth styles to render (tune on train)")
     ap.add_argument("--first", type=int, default=0, metavar="K",
                     help="render only the split's styles from the K-th on (the newest alone)")
     ap.add_argument("--letters", type=Path, default=None, metavar="NPZ",
@@ -158,7 +160,6 @@ def main() -> int:
     print(f"load average during the run: {os.getloadavg()[0]:.1f} (on a busy machine the "
           "figures are pessimistic)")
     return 0
-
 
 
 def one_mode(args: argparse.Namespace, letters: LetterReader, styles: list[Style], mode: str,
@@ -313,7 +314,6 @@ def summary(mode: str, n_boards: int, t: Counter[str], errors: Counter[str],
     print("  most common errors: " + ", ".join(f"{e} {n}" for e, n in errors.most_common(8)))
     print("  cells not right by style: "
           + (", ".join(f"{s} {n}" for s, n in by_style.most_common(6)) or "none"))
-
 
 
 def real_trays(args: argparse.Namespace) -> None:

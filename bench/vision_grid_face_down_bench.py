@@ -5,7 +5,7 @@ place to find it: no face-up tile stands out, and tiles laid by hand touch and m
 blob. For each style of a split, ``--frames`` such frames are rendered (their own layout
 and seed) and ``vision.grid.locate`` is asked for the grid: right (every cell's centre
 within ``--within`` of a pitch of its tile's, ``synth.Truth.off``), off, or none. Tune on
-``--styles train`` only; the family is the held-out measure, read in totals.
+``--styles train`` only; the families are the held-out measure, read in totals.
 
     .venv/bin/python bench/vision_grid_face_down_bench.py --styles train --frames 2
 """
@@ -28,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 def main() -> int:
     ap = argparse.ArgumentParser(description="Locating the grid in face-down frames.")
-    ap.add_argument("--styles", choices=("bench", "train", "family"), default="train")
+    ap.add_argument("--styles", choices=("bench", "train", "family", "family2"),
+                    default="train")
     ap.add_argument("--frames", type=int, default=2, help="face-down frames a style")
     ap.add_argument("--seed", type=int, default=777000)
     ap.add_argument("--within", type=float, default=0.3,

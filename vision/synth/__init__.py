@@ -6,14 +6,16 @@ through a tilted camera (a homography), and spoils it the way a real camera does
 light, glare, blur, sensor noise and JPEG. Everything is drawn from a seed, so a render is
 reproducible bit for bit.
 
-Styles come in three splits that never overlap: ``"train"`` (fonts, colours, back patterns and
+Styles come in four splits that never overlap: ``"train"`` (fonts, colours, back patterns and
 victim pictures that may be used to tune or train anything), ``"bench"`` (never used for
 tuning; the bench measures on them only) and ``"family"``, held out of all tuning and
 training and unlike both on every axis: letters drawn from strokes of our own instead of a
 font, tile materials (wood, glossy plastic, a printed border), backs with words or a
 monogram, other victim pictures, felt, checked and plank tables, the room's light and the
-lens. Fonts come from :mod:`vision.glyphs` when it is there (its own train/test split), else
-from a built-in list with the same rule.
+lens. ``"family2"`` is a second held-out family for when the first had been looked at,
+unlike all three on every axis again (:mod:`vision.synth.family2`). Fonts come from
+:mod:`vision.glyphs` when it is there (its own train/test split), else from a built-in list
+with the same rule.
 
 Letter dice (Wort-Kniffel) have their own renderer on the same tables and camera faults:
 :mod:`vision.synth.dice` (``render_throw``, ``throw_sequence``).

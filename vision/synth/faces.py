@@ -11,6 +11,8 @@ import cv2
 import numpy as np
 
 from vision.glyphs.strokes import Style as Strokes
+from vision.synth.family2_faces import (FAMILY2_BACKS, FAMILY2_MATERIALS, FAMILY2_VICTIMS,
+                                        family2_back, family2_material, family2_victim)
 from vision.synth.family_faces import FAMILY_BACKS, FAMILY_VICTIMS, family_back, family_victim
 from vision.synth.family_faces import material as family_material
 from vision.synth.materials import TRAIN_MATERIALS, train_material
@@ -72,6 +74,8 @@ def _glyph(letter: str, font: Path | None, side: int, style: Style) -> np.ndarra
 def _back(side: int, style: Style) -> np.ndarray:
     if style.pattern in FAMILY_BACKS:
         return family_back(side, style)
+    if style.pattern in FAMILY2_BACKS:
+        return family2_back(side, style)
     img = np.empty((side, side, 3), np.uint8)
     img[:] = style.back
     ink = style.back_ink
@@ -116,6 +120,8 @@ def _back(side: int, style: Style) -> np.ndarray:
 def _victim(side: int, style: Style) -> np.ndarray:
     if style.victim in FAMILY_VICTIMS:
         return family_victim(side, style)
+    if style.victim in FAMILY2_VICTIMS:
+        return family2_victim(side, style)
     img = np.empty((side, side, 3), np.uint8)
     img[:] = style.face
     s = side
@@ -168,6 +174,8 @@ def _face_cached(kind: str, side: int, style: Style) -> np.ndarray:
     img = img.copy()
     if style.material in TRAIN_MATERIALS:
         img = train_material(img, kind, style)
+    elif style.material in FAMILY2_MATERIALS:
+        img = family2_material(img, kind, style)
     elif style.material is not Material.CARD:
         img = family_material(img, kind, style)
     # a thin darker rim: tiles are cut from card, their edge catches less light

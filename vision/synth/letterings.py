@@ -1,7 +1,9 @@
 """Letters drawn without a font file: a skeleton of each of the game's letters (M Ö R D E)
 drawn with a pen (round, with serifs, slanted, narrow, hollow) or as a dot matrix. The letter
 model learnt from installed fonts only, so these are shapes it never saw: the held-out
-family's letters. They are ours, point by point, so they look the same whatever libraries
+family's letters. The second family draws the same skeletons as blocks (flat ends, square
+corners), as a stencil (bridges cut across the strokes) and inline (a thin line of the face
+along each stroke). They are ours, point by point, so they look the same whatever libraries
 are installed."""
 
 from __future__ import annotations
@@ -43,6 +45,9 @@ class _Pen:
     slant: float = 0.0  # x shift per cap height, at the top
     serif: float = 0.0  # bar length at the serif points, in cap heights
     hollow: float = 0.0  # rim width of a hollow letter, in cap heights
+    square: bool = False  # flat stroke ends, square corners and square umlaut dots
+    bridge: float = 0.0  # width of the stencil's bridges (``_BRIDGES``), in cap heights
+    inline: float = 0.0  # width of the face-coloured line along each stroke, in cap heights
 
 
 _PENS: dict[Lettering, _Pen] = {
@@ -51,6 +56,21 @@ _PENS: dict[Lettering, _Pen] = {
     Lettering.SLANTED: _Pen(0.14, slant=0.22),
     Lettering.NARROW: _Pen(0.09, squeeze=0.62),
     Lettering.OUTLINE: _Pen(0.22, hollow=0.045),
+    Lettering.BLOCK: _Pen(0.22, square=True),
+    Lettering.STENCIL: _Pen(0.2, bridge=0.06),
+    Lettering.INLINE: _Pen(0.23, inline=0.035),
+}
+
+# where a stencil's bridges cut the strokes, as cuts (from, to) in cap heights: the parts a
+# real stencil must hold apart (the V of the M from its stems, a bowl from its stem, the arms
+# of the E from theirs, the O's counter from the sheet)
+_BRIDGES: dict[str, tuple[Stroke, ...]] = {
+    "M": (((0.14, -0.2), (0.14, 0.5)), ((0.72, -0.2), (0.72, 0.5))),
+    "O": (((0.42, -0.2), (0.42, 0.2)), ((0.42, 0.8), (0.42, 1.2))),
+    "R": (((0.16, -0.2), (0.16, 0.2)), ((0.16, 0.3), (0.16, 0.7))),
+    "D": (((0.16, -0.2), (0.16, 0.2)), ((0.16, 0.8), (0.16, 1.2))),
+    "E": (((0.16, -0.2), (0.16, 0.2)), ((0.16, 0.28), (0.16, 0.68)),
+          ((0.16, 0.8), (0.16, 1.2))),
 }
 
 # 5 columns x 7 rows; Ö is an O with two dots two rows above its top
@@ -107,21 +127,75 @@ def _pen(big: int, base: str, cap: float, umlaut: bool, pen: _Pen) -> np.ndarray
     mask = np.zeros((big, big), np.uint8)
     for stroke in strokes:
         pts = np.array([at(x, y) for x, y in stroke], np.int32)
-        cv2.polylines(mask, [pts], False, 255, thick, cv2.LINE_AA)
+        if pen.square:
+            _block_stroke(mask, pts.astype(np.float64), thick / 2)
+        else:
+            cv2.polylines(mask, [pts], False, 255, thick, cv2.LINE_AA)
+    if pen.square:  # a sharp corner's pieces reach past the letter's box: cut them flat
+        every = np.array([at(x, y) for stroke in strokes for x, y in stroke])
+        (x_lo, y_lo), (x_hi, y_hi) = every.min(axis=0) - thick // 2, every.max(axis=0) + thick // 2
+        mask[:max(y_lo, 0)], mask[y_hi + 1:] = 0, 0
+        mask[:, :max(x_lo, 0)], mask[:, x_hi + 1:] = 0, 0
     for x, y in serifs:
         half = pen.serif / 2 / pen.squeeze
         cv2.line(mask, at(x - half, y), at(x + half, y), 255, max(2, thick * 2 // 3),
                  cv2.LINE_AA)
     if umlaut:
         for sx in (0.28, 0.72):
+            if pen.square:
+                cx, cy = at(sx * width / pen.squeeze, -lift)
+                r = int(dot * cap)
+                cv2.rectangle(mask, (cx - r, cy - r), (cx + r, cy + r), 255, -1)
+                continue
             cv2.circle(mask, at(sx * width / pen.squeeze, -lift), int(dot * cap), 255, -1,
                        cv2.LINE_AA)
+    if pen.bridge:
+        for a, b in _BRIDGES[base]:
+            cv2.line(mask, at(*a), at(*b), 0, max(2, int(round(pen.bridge * cap))),
+                     cv2.LINE_AA)
+    if pen.inline:
+        for stroke in strokes:
+            pts = np.array([at(x, y) for x, y in stroke], np.int32)
+            cv2.polylines(mask, [pts], False, 0, max(2, int(round(pen.inline * cap))),
+                          cv2.LINE_AA)
     if pen.hollow:
         rim = max(2, int(round(pen.hollow * cap)))
         core = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
                                                          (2 * rim + 1, 2 * rim + 1)))
         mask = np.asarray(cv2.subtract(mask, core), np.uint8)
     return mask
+
+
+def _block_stroke(mask: np.ndarray, pts: np.ndarray, half: float) -> None:
+    """A polyline ``half`` px either side of ``pts`` with flat ends and mitred corners, as a
+    broad block letter's. A corner too sharp to mitre (the M's top) lets both pieces reach
+    ``half`` past it, to be cut flat by the letter's box; an end that lands on ink already
+    drawn (the R's leg on its bowl) is a joint and stays where it is, so that it does not poke
+    through the other stroke."""
+    keep = np.concatenate([[True], np.abs(np.diff(pts, axis=0)).sum(axis=1) > 0])
+    pts = pts[keep]  # a point twice in a row (a stroke joining an arc) has no direction
+    d = np.diff(pts, axis=0)
+    d /= np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-9)
+    n = np.stack([-d[:, 1], d[:, 0]], axis=1) * half
+    closed = bool(np.array_equal(pts[0], pts[-1]))  # the O, the D: no ends, one more corner
+    reach = np.zeros((len(d), 2), bool)  # does a piece reach past its start, its end
+    reach[0, 0] = not closed and mask[int(pts[0][1]), int(pts[0][0])] == 0
+    reach[-1, 1] = not closed and mask[int(pts[-1][1]), int(pts[-1][0])] == 0
+    for k in range(0 if closed else 1, len(d)):
+        cos_half = float(np.sqrt(max((1 + float(d[k - 1] @ d[k])) / 2, 0.0)))
+        side = -np.sign(d[k - 1, 0] * d[k, 1] - d[k - 1, 1] * d[k, 0])  # outside the turn
+        if cos_half <= 0.5:  # turning by more than 120 degrees: a mitre would be a spike
+            reach[k - 1, 1] = reach[k, 0] = True
+        elif side != 0:
+            p, n1, n2 = pts[k], n[k - 1], n[k]
+            mid = (n1 + n2) / max(float(np.linalg.norm(n1 + n2)), 1e-9) * half / cos_half
+            corner = np.array([p, p + side * n1, p + side * mid, p + side * n2])
+            cv2.fillConvexPoly(mask, np.round(corner).astype(np.int32), 255, cv2.LINE_AA)
+    for k, (a, b) in enumerate(zip(pts[:-1], pts[1:], strict=True)):
+        a = a - d[k] * half if reach[k, 0] else a
+        b = b + d[k] * half if reach[k, 1] else b
+        quad = np.array([a + n[k], b + n[k], b - n[k], a - n[k]])
+        cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 255, cv2.LINE_AA)
 
 
 def _dot_matrix(big: int, base: str, cap: float, umlaut: bool) -> np.ndarray:

@@ -10,6 +10,7 @@ import numpy as np
 
 from companion.games.moerder.board import CELLS, SIZE, Board, Tile
 from vision.synth.faces import rounded_mask, tile_face
+from vision.synth.family2_scene import FAMILY2_TABLES
 from vision.synth.family_scene import FAMILY_TABLES, gloss, lens, room_light
 from vision.synth.patterned import PATTERNED_TABLES
 from vision.synth.styles import (RESOLUTIONS, Colour, Layout, Lens, Light, Material, Style,
@@ -27,7 +28,7 @@ def table_cloth(size: tuple[int, int], kind: Table, colour: Colour,
     something on a table, so tiles and dice lie on the same kinds of surface."""
     w, h = size
     base = np.array(colour, np.float32)
-    paint = FAMILY_TABLES.get(kind) or PATTERNED_TABLES.get(kind)
+    paint = FAMILY_TABLES.get(kind) or PATTERNED_TABLES.get(kind) or FAMILY2_TABLES.get(kind)
     if paint is not None:
         painted: np.ndarray = np.clip(paint(w, h, base, rng), 0, 255).astype(np.uint8)
         return painted

@@ -1,7 +1,8 @@
 """What a rendered table looks like: its style (font, colours, back pattern, victim picture,
 table, and for the held-out family also tile material, light and lens), the scene a game keeps
 (camera, tile places, light); the ground truth is :mod:`vision.synth.truth`. The train, bench
-and family splits never share a font, colour scheme, back pattern or picture."""
+and family splits never share a font, colour scheme, back pattern or picture, and a second
+family (:mod:`vision.synth.family2`) shares none of these, nor any other axis, with the three."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Literal, TypeVar
 import numpy as np
 
 Colour = tuple[int, int, int]  # BGR
-Split = Literal["train", "bench", "family"]
+Split = Literal["train", "bench", "family", "family2"]
 _T = TypeVar("_T")
 
 RESOLUTIONS: tuple[tuple[int, int], ...] = ((1280, 960), (1640, 1232), (1920, 1080), (1600, 1200))
@@ -34,6 +35,10 @@ class BackPattern(enum.Enum):
     MONOGRAM = "monogram"  # big initials in a ring, as a game's logo
     WAVES = "waves"
     HONEYCOMB = "honeycomb"
+    # the second family's (vision/synth/family2_faces.py)
+    STARS = "stars"  # small five-pointed stars in staggered rows
+    CHEVRON = "chevron"  # zigzag rows
+    CONCENTRIC = "concentric"  # nested squares round the middle
 
 
 class Victim(enum.Enum):
@@ -47,6 +52,9 @@ class Victim(enum.Enum):
     MAGNIFIER = "magnifier"
     POISON = "poison"  # a bottle with a cross on its label
     FOOTPRINTS = "footprints"
+    KEY = "key"  # an old brass key (the second family's)
+    CANDLESTICK = "candlestick"  # a lit candle in a brass holder (the second family's)
+    REVOLVER = "revolver"  # a revolver's silhouette (the second family's)
 
 
 class Table(enum.Enum):
@@ -61,6 +69,9 @@ class Table(enum.Enum):
     STAINED = "stained"  # dark stained wood with strong grain (train)
     FLEECE = "fleece"  # a soft cloth of tufts and faint blotches (train)
     LATHS = "laths"  # narrow laths of their own tones with thin joints (train)
+    TERRAZZO = "terrazzo"  # stone chips of a few colours set in a ground (the second family)
+    STRIPED = "striped"  # a cloth with broad stripes one way (the second family)
+    OILCLOTH = "oilcloth"  # a wipe-clean cloth printed with small flowers (the second family)
 
 
 class Lettering(enum.Enum):
@@ -74,6 +85,10 @@ class Lettering(enum.Enum):
     NARROW = "narrow"  # condensed, thin strokes
     OUTLINE = "outline"  # hollow letters: an ink rim round the face colour
     DOTS = "dot-matrix"  # 5x7 dots, as a printer or a stamp makes them
+    # the second family's
+    BLOCK = "block"  # very thick strokes with flat ends and square corners
+    STENCIL = "stencil"  # thick strokes broken where a stencil leaves its bridges
+    INLINE = "inline"  # a thick stroke with a thin line of the face colour along its middle
     # train letterings: ``Style.font`` redrawn by vision.glyphs.strokes, never the family's
     # own strokes
     FONT_HOLLOW = "font-hollow"  # the font's letters as an ink rim
@@ -91,6 +106,10 @@ class Material(enum.Enum):
     LINEN = "linen"  # card bound in a fine woven cloth
     SATIN = "satin"  # a lacquer whose sheen lies in a band across the face
     FRAMED = "framed"  # card with two thin printed frames in a colour of their own
+    # the second family's (vision/synth/family2_faces.py)
+    CORK = "cork"  # fine brown speckles under the print
+    MARBLE = "marble"  # soft grey veins under the print
+    PARCHMENT = "parchment"  # a mottled, yellowed paper, darker towards its edges
 
 
 @dataclass(frozen=True)
@@ -203,8 +222,8 @@ _VICTIMS: dict[str, tuple[Victim, ...]] = {
 
 def fonts(split: Split) -> list[Path]:
     """Fonts of a split: vision.glyphs' own split if present (train/test), else ours. The
-    family has none: every installed font is on one side of the letter model's split."""
-    if split == "family":
+    families have none: every installed font is on one side of the letter model's split."""
+    if split in ("family", "family2"):
         return []
     try:
         from vision import glyphs  # the letters helper's renderer, when it is there
@@ -221,6 +240,10 @@ def styles(split: Split) -> list[Style]:
     """The styles of a split, in a fixed order: every font with a rotating colour scheme."""
     if split == "family":
         return family_styles()
+    if split == "family2":
+        from vision.synth.family2 import family2_styles  # built on this module's types
+
+        return family2_styles()
     out: list[Style] = []
     schemes = _SCHEMES[split]
     tables = (Table.WOOD, Table.PLAIN, Table.CLOTH)
