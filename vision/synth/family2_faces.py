@@ -6,12 +6,11 @@ the first family, which has since been looked at."""
 from __future__ import annotations
 
 import math
-import zlib
 
 import cv2
 import numpy as np
 
-from vision.synth.styles import BackPattern, Colour, Material, Style, Victim
+from vision.synth.styles import BackPattern, Colour, Material, Style, Victim, name_seed
 
 FAMILY2_BACKS = frozenset({BackPattern.STARS, BackPattern.CHEVRON, BackPattern.CONCENTRIC})
 FAMILY2_VICTIMS = frozenset({Victim.KEY, Victim.CANDLESTICK, Victim.REVOLVER})
@@ -19,11 +18,6 @@ FAMILY2_MATERIALS = frozenset({Material.CORK, Material.MARBLE, Material.PARCHMEN
 
 _BRASS: Colour = (40, 150, 200)
 _BRASS_DARK: Colour = (20, 90, 130)
-
-
-def _rng(style: Style, kind: str, side: int) -> np.random.Generator:
-    """A generator seeded from names (Python's ``hash`` of a string changes between runs)."""
-    return np.random.default_rng(zlib.crc32(repr(("family2", style.name, kind, side)).encode()))
 
 
 def _star(cx: float, cy: float, r: float) -> np.ndarray:
@@ -130,7 +124,7 @@ def family2_material(img: np.ndarray, kind: str, style: Style) -> np.ndarray:
     speckles, marble's soft veins, or parchment's blotches darkening towards the edges. Each
     darkens what lies on it, so the print stays over it, as printed on the material."""
     s = img.shape[0]
-    rng = _rng(style, kind, s)
+    rng = np.random.default_rng(name_seed("family2", style.name, kind, s))
     y = np.linspace(-1, 1, s, dtype=np.float32)[:, None]
     x = np.linspace(-1, 1, s, dtype=np.float32)[None, :]
     if style.material is Material.CORK:

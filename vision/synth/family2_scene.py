@@ -1,8 +1,8 @@
 """The second held-out family's table tops: terrazzo (stone chips of a few colours set in a
 ground), a cloth with broad stripes one way, and an oilcloth printed with small flowers.
 Unlike every other split's tables: chips and flowers are marks about a tile's size or less
-scattered or repeated all over the view, and the stripes are straight edges of their own at
-any angle, none of which the locator was tuned on."""
+scattered or repeated all over the view, and the stripes are straight edges of their own
+across the whole view, none of which the locator was tuned on."""
 
 from __future__ import annotations
 

@@ -5,23 +5,17 @@ None of these is drawn for the train or bench styles, so nothing was tuned on th
 from __future__ import annotations
 
 import math
-import zlib
 
 import cv2
 import numpy as np
 
-from vision.synth.styles import BackPattern, Material, Style, Victim
+from vision.synth.styles import BackPattern, Material, Style, Victim, name_seed
 
 FAMILY_BACKS = frozenset({BackPattern.WORD, BackPattern.MONOGRAM, BackPattern.WAVES,
                           BackPattern.HONEYCOMB})
 FAMILY_VICTIMS = frozenset({Victim.TOMBSTONE, Victim.MAGNIFIER, Victim.POISON,
                             Victim.FOOTPRINTS})
 _RED = (30, 30, 170)
-
-
-def _seed(*parts: object) -> int:
-    """A seed from names: Python's ``hash`` of a string changes from run to run."""
-    return zlib.crc32(repr(parts).encode())
 
 
 def family_back(side: int, style: Style) -> np.ndarray:
@@ -113,7 +107,7 @@ def material(img: np.ndarray, kind: str, style: Style) -> np.ndarray:
     the print, a lacquer's sheen, or a printed border inside the edge."""
     s = img.shape[0]
     if style.material is Material.WOOD:
-        rng = np.random.default_rng(_seed(style.name, kind, s))
+        rng = np.random.default_rng(name_seed(style.name, kind, s))
         y = np.linspace(0, 1, s, dtype=np.float32)[:, None]
         x = np.linspace(0, 1, s, dtype=np.float32)[None, :]
         wobble = cv2.resize(rng.normal(0, 1, (4, 4)).astype(np.float32), (s, s),

@@ -125,14 +125,14 @@ def _pen(big: int, base: str, cap: float, umlaut: bool, pen: _Pen) -> np.ndarray
                 int(round(y0 + y * cap)))
 
     mask = np.zeros((big, big), np.uint8)
-    for stroke in strokes:
-        pts = np.array([at(x, y) for x, y in stroke], np.int32)
+    paths = [np.array([at(x, y) for x, y in stroke], np.int32) for stroke in strokes]
+    for pts in paths:
         if pen.square:
             _block_stroke(mask, pts.astype(np.float64), thick / 2)
         else:
             cv2.polylines(mask, [pts], False, 255, thick, cv2.LINE_AA)
     if pen.square:  # a sharp corner's pieces reach past the letter's box: cut them flat
-        every = np.array([at(x, y) for stroke in strokes for x, y in stroke])
+        every = np.concatenate(paths)
         (x_lo, y_lo), (x_hi, y_hi) = every.min(axis=0) - thick // 2, every.max(axis=0) + thick // 2
         mask[:max(y_lo, 0)], mask[y_hi + 1:] = 0, 0
         mask[:, :max(x_lo, 0)], mask[:, x_hi + 1:] = 0, 0
@@ -154,10 +154,8 @@ def _pen(big: int, base: str, cap: float, umlaut: bool, pen: _Pen) -> np.ndarray
             cv2.line(mask, at(*a), at(*b), 0, max(2, int(round(pen.bridge * cap))),
                      cv2.LINE_AA)
     if pen.inline:
-        for stroke in strokes:
-            pts = np.array([at(x, y) for x, y in stroke], np.int32)
-            cv2.polylines(mask, [pts], False, 0, max(2, int(round(pen.inline * cap))),
-                          cv2.LINE_AA)
+        cv2.polylines(mask, paths, False, 0, max(2, int(round(pen.inline * cap))),
+                      cv2.LINE_AA)
     if pen.hollow:
         rim = max(2, int(round(pen.hollow * cap)))
         core = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,

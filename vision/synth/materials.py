@@ -11,19 +11,13 @@ colour of their own (not one line in the ink's).
 
 from __future__ import annotations
 
-import zlib
 
 import cv2
 import numpy as np
 
-from vision.synth.styles import Material, Style
+from vision.synth.styles import Material, Style, name_seed
 
 TRAIN_MATERIALS = frozenset({Material.LINEN, Material.SATIN, Material.FRAMED})
-
-
-def _rng(style: Style, kind: str, side: int) -> np.random.Generator:
-    """A generator seeded from names (Python's ``hash`` of a string changes between runs)."""
-    return np.random.default_rng(zlib.crc32(repr(("material", style.name, kind, side)).encode()))
 
 
 def train_material(img: np.ndarray, kind: str, style: Style) -> np.ndarray:
@@ -31,7 +25,7 @@ def train_material(img: np.ndarray, kind: str, style: Style) -> np.ndarray:
     s = img.shape[0]
     y = np.linspace(0, 1, s, dtype=np.float32)[:, None]
     x = np.linspace(0, 1, s, dtype=np.float32)[None, :]
-    rng = _rng(style, kind, s)
+    rng = np.random.default_rng(name_seed("material", style.name, kind, s))
     if style.material is Material.LINEN:
         cycles = rng.uniform(28, 40)
         weave = np.sin(2 * np.pi * cycles * x) * np.sin(2 * np.pi * cycles * y)

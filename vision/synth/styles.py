@@ -7,6 +7,7 @@ family (:mod:`vision.synth.family2`) shares none of these, nor any other axis, w
 from __future__ import annotations
 
 import enum
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TypeVar
@@ -16,6 +17,12 @@ import numpy as np
 Colour = tuple[int, int, int]  # BGR
 Split = Literal["train", "bench", "family", "family2"]
 _T = TypeVar("_T")
+
+
+def name_seed(*parts: object) -> int:
+    """A seed from names, for what a style draws the same on every run (Python's ``hash``
+    of a string changes from run to run)."""
+    return zlib.crc32(repr(parts).encode())
 
 RESOLUTIONS: tuple[tuple[int, int], ...] = ((1280, 960), (1640, 1232), (1920, 1080), (1600, 1200))
 
