@@ -101,3 +101,16 @@ def test_rendered_pads_read_right_only_knowing_the_game(reader: DigitReader, see
     hold = may_hold(DEFAULT_DICE)
     slips = [v for (c, r), v in truth.items() if v is not None and v > 0 and v not in hold[r]]
     assert len(slips) == 1  # and it was read as written, with every other number
+
+
+def test_a_reading_keeps_the_numbers_its_pen_marks_may_as_well_be() -> None:
+    """A 1 with a long flag: both readers say 17, the network gives 11 some belief. The
+    table must not hold 17 against an entered 11, so 11 is kept as a doubt; a clear 7 keeps
+    none, and where the readers differ, the loser is one."""
+    flag = _guess([0.01, 0.98, 0.01], {1: 0.99}, {7: 0.95, 1: 0.04})
+    hooked = join(BoxReading(17, False, 0.99, "17"), flag)
+    assert (hooked.value, hooked.doubts[:1]) == (17, (11,)) and hooked.confidence >= 0.9
+    clear = _guess([0.01, 0.98, 0.01], {1: 0.99}, {7: 0.999, 1: 0.0005})
+    assert 11 not in join(BoxReading(17, False, 0.99, "17"), clear).doubts
+    differ = join(BoxReading(12, False, 0.6, "12"), clear)
+    assert differ.value == 17 and 12 in differ.doubts

@@ -92,6 +92,27 @@ def test_unsure_reads_are_never_held_against_anyone() -> None:
     assert check_pad(now, pad({"pair_of_words": "?14", "lower": 30}, {})).findings == ()
 
 
+def test_a_number_that_may_as_well_be_the_entry_is_not_held_against_anyone() -> None:
+    """Ana entered 9; the reader read her pen as 14 surely, but its pen marks may as well be
+    the entry (a doubt): a referee who knows the 9 reads it so. A doubt that is not the
+    entry changes nothing."""
+    now = state(*ANA_NINE)
+    may_be_nine = PadBoxSeen(14, doubts=frozenset({9, 11}))
+    others = PadBoxSeen(14, doubts=frozenset({11, 74}))
+    assert check_pad(now, PadSeen(2, 1, (
+        PadColumnSeen(0, 0, {"pair_of_words": may_be_nine}),))).findings == ()
+    told = check_pad(now, PadSeen(2, 1, (PadColumnSeen(0, 0, {"pair_of_words": others}),)))
+    assert [(f.kind, f.written, f.expected) for f in told.findings] == [("box", 14, 9)]
+    # a sum that may as well be what the boxes add up to is not told either
+    total = PadBoxSeen(19, doubts=frozenset({9}))
+    assert check_pad(now, PadSeen(2, 1, (PadColumnSeen(0, 0, {
+        "pair_of_words": PadBoxSeen(9), "total": total}),))).findings == ()
+    # and the game whose column may be read as the record is the one compared
+    two = PadSeen(2, 2, (PadColumnSeen(0, 0, {"pair_of_words": PadBoxSeen(17)}),
+                         PadColumnSeen(0, 1, {"pair_of_words": may_be_nine})))
+    assert choose_game(now, two) == 1
+
+
 def test_the_number_the_player_on_turn_wrote_is_offered_and_taken_only_when_confirmed() -> None:
     ben = state(*ANA_NINE, Throw("I C H E S A N"))  # I1 C4 H3 E1 S2 A1 N2
     seen_ = observe(ben, seen(pad({"pair_of_words": 9}, {"three": 8})), None)

@@ -68,12 +68,16 @@ class Piece:
 
 @dataclass(frozen=True)
 class BoxReading:
-    """What a box holds: ``value`` None and ``struck`` False is a blank box."""
+    """What a box holds: ``value`` None and ``struck`` False is a blank box. ``doubts``:
+    other numbers the pen marks may as well hold (:func:`numbers.join`), where the
+    whole-number network read the box; a referee who knows what was entered reads a box
+    that may hold it so."""
 
     value: int | None
     struck: bool
     confidence: float
     text: str = ""
+    doubts: tuple[int, ...] = ()
 
     def view(self) -> dict[str, object]:
         return {"value": self.value, "struck": self.struck,

@@ -44,6 +44,9 @@ BRIDGE = 5  # px: pen bits closer than this belong to one mark (a faint 6 is not
 # can. Chosen between 0.01, 0.001 and 0.0001 on the selection pads (MNIST's test digits):
 # 0.01 lost one of the 71 slips read right without it, the smaller ones three and six.
 OUTSIDE = 0.01
+# A number the network gives this much belief or more is one the box may as well hold (a
+# ``doubt``): the table does not hold a box against the record when the record is one.
+DOUBT = 0.01
 
 
 def number_input(ink_box: np.ndarray, scale: float = 1.0, shift: tuple[int, int] = (0, 0)
@@ -107,6 +110,14 @@ class Guess:
         three = self.length[2] * np.einsum("i,j,k->ijk", self.places[0][1:], self.places[1],
                                            self.places[2]).ravel()
         return np.concatenate([one, two, three])
+
+    def doubts(self, value: int, *also: int) -> tuple[int, ...]:
+        """The numbers other than ``value`` believed at ``DOUBT`` or more, likeliest first,
+        and ``also`` (another reader's number)."""
+        table = self.table()
+        likely = np.flatnonzero(table >= DOUBT)
+        ranked = [int(v) for v in likely[np.argsort(-table[likely], kind="stable")]]
+        return tuple(dict.fromkeys(v for v in (*ranked, *also) if v != value))
 
     def best(self, expect: frozenset[int] | None = None) -> tuple[int, float]:
         """The likeliest number and its probability; with ``expect`` (what the box may hold),
@@ -228,18 +239,21 @@ def join(reading: BoxReading, guess: Guess | None,
         # the others together, and the box stays as unsure as the digit reader left it (a
         # scribble reads as some number too): shown with a '?', never held against anyone,
         # and a sum read so is checked, unsure
-        return (BoxReading(value, False, min(p, reading.confidence), str(value))
-                if p > 0.5 else reading)
+        return (BoxReading(value, False, min(p, reading.confidence), str(value),
+                           guess.doubts(value)) if p > 0.5 else reading)
     if guess is None or reading.value is None or not plain(reading):
         return reading
     value, p = guess.best(expect)
     if value == reading.value:
-        return replace(reading, confidence=max(reading.confidence, p))
+        return replace(reading, confidence=max(reading.confidence, p),
+                       doubts=guess.doubts(value))
     own = reading.confidence * guess.prob(reading.value) * weight(expect, reading.value)
     other = p * (1.0 - reading.confidence) * weight(expect, value)
     if own >= other:
-        return replace(reading, confidence=min(reading.confidence, 1.0 - p))
-    return BoxReading(value, False, min(p, 1.0 - reading.confidence), str(value))
+        return replace(reading, confidence=min(reading.confidence, 1.0 - p),
+                       doubts=guess.doubts(reading.value, value))
+    return BoxReading(value, False, min(p, 1.0 - reading.confidence), str(value),
+                      guess.doubts(value, reading.value))
 
 
 __all__ = ["Guess", "NumberReader", "join", "number_input", "unread"]

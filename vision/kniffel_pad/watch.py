@@ -42,7 +42,8 @@ CHANGED_PIXELS = 12  # pixels that must change: a written "1" changes about 14
 def pad_seen(reading: PadReading) -> PadSeen:
     """The vision reading as the games' reading: boxes and written sums, with confidence."""
     columns = tuple(
-        PadColumnSeen(c.player, c.game, {k: PadBoxSeen(b.value, b.struck, float(b.confidence))
+        PadColumnSeen(c.player, c.game, {k: PadBoxSeen(b.value, b.struck, float(b.confidence),
+                                                    frozenset(b.doubts))
                                          for k, b in c.boxes.items()})
         for c in reading.columns)
     return PadSeen(reading.layout.players, reading.layout.games, columns)

@@ -16,7 +16,9 @@ players wrote. The table reads the pad as a referee glancing at it would:
   game's own pad, bonus from 50) nor the record's is told (``sum``, the record's as expected);
   one that matches either is not: a box written wrong is told once, as a box.
 - **Unsure** reads (below :data:`SURE`) are never held against anyone, and a sum is checked
-  only when every box it adds up is sure: a referee does not accuse on a blur.
+  only when every box it adds up is sure: a referee does not accuse on a blur. Nor is a
+  number whose pen marks may as well be read as what was entered (a hooked 1 read as 7
+  where 1 was entered: the reader's ``doubts``): a referee who knows the entry reads it so.
 - **Written, not recorded.** A number the player on turn wrote in an open box after a throw is
   offered (``offer``): the phone may take it as the entry (``pad_entry``, or ``zero`` for a
   strike); nothing is entered without that confirmation. Any other number written in an open
@@ -86,6 +88,12 @@ def _sure(row: PadBoxSeen | None) -> int | None:
     return 0 if row.struck else row.value
 
 
+def _may_be(row: PadBoxSeen | None, number: int | None) -> bool:
+    """May the row be read as ``number`` (its own reading, or one of its doubts)?"""
+    return row is not None and number is not None and (
+        _sure(row) == number or number in row.doubts)
+
+
 def _columns(state: KniffelState, pad: PadSeen, game: int) -> list[PadColumnSeen]:
     return [c for c in pad.columns if c.game == game and c.player < len(state.players)]
 
@@ -102,13 +110,13 @@ def choose_game(state: KniffelState, pad: PadSeen) -> int | None:
             record = state.pads[column.player]
             extra = 0
             for box in BOXES:
-                written = _sure(column.rows.get(box.value))
-                if written is None:
+                row = column.rows.get(box.value)
+                if _sure(row) is None:
                     continue
                 if record[box] is None:
                     extra += 1
                 else:
-                    score += 2 if written == record[box] else 1
+                    score += 2 if _may_be(row, record[box]) else 1
             score -= 2 * max(0, extra - 1)
         if best is None or (score, -game) > best[0]:
             best = ((score, -game), game)
@@ -137,7 +145,7 @@ def _boxes(state: KniffelState, column: PadColumnSeen) -> list[Finding]:
         if record[box] is None:
             kind = "offer" if _takes(state, seat, box, written) else "unrecorded"
             out.append(Finding(kind, seat, box.value, written, None, row.struck))
-        elif written != record[box]:
+        elif not _may_be(row, record[box]):
             out.append(Finding("box", seat, box.value, written, record[box], row.struck))
     return out
 
@@ -154,9 +162,9 @@ def _sums(state: KniffelState, column: PadColumnSeen) -> list[Finding]:
         written = _sure(column.rows.get(key))
         parts = (rows[b] for b in SUM_PARTS[key])
         unsure = any(r is not None and r.confidence < SURE for r in parts)
-        if written is None or unsure or written in (added[key], recorded[key]):
-            continue
         row = column.rows.get(key)
+        if written is None or unsure or _may_be(row, added[key]) or _may_be(row, recorded[key]):
+            continue
         out.append(Finding("sum", seat, key, written, recorded[key],
                            row is not None and row.struck))
     return out
