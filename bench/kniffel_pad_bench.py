@@ -20,6 +20,12 @@ were taken so). ``--no-rules`` reads every number alike, without weighing a doub
 by what the box may hold. ``--shadow`` throws a hard-edged shadow (0.45-0.7 of the light)
 over part of every photo, as a hand or a phone under a lamp does.
 
+At the table the record is what was entered: a number read surely (``SURE``) otherwise than
+written would be told to the table as a player's mistake, unless the reading's doubts hold
+the entry. The bench counts those false findings, and what the doubts cost: of every other
+number each right, sure reading's box may hold (an entry the player wrote otherwise), how
+many the doubts hold, so that such a slip would go untold.
+
     .venv/bin/python bench/kniffel_pad_bench.py [--pads 24] [--seed 11] [--tilt 0.05]
         [--pen felt|ballpoint] [--hand mnist|continental] [--values game|wide] [--no-rules]
         [--shadow]
@@ -39,6 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from companion.games.kniffel.dice import DEFAULT_DICE  # noqa: E402
+from companion.games.kniffel.padcheck import SURE  # noqa: E402
 from vision.kniffel_pad import synth  # noqa: E402
 from vision.kniffel_pad.digits import NUMBERS_PATH, DigitReader  # noqa: E402
 from vision.kniffel_pad.hands import HANDS, continental  # noqa: E402
@@ -99,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     ms: list[float] = []
     slips = slips_read = 0
     sums_flagged = sums_wrong = false_alarms = sure_alarms = sure_flagged = sums_right = 0
+    findings = untold = others = hidden = 0
     for i in range(args.pads):
         wrong, slip, truth, photo = _pad(args, layouts[i % len(layouts)], bank, rng)
         result = read_pad(photo, reader, None if args.no_rules else DEFAULT_DICE)
@@ -108,6 +116,19 @@ def main(argv: list[str] | None = None) -> int:
             if value is not None and value > 0 and value not in HOLD[row]:  # the slip
                 slips += 1
                 slips_read += result.columns[column].boxes[ROWS[row].key].value == value
+        for col in result.columns:
+            for r, row in enumerate(ROWS):
+                box, written = col.boxes[row.key], truth[(col.column, r)]
+                if written is None or box.value is None or box.struck or box.confidence < SURE:
+                    continue
+                written = max(written, 0)  # a strike is entered as 0
+                if box.value != written:
+                    findings += 1
+                    untold += written in box.doubts
+                else:
+                    entries = [v for v in HOLD[r] if v > 0 and v != written]
+                    others += len(entries)
+                    hidden += sum(v in box.doubts for v in entries)
         sums_wrong += 1
         flagged = result.columns[wrong].sums["total"].ok is False
         sums_flagged += flagged
@@ -140,6 +161,10 @@ def main(argv: list[str] | None = None) -> int:
           f"({sure_flagged} with every box read surely, as the table tells them)")
     print(f"right sums flagged wrong (a box or the sum misread): {false_alarms}/{sums_right} "
           f"({sure_alarms} with every box read surely)")
+    print(f"at the table, numbers read surely otherwise than written: {findings}, of them "
+          f"not told (the entry among the reading's doubts): {untold}; another entry a "
+          f"right, sure reading's box may hold, among its doubts: {hidden}/{others} "
+          f"({100 * hidden / max(1, others):.2f} %)")
     print(f"ms per pad photo (one core): median {statistics.median(ms):.0f}, "
           f"max {max(ms):.0f}; photo size ~{photo.shape[1]}x{photo.shape[0]}")
     return 0
