@@ -297,6 +297,22 @@ def test_a_sum_is_sure_only_when_every_box_it_adds_was_read_surely() -> None:
     assert checks["total"].view()["sure"] is False
 
 
+def test_a_sum_that_one_doubt_would_make_add_up_is_not_sure() -> None:
+    """Every box 2 but the Chance read 17 surely, with 11 among its doubts (a hooked 1): a
+    lower sum written 21 adds up if the 17 is an 11, so flagging it is not sure; the same
+    sum with no such doubt is. A doubt of the written sum itself counts too."""
+    boxes = {r.key: BoxReading(2, False, 0.99) for r in ROWS}
+    boxes.update(chance=BoxReading(17, False, 0.99, doubts=(11,)),
+                 lower=BoxReading(21, False, 0.99))
+    assert check_sums(boxes)["lower"].ok is False
+    assert not check_sums(boxes)["lower"].sure
+    assert check_sums(dict(boxes, chance=BoxReading(17, False, 0.99, doubts=(12,))))[
+        "lower"].sure
+    written_doubt = dict(boxes, chance=BoxReading(17, False, 0.99),
+                         lower=BoxReading(21, False, 0.99, doubts=(27,)))
+    assert not check_sums(written_doubt)["lower"].sure
+
+
 def test_a_sum_flagged_on_a_guess_says_so(capsys: pytest.CaptureFixture[str]) -> None:
     """pad-check's line: a wrong sum read surely is told flat, one resting on a box read
     below 0.9 with a '?', so a player knows which to check first."""

@@ -107,6 +107,14 @@ def test_a_number_that_may_as_well_be_the_entry_is_not_held_against_anyone() -> 
     total = PadBoxSeen(19, doubts=frozenset({9}))
     assert check_pad(now, PadSeen(2, 1, (PadColumnSeen(0, 0, {
         "pair_of_words": PadBoxSeen(9), "total": total}),))).findings == ()
+    # a total that adds up with one box read as one of its doubts is not told again: Ana
+    # wrote 11 for her 9 (told, as the box), read 14 that may be 11, and a total of 11
+    slip = PadBoxSeen(14, doubts=frozenset({11}))
+    assert [f.kind for f in check_pad(now, PadSeen(2, 1, (PadColumnSeen(0, 0, {
+        "pair_of_words": slip, "total": PadBoxSeen(11)}),))).findings] == ["box"]
+    # with no such doubt, the box is told (and the total matches the record: not told)
+    assert [f.kind for f in check_pad(now, PadSeen(2, 1, (PadColumnSeen(0, 0, {
+        "pair_of_words": others, "total": PadBoxSeen(10)}),))).findings] == ["box", "sum"]
     # and the game whose column may be read as the record is the one compared
     two = PadSeen(2, 2, (PadColumnSeen(0, 0, {"pair_of_words": PadBoxSeen(17)}),
                          PadColumnSeen(0, 1, {"pair_of_words": may_be_nine})))

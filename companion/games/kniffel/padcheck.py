@@ -14,7 +14,8 @@ players wrote. The table reads the pad as a referee glancing at it would:
   never told: writing comes after the entry.
 - **Sums.** A written sum or bonus that is neither what the written boxes add up to (by the
   game's own pad, bonus from 50) nor the record's is told (``sum``, the record's as expected);
-  one that matches either is not: a box written wrong is told once, as a box.
+  one that matches either is not: a box written wrong is told once, as a box. Nor is one
+  that adds up with one box, or the sum itself, read as one of its doubts.
 - **Unsure** reads (below :data:`SURE`) are never held against anyone, and a sum is checked
   only when every box it adds up is sure: a referee does not accuse on a blur. Nor is a
   number whose pen marks may as well be read as what was entered (a hooked 1 read as 7
@@ -29,6 +30,7 @@ players wrote. The table reads the pad as a referee glancing at it would:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
 from companion.games.base import AnyEffect, Cue, Effect, Refused, Signal
@@ -150,12 +152,22 @@ def _boxes(state: KniffelState, column: PadColumnSeen) -> list[Finding]:
     return out
 
 
+def _totals(values: Mapping[Box, int | None]) -> dict[str, int]:
+    """The sums and the bonus of boxes holding ``values``, by the game's own pad."""
+    pad = Pad(tuple(values[b] for b in BOXES))
+    return {"upper": pad.upper, "bonus": pad.bonus, "lower": pad.lower,
+            "total": pad.upper + pad.bonus + pad.lower}
+
+
 def _sums(state: KniffelState, column: PadColumnSeen) -> list[Finding]:
     seat, record, out = column.player, state.pads[column.player], []
     rows = {b: column.rows.get(b.value) for b in BOXES}
-    as_written = Pad(tuple(_sure(rows[b]) for b in BOXES))
-    added = {"upper": as_written.upper, "bonus": as_written.bonus, "lower": as_written.lower,
-             "total": as_written.upper + as_written.bonus + as_written.lower}
+    written_boxes = {b: _sure(rows[b]) for b in BOXES}
+    # what the sums add up to as written, and with one box read as one of its doubts
+    totals = [_totals(v) for v in [written_boxes] + [
+        {**written_boxes, b: d} for b, r in rows.items()
+        if r is not None and _sure(r) is not None for d in r.doubts]]
+    adds = {k: {t[k] for t in totals} for k in SUMS}
     recorded = {"upper": record.upper, "bonus": record.bonus, "lower": record.lower,
                 "total": record.total}
     for key in SUMS:
@@ -163,7 +175,8 @@ def _sums(state: KniffelState, column: PadColumnSeen) -> list[Finding]:
         parts = (rows[b] for b in SUM_PARTS[key])
         unsure = any(r is not None and r.confidence < SURE for r in parts)
         row = column.rows.get(key)
-        if written is None or unsure or _may_be(row, added[key]) or _may_be(row, recorded[key]):
+        if written is None or unsure or any(
+                _may_be(row, v) for v in (*adds[key], recorded[key])):
             continue
         out.append(Finding("sum", seat, key, written, recorded[key],
                            row is not None and row.struck))
