@@ -17,7 +17,8 @@ from vision.pad import synth
 from vision.pad.reader import Cell, PadReading, Table
 from vision.pad.sums import check
 
-Row = tuple[str, list[Any]]  # a label, and each player's cell: int, None, "x" or ("?", int)
+# a label, and each player's cell: int, None, "x", ("?", int) unsure, ("d", int, doubts)
+Row = tuple[str, list[Any]]
 
 UPPER_BOXES = ["Einer", "Zweier", "Dreier", "Vierer", "Fünfer", "Sechser"]
 LOWER_BOXES = ["Dreierpasch", "Viererpasch", "Full House", "Kleine Straße", "Große Straße",
@@ -29,6 +30,8 @@ def _cell(v: Any) -> Cell:
         return Cell(None, False, None, 0.99)
     if v == "x":
         return Cell(0, True, None, 0.99)
+    if isinstance(v, tuple) and v[0] == "d":  # read surely, with doubts
+        return Cell(v[1], False, None, 0.99, doubts=v[2])
     if isinstance(v, tuple):
         return Cell(v[1], False, None, 0.4)
     return Cell(int(v), False, None, 0.99)
@@ -115,6 +118,18 @@ def test_a_sum_built_on_a_blur_accuses_nobody() -> None:
     written = {"Summe": ("?", 93), "Summe oben": 128}
     assert _flags(_card(UP, DOWN, written)) == [("Summe", 93, 83, False),
                                                 ("Summe oben", 128, 118, False)]
+
+
+def test_a_sum_that_one_doubt_would_make_add_up_accuses_nobody() -> None:
+    """The Chance's 22 read surely, but its pen may as well say 28 (a doubt): a lower sum
+    written 143 adds up with the 28, so it is flagged, not surely; with a doubt that does
+    not make it add up it is sure. A doubt of the written sum counts the same way."""
+    down = DOWN[:6] + [("d", 22, (28,))]
+    assert _flags(_card(UP, down, {"Summe unten": 143})) == [("Summe unten", 143, 137, False)]
+    other = DOWN[:6] + [("d", 22, (27,))]
+    assert _flags(_card(UP, other, {"Summe unten": 143})) == [("Summe unten", 143, 137, True)]
+    assert _flags(_card(UP, DOWN, {"Summe unten": ("d", 173, (137,))})) == [
+        ("Summe unten", 173, 137, False)]
 
 
 def test_the_halves_of_a_card_are_one_card() -> None:

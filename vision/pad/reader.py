@@ -48,6 +48,7 @@ class Cell:
     confidence: float
     span: tuple[int, int] = (1, 1)
     merged: tuple[int, int] | None = None
+    doubts: tuple[int, ...] = ()  # numbers the pen may as well say (BoxReading.doubts)
 
     def view(self) -> dict[str, object]:
         out: dict[str, object] = {"value": self.value, "struck": self.struck, "text": self.text,
@@ -134,7 +135,7 @@ def _read_table(lat: Lattice, cells: tuple[dict[Group, np.ndarray], set[Group]],
             cell = Cell(None, False, words[g], PRINTED_CONFIDENCE, span)
         else:
             r = readings[g]
-            cell = Cell(r.value, r.struck, None, r.confidence, span)
+            cell = Cell(r.value, r.struck, None, r.confidence, span, doubts=r.doubts)
         for rr in range(g.r0, g.r1 + 1):
             for cc in range(g.c0, g.c1 + 1):
                 grid[rr][cc] = cell if (rr, cc) == (g.r0, g.c0) else Cell(

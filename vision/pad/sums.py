@@ -20,7 +20,9 @@ part's boxes, its sum, perhaps the upper total again, the grand total. A row is
 Each check uses the sums written above it where they were read surely: an error is told
 once, where it was made, not again in every sum below it (a player carries their own
 subtotal on). A struck box counts 0, a blank one nothing. ``sure`` only when the sum and
-every part it adds were read at :data:`SURE`: a referee does not accuse on a blur.
+every part it adds were read at :data:`SURE`, and the sum would not add up with one of them
+read as one of its doubts (another number its pen may as well say) either: a referee does
+not accuse on a blur, and looks again at a hooked 1 before calling a total wrong.
 """
 
 from __future__ import annotations
@@ -61,13 +63,21 @@ class SumCheck:
 
 @dataclass
 class _Part:
-    """A value so far in one player column, and whether every read behind it was sure."""
+    """A value so far in one player column, whether every read behind it was sure, and
+    how one of them read as one of its doubts would move it (``shifts``)."""
 
     value: int = 0
     sure: bool = True
+    shifts: frozenset[int] = frozenset()
 
     def add(self, other: _Part) -> _Part:
-        return _Part(self.value + other.value, self.sure and other.sure)
+        return _Part(self.value + other.value, self.sure and other.sure,
+                     self.shifts | other.shifts)
+
+
+def _read(value: int, cell: Cell, sure: bool) -> _Part:
+    """A number read in ``cell``, moved by each of its doubts."""
+    return _Part(value, sure, frozenset(d - value for d in cell.doubts))
 
 
 @dataclass
@@ -127,7 +137,7 @@ def _walk(k: int, table: Table, labels: int, card: _Card) -> list[SumCheck]:
             card.lower, card.boxes, card.summed = card.lower or card.summed, True, False
             for j, cell in enumerate(cells):
                 col = card.column(j)
-                part = _Part(0 if cell.struck else (cell.value or 0), _sure(cell))
+                part = _read(0 if cell.struck else (cell.value or 0), cell, _sure(cell))
                 if card.lower:
                     col.lower = col.lower.add(part)
                 else:
@@ -170,7 +180,10 @@ def _one(at: tuple[int, int, int], text: str, role: str, cell: Cell, col: _Colum
 
 def _made(at: tuple[int, int, int], text: str, written: int | None, part: _Part,
           cell: Cell) -> SumCheck:
-    return SumCheck(*at, text, written, part.value, part.sure and _sure(cell))
+    explained = written is not None and written != part.value and (
+        written - part.value in part.shifts or part.value in cell.doubts)
+    return SumCheck(*at, text, written, part.value,
+                    part.sure and _sure(cell) and not explained)
 
 
 def _as_written(written: int | None, cell: Cell, computed: _Part) -> _Part:
@@ -179,7 +192,7 @@ def _as_written(written: int | None, cell: Cell, computed: _Part) -> _Part:
     number, which was not made out)."""
     if written is None:
         return computed
-    return _Part(written, True) if _sure(cell) else _Part(computed.value, False)
+    return _read(written, cell, True) if _sure(cell) else _Part(computed.value, False)
 
 
 def _sure(cell: Cell) -> bool:
