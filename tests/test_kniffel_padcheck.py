@@ -97,19 +97,19 @@ def test_a_number_that_may_as_well_be_the_entry_is_not_held_against_anyone() -> 
     the entry (a doubt): a referee who knows the 9 reads it so. A doubt that is not the
     entry changes nothing."""
     now = state(*ANA_NINE)
-    may_be_nine = PadBoxSeen(14, doubts=frozenset({9, 11}))
-    others = PadBoxSeen(14, doubts=frozenset({11, 74}))
+    may_be_nine = PadBoxSeen(14, doubts=(9, 11))
+    others = PadBoxSeen(14, doubts=(11, 74))
     assert check_pad(now, PadSeen(2, 1, (
         PadColumnSeen(0, 0, {"pair_of_words": may_be_nine}),))).findings == ()
     told = check_pad(now, PadSeen(2, 1, (PadColumnSeen(0, 0, {"pair_of_words": others}),)))
     assert [(f.kind, f.written, f.expected) for f in told.findings] == [("box", 14, 9)]
     # a sum that may as well be what the boxes add up to is not told either
-    total = PadBoxSeen(19, doubts=frozenset({9}))
+    total = PadBoxSeen(19, doubts=(9,))
     assert check_pad(now, PadSeen(2, 1, (PadColumnSeen(0, 0, {
         "pair_of_words": PadBoxSeen(9), "total": total}),))).findings == ()
     # a total that adds up with one box read as one of its doubts is not told again: Ana
     # wrote 11 for her 9 (told, as the box), read 14 that may be 11, and a total of 11
-    slip = PadBoxSeen(14, doubts=frozenset({11}))
+    slip = PadBoxSeen(14, doubts=(11,))
     assert [f.kind for f in check_pad(now, PadSeen(2, 1, (PadColumnSeen(0, 0, {
         "pair_of_words": slip, "total": PadBoxSeen(11)}),))).findings] == ["box"]
     # with no such doubt, the box is told (and the total matches the record: not told)
@@ -135,6 +135,15 @@ def test_the_number_the_player_on_turn_wrote_is_offered_and_taken_only_when_conf
     assert tl.state.written[-1].words == ()
     # once taken, the same pad agrees with the record
     assert check_pad(tl.state, pad({"pair_of_words": 9}, {"three": 8})).findings == ()
+    # an 8 read as 18 (which no two words of this throw make), its pen may as well say 8:
+    # the 8 is offered; with no doubt the throw can make, the 18 is told as unrecorded
+    blurred = PadSeen(2, 1, (PadColumnSeen(1, 0, {"three": PadBoxSeen(
+        18, doubts=(8, 19))}),))
+    (doubt,) = check_pad(ben, blurred).findings
+    assert (doubt.kind, doubt.written) == ("offer", 8)
+    plain = PadSeen(2, 1, (PadColumnSeen(1, 0, {"three": PadBoxSeen(
+        18, doubts=(19,))}),))
+    assert [(f.kind, f.written) for f in check_pad(ben, plain).findings] == [("unrecorded", 18)]
     # a strike written in an open box is offered as a zero
     strike = check_pad(ben, pad({}, {"kniffel": "-"})).findings[0]
     assert strike.kind == "offer" and strike.event() == {"type": "zero", "box": "kniffel"}

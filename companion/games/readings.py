@@ -79,12 +79,13 @@ class PadBoxSeen:
     """One box or sum row of a score pad as read: ``value`` the number written (0 for a
     struck box, with ``struck``), None when blank; ``confidence`` how sure the reader is
     (0-1), so the game decides what is too unsure to hold against anyone; ``doubts`` other
-    numbers the pen marks may as well be read as (a hooked 1 that may be a 7)."""
+    numbers the pen marks may as well be read as (a 7 that may be a hooked 1), likeliest
+    first."""
 
     value: int | None
     struck: bool = False
     confidence: float = 1.0
-    doubts: frozenset[int] = frozenset()
+    doubts: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ def pad_seen(reading: PadReading) -> PadSeen:
     """The vision reading as the games' reading: boxes and written sums, with confidence."""
     columns = tuple(
         PadColumnSeen(c.player, c.game, {k: PadBoxSeen(b.value, b.struck, float(b.confidence),
-                                                    frozenset(b.doubts))
+                                                    b.doubts)
                                          for k, b in c.boxes.items()})
         for c in reading.columns)
     return PadSeen(reading.layout.players, reading.layout.games, columns)

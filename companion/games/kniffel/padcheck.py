@@ -22,7 +22,8 @@ players wrote. The table reads the pad as a referee glancing at it would:
   where 1 was entered: the reader's ``doubts``): a referee who knows the entry reads it so.
 - **Written, not recorded.** A number the player on turn wrote in an open box after a throw is
   offered (``offer``): the phone may take it as the entry (``pad_entry``, or ``zero`` for a
-  strike); nothing is entered without that confirmation. Any other number written in an open
+  strike); nothing is entered without that confirmation. Where the throw cannot make the
+  number read but can make one of its doubts, the likeliest such doubt is offered. Any other number written in an open
   box (another player's, before a throw, one the throw cannot make) is told (``unrecorded``).
 - Each finding is told once: the same finding in the next look at the pad is not told again.
 """
@@ -145,8 +146,12 @@ def _boxes(state: KniffelState, column: PadColumnSeen) -> list[Finding]:
         if written is None or row is None:
             continue
         if record[box] is None:
-            kind = "offer" if _takes(state, seat, box, written) else "unrecorded"
-            out.append(Finding(kind, seat, box.value, written, None, row.struck))
+            # the reading, or else the likeliest doubt, that the rules take now is offered
+            takes = [v for v in (written, *row.doubts) if _takes(state, seat, box, v)]
+            if takes:
+                out.append(Finding("offer", seat, box.value, takes[0], None, row.struck))
+            else:
+                out.append(Finding("unrecorded", seat, box.value, written, None, row.struck))
         elif not _may_be(row, record[box]):
             out.append(Finding("box", seat, box.value, written, record[box], row.struck))
     return out
