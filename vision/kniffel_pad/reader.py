@@ -170,24 +170,18 @@ def box_inks(page: np.ndarray, layout: Layout) -> list[np.ndarray]:
     return out
 
 
-def _sums(values: dict[str, int | None]) -> dict[str, int]:
-    pad = Pad(tuple(values[b.value] for b in BOXES))
-    return {"upper": pad.upper, "bonus": pad.bonus, "lower": pad.lower,
-            "total": pad.upper + pad.bonus + pad.lower}
-
-
 def check_sums(boxes: dict[str, BoxReading]) -> dict[str, SumCheck]:
     """Each written sum against the sum of the boxes as read, by the game's own pad. A sum
     that does not add up is sure only when it and its boxes were read surely and no one
     of their doubts (:class:`BoxReading`) would make it add up: a referee looks again at
     a hooked 1 before he calls a total wrong."""
-    values = {r: b.value for r, b in boxes.items()}
-    computed = _sums(values)
+    values = [boxes[b.value].value for b in BOXES]
+    computed = Pad(tuple(values)).sums
     # what each sum comes to with one box read as one of its doubts instead
     other: dict[str, set[int]] = {k: set() for k in SUMS}
-    for b in BOXES:
+    for i, b in enumerate(BOXES):
         for d in boxes[b.value].doubts:
-            for k, v in _sums({**values, b.value: d}).items():
+            for k, v in Pad(tuple(values[:i]) + (d,) + tuple(values[i + 1:])).sums.items():
                 other[k].add(v)
     checks = {}
     for k in SUMS:

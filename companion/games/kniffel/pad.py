@@ -136,6 +136,13 @@ class Pad:
     def total(self) -> int:
         return self.upper + self.bonus + self.lower + self.kniffel_extra
 
+    @property
+    def sums(self) -> dict[str, int]:
+        """The sum rows of a paper pad, by their keys: what a written sum is checked
+        against."""
+        return {"upper": self.upper, "bonus": self.bonus, "lower": self.lower,
+                "total": self.total}
+
     def view(self) -> dict[str, object]:
         return {
             "boxes": {b.value: self[b] for b in BOXES},

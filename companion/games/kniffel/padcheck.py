@@ -23,15 +23,15 @@ players wrote. The table reads the pad as a referee glancing at it would:
 - **Written, not recorded.** A number the player on turn wrote in an open box after a throw is
   offered (``offer``): the phone may take it as the entry (``pad_entry``, or ``zero`` for a
   strike); nothing is entered without that confirmation. Where the throw cannot make the
-  number read but can make one of its doubts, the likeliest such doubt is offered. Any other number written in an open
-  box (another player's, before a throw, one the throw cannot make) is told (``unrecorded``).
+  number read but can make one of its doubts, the likeliest such doubt is offered. Any other
+  number written in an open box (another player's, before a throw, one the throw cannot
+  make) is told (``unrecorded``).
 - Each finding is told once: the same finding in the next look at the pad is not told again.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from collections.abc import Mapping
 from typing import Any
 
 from companion.games.base import AnyEffect, Cue, Effect, Refused, Signal
@@ -157,24 +157,17 @@ def _boxes(state: KniffelState, column: PadColumnSeen) -> list[Finding]:
     return out
 
 
-def _totals(values: Mapping[Box, int | None]) -> dict[str, int]:
-    """The sums and the bonus of boxes holding ``values``, by the game's own pad."""
-    pad = Pad(tuple(values[b] for b in BOXES))
-    return {"upper": pad.upper, "bonus": pad.bonus, "lower": pad.lower,
-            "total": pad.upper + pad.bonus + pad.lower}
-
-
 def _sums(state: KniffelState, column: PadColumnSeen) -> list[Finding]:
     seat, record, out = column.player, state.pads[column.player], []
     rows = {b: column.rows.get(b.value) for b in BOXES}
-    written_boxes = {b: _sure(rows[b]) for b in BOXES}
+    as_written = [_sure(rows[b]) for b in BOXES]
     # what the sums add up to as written, and with one box read as one of its doubts
-    totals = [_totals(v) for v in [written_boxes] + [
-        {**written_boxes, b: d} for b, r in rows.items()
-        if r is not None and _sure(r) is not None for d in r.doubts]]
-    adds = {k: {t[k] for t in totals} for k in SUMS}
-    recorded = {"upper": record.upper, "bonus": record.bonus, "lower": record.lower,
-                "total": record.total}
+    pads = [Pad(tuple(as_written))] + [
+        Pad(tuple(as_written[:i]) + (d,) + tuple(as_written[i + 1:]))
+        for i, r in enumerate(rows.values()) if r is not None and _sure(r) is not None
+        for d in r.doubts]
+    adds = {k: {p.sums[k] for p in pads} for k in SUMS}
+    recorded = record.sums
     for key in SUMS:
         written = _sure(column.rows.get(key))
         parts = (rows[b] for b in SUM_PARTS[key])
