@@ -91,6 +91,7 @@ class Guess:
         z = logits.reshape(-1).astype(np.float64) / temperature
         parts = [z[:PLACES]] + [z[PLACES + 10 * j:PLACES + 10 * (j + 1)] for j in range(PLACES)]
         self.length, *self.places = (_softmax(p) for p in parts)
+        self._table: np.ndarray | None = None
 
     def prob(self, value: int) -> float:
         """How likely the box holds ``value`` (0 for what it cannot hold)."""
@@ -104,12 +105,15 @@ class Guess:
 
     def table(self) -> np.ndarray:
         """How likely the box holds each number 0-999 (none of two or three digits begins
-        with 0)."""
-        one = self.length[0] * self.places[0]
-        two = self.length[1] * np.outer(self.places[0][1:], self.places[1]).ravel()
-        three = self.length[2] * np.einsum("i,j,k->ijk", self.places[0][1:], self.places[1],
-                                           self.places[2]).ravel()
-        return np.concatenate([one, two, three])
+        with 0); made once, as a box's best number and its doubts both read it."""
+        if self._table is None:
+            one = self.length[0] * self.places[0]
+            two = self.length[1] * np.outer(self.places[0][1:], self.places[1]).ravel()
+            three = self.length[2] * np.einsum("i,j,k->ijk", self.places[0][1:],
+                                               self.places[1], self.places[2]).ravel()
+            self._table = np.concatenate([one, two, three])
+            self._table.flags.writeable = False
+        return self._table
 
     def doubts(self, value: int, *also: int) -> tuple[int, ...]:
         """The numbers other than ``value`` believed at ``DOUBT`` or more, likeliest first,

@@ -18,7 +18,9 @@ import cv2
 import numpy as np
 
 from companion.games.kniffel.dice import DEFAULT_DICE, DiceSet
-from companion.games.kniffel.pad import BOXES, UPPER, UPPER_BONUS, Pad
+from companion.games.kniffel.pad import (
+    BOXES, UPPER, UPPER_BONUS, Pad, sums_read_otherwise,
+)
 from companion.games.kniffel.padcheck import SUM_PARTS, SURE
 from companion.games.kniffel.written import possible_scores
 from vision.ink import ink_map
@@ -178,11 +180,8 @@ def check_sums(boxes: dict[str, BoxReading]) -> dict[str, SumCheck]:
     values = [boxes[b.value].value for b in BOXES]
     computed = Pad(tuple(values)).sums
     # what each sum comes to with one box read as one of its doubts instead
-    other: dict[str, set[int]] = {k: set() for k in SUMS}
-    for i, b in enumerate(BOXES):
-        for d in boxes[b.value].doubts:
-            for k, v in Pad(tuple(values[:i]) + (d,) + tuple(values[i + 1:])).sums.items():
-                other[k].add(v)
+    otherwise = sums_read_otherwise(values, [boxes[b.value].doubts for b in BOXES])
+    other = {k: {t[k] for t in otherwise} for k in SUMS}
     checks = {}
     for k in SUMS:
         parts = (k, *(b.value for b in SUM_PARTS[k]))

@@ -9,11 +9,11 @@ it stays a fair measure only while it stays unseen."""
 from __future__ import annotations
 
 from vision.synth.styles import (BackPattern, Colour, Lens, Lettering, Light, Material, Style,
-                                 Table, Victim, _pick)
+                                 Table, TileColours, Victim, _pick)
 
 # (material, face, ink, back, back_ink, radius): colours that suit the material; none of
 # these colours or corner radii is any other split's
-_TILES: tuple[tuple[Material, Colour, Colour, Colour, Colour, float], ...] = (
+_TILES: tuple[TileColours, ...] = (
     (Material.CORK, (105, 155, 200), (25, 20, 90), (70, 40, 25), (170, 140, 110), 0.07),
     (Material.MARBLE, (226, 230, 224), (60, 35, 15), (40, 60, 30), (120, 170, 120), 0.11),
     (Material.PARCHMENT, (165, 215, 232), (30, 45, 60), (30, 35, 110), (90, 140, 210), 0.03),

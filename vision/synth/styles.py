@@ -119,6 +119,10 @@ class Material(enum.Enum):
     PARCHMENT = "parchment"  # a mottled, yellowed paper, darker towards its edges
 
 
+# a material's colours: (material, face, ink, back, back_ink, corner radius)
+TileColours = tuple[Material, Colour, Colour, Colour, Colour, float]
+
+
 @dataclass(frozen=True)
 class Light:
     """The room's light over the whole view (on top of the layout's uneven light)."""
@@ -407,7 +411,7 @@ def _material_styles(found: list[Path], start: int) -> list[Style]:
 # The family: held out of all tuning and training, and unlike train and bench on every axis
 
 # (material, face, ink, back, back_ink, radius): colours that suit the material
-_FAMILY_TILES: tuple[tuple[Material, Colour, Colour, Colour, Colour, float], ...] = (
+_FAMILY_TILES: tuple[TileColours, ...] = (
     (Material.WOOD, (150, 195, 225), (25, 45, 70), (40, 75, 120), (20, 40, 70), 0.06),
     (Material.GLOSSY, (40, 210, 245), (15, 15, 15), (160, 60, 10), (230, 160, 90), 0.12),
     (Material.BORDERED, (215, 235, 235), (120, 30, 20), (30, 25, 95), (110, 160, 210), 0.04),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.games.kniffel.errors import KniffelError
@@ -152,3 +153,12 @@ class Pad:
             "kniffel_extra": self.kniffel_extra,
             "total": self.total,
         }
+
+
+def sums_read_otherwise(scores: Sequence[int | None],
+                        doubts: Sequence[Sequence[int]]) -> list[dict[str, int]]:
+    """The sum rows of boxes holding ``scores`` (in ``BOXES`` order) with one box read as
+    one of its ``doubts`` instead, every such way: what a written sum may also be checked
+    against when the pen may say another number."""
+    return [Pad(tuple(scores[:i]) + (d,) + tuple(scores[i + 1:])).sums
+            for i, others in enumerate(doubts) for d in others]

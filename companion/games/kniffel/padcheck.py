@@ -36,7 +36,7 @@ from typing import Any
 
 from companion.games.base import AnyEffect, Cue, Effect, Refused, Signal
 from companion.games.kniffel.events import PadEntry, Zero
-from companion.games.kniffel.pad import BOXES, UPPER, Box, Pad
+from companion.games.kniffel.pad import BOXES, UPPER, Box, Pad, sums_read_otherwise
 from companion.games.kniffel.rules import KniffelState, apply
 from companion.games.readings import PadBoxSeen, PadColumnSeen, PadSeen
 
@@ -162,11 +162,9 @@ def _sums(state: KniffelState, column: PadColumnSeen) -> list[Finding]:
     rows = {b: column.rows.get(b.value) for b in BOXES}
     as_written = [_sure(rows[b]) for b in BOXES]
     # what the sums add up to as written, and with one box read as one of its doubts
-    pads = [Pad(tuple(as_written))] + [
-        Pad(tuple(as_written[:i]) + (d,) + tuple(as_written[i + 1:]))
-        for i, r in enumerate(rows.values()) if r is not None and _sure(r) is not None
-        for d in r.doubts]
-    adds = {k: {p.sums[k] for p in pads} for k in SUMS}
+    doubts = [r.doubts if r is not None and _sure(r) is not None else () for r in rows.values()]
+    totals = [Pad(tuple(as_written)).sums, *sums_read_otherwise(as_written, doubts)]
+    adds = {k: {t[k] for t in totals} for k in SUMS}
     recorded = record.sums
     for key in SUMS:
         written = _sure(column.rows.get(key))
