@@ -197,17 +197,26 @@ class NumberReader:
         the network's number becomes its guess (:func:`join`); elsewhere such a box stays
         unread (on the markerless reader's held-out sheets, printed remnants in blank cells
         would become guesses). ``expect``: what each box may hold, where the game says; a
-        number outside it is read again even when the digit reader was sure of it."""
+        number outside it is read again even when the digit reader was sure of it, and so
+        is a number read with a leading zero (:func:`padded`)."""
         known = known or {}
         todo = {k: ink_boxes[k] for k, r in enumerate(readings)
                 if (plain(r) or (guess_unread and unread(r))) and k not in known
-                and (r.confidence < SETTLED or weight(_at(expect, k), r.value) < 1.0)}
+                and (r.confidence < SETTLED or weight(_at(expect, k), r.value) < 1.0
+                     or padded(r))}
         guesses = {**known, **self.guess_boxes(todo)}
         return [join(r, guesses.get(k), _at(expect, k)) for k, r in enumerate(readings)]
 
 
 def _at(expect: Sequence[frozenset[int] | None] | None, k: int) -> frozenset[int] | None:
     return None if expect is None else expect[k]
+
+
+def padded(reading: BoxReading) -> bool:
+    """Was the number read with a leading zero ("09")? Nobody writes a score so: the
+    digit reader lost a digit it took for a stroke (a 1 leaning on the 0 of 109), however
+    sure it was of the two it kept."""
+    return len(reading.text) > 1 and reading.text.startswith("0") and plain(reading)
 
 
 def unread(reading: BoxReading) -> bool:
@@ -260,4 +269,4 @@ def join(reading: BoxReading, guess: Guess | None,
                       guess.doubts(value, reading.value))
 
 
-__all__ = ["Guess", "NumberReader", "join", "number_input", "unread"]
+__all__ = ["Guess", "NumberReader", "join", "number_input", "padded", "unread"]
