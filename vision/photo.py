@@ -24,8 +24,8 @@ def shrink(image: np.ndarray, side: int = READ_SIDE) -> tuple[np.ndarray, float]
     than two, interpolates. One arbitrary-ratio averaging step from 3000x4000 cost 45 ms on
     one core, this about 12."""
     w0 = image.shape[1]
-    while max(image.shape[:2]) >= 2 * side:
-        image = cv2.resize(image, (image.shape[1] // 2, image.shape[0] // 2),
+    while max(image.shape[:2]) >= 2 * side:  # a sliver of a photo stays a pixel wide
+        image = cv2.resize(image, (max(1, image.shape[1] // 2), max(1, image.shape[0] // 2)),
                            interpolation=cv2.INTER_AREA)
     longest = max(image.shape[:2])
     if longest > side:
