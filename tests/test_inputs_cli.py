@@ -199,6 +199,23 @@ def test_a_reference_photo_is_checked_too(huge_png: Path, tmp_path: Path) -> Non
     refused(run("vision", "read-grid", str(small), "--reference", str(huge_png)), str(huge_png))
 
 
+@pytest.mark.parametrize("argv", [
+    ("vision", "read-pad"), ("vision", "read-pad", "--sums"), ("kniffel", "pad-check"),
+    ("vision", "read-grid"), ("vision", "read-grid", "--reference", "{photo}"),
+])
+@pytest.mark.parametrize("shape", [(5, 20000, 3), (20000, 3, 3)])
+def test_a_sliver_of_a_photo_is_one_line(argv: tuple[str, ...], shape: tuple[int, ...],
+                                         tmp_path: Path) -> None:
+    """A photo a few pixels wide and thousands long: brought down to the camera's size it
+    once became no pixels wide, and OpenCV's assertion ended the command."""
+    import cv2
+    import numpy as np
+
+    photo = tmp_path / "sliver.png"
+    assert cv2.imwrite(str(photo), np.full(shape, 255, np.uint8))
+    refused(run(*(a.format(photo=photo) for a in argv), str(photo)))
+
+
 def test_debug_out_with_an_unknown_extension_is_refused(huge_png: Path) -> None:
     refused(run("vision", "read-grid", str(huge_png), "--debug-out", "x.weird"), "x.weird")
 

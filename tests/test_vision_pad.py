@@ -112,21 +112,6 @@ def test_cli_json_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
 
 
-@pytest.mark.parametrize("shape", [(5, 20000, 3), (20000, 3, 3)])
-@pytest.mark.parametrize("command", [["vision", "read-pad"], ["vision", "read-pad", "--sums"],
-                                     ["kniffel", "pad-check"]])
-def test_a_sliver_of_a_photo_is_refused_in_one_line(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], shape: tuple[int, int, int],
-        command: list[str]) -> None:
-    """A photo a few pixels wide and thousands long, halved to the camera's size, once
-    became no pixels wide and crashed the reader with OpenCV's assertion."""
-    sliver = tmp_path / "sliver.png"
-    cv2.imwrite(str(sliver), np.full(shape, 255, np.uint8))
-    assert main([*command, str(sliver), "--json"]) == 2
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and err.startswith("companion: error:")
-
-
 @pytest.mark.parametrize("style,seed", [(0, 21), (1, 22), (2, 23)])
 def test_a_phone_photo_is_traced_like_a_camera_one(reader: DigitReader, style: int,
                                                    seed: int) -> None:

@@ -96,10 +96,10 @@ class Turned:
         if now.shape != ref.shape or now.ndim != 3 or now.shape[2] != 3:
             return None
         scale = side / max(now.shape[:2])
+        size = (max(1, round(now.shape[1] * scale)), max(1, round(now.shape[0] * scale)))
         # sampled, not averaged (a fifth of the time of a whole read): the blur after it
         # takes out the noise, and a turned tile is many pixels wide at this size
-        a, b = (cv2.GaussianBlur(cv2.cvtColor(cv2.resize(f, None, fx=scale, fy=scale,
-                                                         interpolation=cv2.INTER_LINEAR),
+        a, b = (cv2.GaussianBlur(cv2.cvtColor(cv2.resize(f, size, interpolation=cv2.INTER_LINEAR),
                                               cv2.COLOR_BGR2GRAY), (5, 5), 0)
                 for f in (now, ref))
         fa, fb = a.astype(np.float32), b.astype(np.float32)

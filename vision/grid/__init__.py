@@ -121,7 +121,7 @@ class Look:
         frame the last step cut: the grid, or None when it found none (or only cut); raises
         :class:`GridNotFound` when the last one found none (or ``image`` is no frame)."""
         if image is None or image.ndim != 3 or min(image.shape[:2]) < 32:
-            raise GridNotFound("not a colour image")
+            raise GridNotFound("not a colour photo of 32 px or more each way")
         if self._views is None or (self._views.image is not image and not self._cut):
             self._views = _Views(image)
         image = self._views.image
