@@ -152,6 +152,10 @@ def check_image(name: str | Path, *, max_pixels: int = MAX_IMAGE_PIXELS,
             f"{path}: more than {max_pixels // 1_000_000} megapixels; not decoded"
         ) from None
     except UnidentifiedImageError:
+        if _heif(path):
+            raise InputError(f"{path}: a HEIC photo, which this reader cannot decode; "
+                             "take it as JPEG (on an iPhone: Camera, Formats, Most "
+                             "Compatible)") from None
         raise InputError(f"{path}: not an image with a readable size") from None
     except (OSError, ValueError, SyntaxError) as exc:
         raise InputError(f"{path}: not a readable image ({excerpt(str(exc))})") from None
@@ -167,6 +171,15 @@ def check_image(name: str | Path, *, max_pixels: int = MAX_IMAGE_PIXELS,
     except (OSError, ValueError, SyntaxError) as exc:
         raise InputError(f"{path}: a damaged or truncated image ({excerpt(str(exc))})") from None
     return k
+
+
+def _heif(path: Path) -> bool:
+    """Is the file a HEIF container (HEIC)? iPhones save photos so by default, and neither
+    OpenCV nor Pillow decodes it (an AVIF, the same container, both do: it never gets here)."""
+    with open(path, "rb") as fh:
+        head = fh.read(12)
+    return head[4:8] == b"ftyp" and head[8:12] in (
+        b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"mif1", b"msf1")
 
 
 def reduction(width: int, height: int, side: int) -> int:

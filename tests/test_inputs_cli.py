@@ -178,6 +178,25 @@ def test_a_jpeg_is_decoded_at_the_reduction_that_keeps_the_side_read() -> None:
         (40000, 30000))] == [1, 1, 2, 2, 4, 8, 8]
 
 
+@pytest.mark.parametrize("brand", [b"heic", b"mif1"])
+def test_a_phone_s_heic_photo_is_named_and_the_way_out_said(brand: bytes,
+                                                             tmp_path: Path) -> None:
+    """An iPhone saves HEIC unless told otherwise (an ISO media box heads it); an AVIF, in
+    the same box, is read (OpenCV decodes it)."""
+    photo = tmp_path / "IMG_0001.HEIC"
+    photo.write_bytes(b"\x00\x00\x00\x18ftyp" + brand + b"\x00" * 200)
+    refused(run("vision", "read-pad", str(photo)), str(photo), "HEIC", "JPEG")
+    other = tmp_path / "other.bin"
+    other.write_bytes(b"\x00\x00\x00\x18ftypisom" + b"\x00" * 200)  # a video's box
+    assert "HEIC" not in refused(run("kniffel", "pad-check", str(other)), "not an image")
+    from PIL import Image, features
+
+    if features.check("avif"):  # Pillow's wheels write it
+        avif = tmp_path / "IMG_0002.avif"
+        Image.new("RGB", (640, 480), (230, 230, 230)).save(avif)
+        refused(run("vision", "read-pad", str(avif)), "no table")  # decoded and read
+
+
 def test_a_truncated_photo_is_one_line_not_a_decoders_complaint(tmp_path: Path) -> None:
     import cv2
     import numpy as np
