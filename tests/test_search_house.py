@@ -179,3 +179,12 @@ def test_generated_houses_round_trip_and_hold_together(seed: int, size: tuple[in
 def test_tags_are_renamed_canonically() -> None:
     renamed = SMALL.replace("1a", "1x").replace("3a", "3x")
     assert str(House.parse(renamed)) == str(House.parse(SMALL))
+
+
+def test_the_largest_house_the_format_allows_has_a_tag_for_every_corridor() -> None:
+    """26x98 rooms are 1274 corridors: the tags run on past zz (728 of them) to aaa, and the
+    text reads back as the same house."""
+    house = House.generate(1, 26, 98)
+    text = str(house)
+    assert House.parse(text) == house
+    assert any(token[1:] == "aaa" for token in text.split())  # dots, then the tag

@@ -97,3 +97,14 @@ def test_phones_asking_about_one_position_share_one_search(client: FlaskClient) 
     assert {first.status_code, second.status_code} <= {200, 202}
     worker = client.application.extensions["companion.analysis"]
     assert len(worker._done) == 1  # one search for both
+
+
+def test_a_game_on_the_largest_house_is_played_and_kept(client: FlaskClient) -> None:
+    """A 26x98 house (1274 corridors, more than two-letter tags name) once failed with a 500
+    after the game was logged, and the table's history with it."""
+    house = House.generate(1, 26, 98)
+    view = new_search(client, house=str(house))
+    assert (view["house"]["rows"], view["house"]["cols"]) == (26, 98)
+    assert House.parse(view["house"]["text"]) == house
+    games = client.get("/api/history").get_json()["games"]
+    assert client.get(f"/api/history/{games[0]['id']}").status_code == 200

@@ -21,6 +21,7 @@ the book::
 from __future__ import annotations
 
 import functools
+import itertools
 import logging
 import random
 import string
@@ -68,12 +69,14 @@ def adjacency(rows: int, cols: int) -> tuple[tuple[Room, ...], ...]:
     return tuple(out)
 
 
-def _tags() -> Iterator[str]:
+def tags() -> Iterator[str]:
+    """Corridor tags in the order the text format hands them out: a-z, A-Z, then aa, ab, ...
+    and longer, without end (a 26x99 house has 1287 corridors)."""
     yield from string.ascii_lowercase
     yield from string.ascii_uppercase
-    for a in string.ascii_lowercase:
-        for b in string.ascii_lowercase:
-            yield a + b
+    for n in itertools.count(2):
+        for letters in itertools.product(string.ascii_lowercase, repeat=n):
+            yield "".join(letters)
 
 
 @dataclass(frozen=True)
@@ -266,7 +269,7 @@ class House:
 
     def __str__(self) -> str:
         tag_of: dict[Room, str] = {}
-        fresh = _tags()
+        fresh = tags()
         for i in self.rooms:
             if i not in tag_of:
                 tag = next(fresh)

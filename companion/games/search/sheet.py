@@ -16,6 +16,7 @@ from xml.sax.saxutils import escape
 
 from companion.games.search.errors import SearchError
 from companion.games.search.house import House
+from companion.games.search.house import tags as corridor_tags
 
 _log = logging.getLogger(__name__)
 
@@ -32,11 +33,7 @@ CORRIDOR = "#8a5a2b"
 def _tags(house: House) -> dict[int, str]:
     """The corridor tags of the text format, in reading order."""
     tags: dict[int, str] = {}
-    fresh = iter(
-        list(string.ascii_lowercase)
-        + list(string.ascii_uppercase)
-        + [a + b for a in string.ascii_lowercase for b in string.ascii_lowercase]
-    )
+    fresh = corridor_tags()
     for r in house.rooms:
         if r not in tags:
             tags[r] = tags[house.partner[r]] = next(fresh)
