@@ -70,6 +70,12 @@ MIGRATIONS: tuple[str, ...] = (
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
+def _an_id(game_id: int) -> bool:
+    """Can ``game_id`` be a game's row id? SQLite's are positive 64-bit integers, and a
+    larger one (a URL's) would not even reach the query: it is no game, not an error."""
+    return isinstance(game_id, int) and 0 < game_id < 2**63
+
+
 class StoreError(CompanionError, RuntimeError):
     """The event log cannot be opened or written (newer schema, damaged file, full disk…)."""
 
@@ -246,6 +252,8 @@ class Store:
         ends the game with this result. Either is written in the event's own transaction, so a
         power cut never leaves a won game recorded as still running (or the other way round).
         """
+        if not _an_id(game_id):
+            raise KeyError(game_id)
         text = json.dumps(dict(body), ensure_ascii=False)
         with self._lock:
             db = self._conn
@@ -291,6 +299,8 @@ class Store:
             self.game(game_id)  # raises KeyError for an unknown game; ending twice is harmless
 
     def events(self, game_id: int) -> list[EventRecord]:
+        if not _an_id(game_id):
+            return []
         with self._lock:
             rows = self._conn.execute(
                 "SELECT seq, at, source, body FROM events WHERE game_id = ? ORDER BY seq",
@@ -321,6 +331,8 @@ class Store:
 
     def game(self, game_id: int) -> GameRecord:
         """One game's record; ``KeyError`` for an unknown id."""
+        if not _an_id(game_id):
+            raise KeyError(game_id)
         games = self._games("WHERE g.id = ?", (game_id,))
         if not games:
             raise KeyError(game_id)

@@ -1,4 +1,5 @@
-"""Bodies nested 1500 deep at /api/action and /login: a 400 with a JSON reason, never a 500."""
+"""Hostile requests: bodies nested 1500 deep at /api/action and /login, a PIN no encoding
+takes, ids beyond SQLite's: a 4xx with a JSON reason, never a 500."""
 
 from __future__ import annotations
 
@@ -54,3 +55,19 @@ def test_an_ordinary_body_still_parses(client: FlaskClient) -> None:
                            headers={"X-Companion-Pin": PIN})
     assert response.status_code in (400, 409)
     assert response.get_json()["reason"]
+
+
+def test_a_pin_no_encoding_takes_is_a_400(client: FlaskClient) -> None:
+    """JSON may carry a lone surrogate ("\\ud800"); hashing it failed with a 500."""
+    token = client.get("/api/session").get_json()["csrf"]
+    response = client.post("/login", data='{"pin": "\\ud800"}', content_type="application/json",
+                           headers={"X-CSRF-Token": token})
+    assert response.status_code == 400 and response.get_json()["reason"]
+
+
+@pytest.mark.parametrize("path", ["/api/history/{}", "/api/export/{}"])
+def test_an_id_beyond_sqlite_s_integers_is_no_game(client: FlaskClient, path: str) -> None:
+    """A URL's integer has no bound; SQLite's have 64 bits, and beyond them was a 500."""
+    for game_id in (2**63, 10**20):
+        response = client.get(path.format(game_id))
+        assert response.status_code == 404 and response.get_json()["reason"]

@@ -95,7 +95,9 @@ def check_pin(pin: Any) -> PinCheck:
                          retry_after=round(wait), everyone=everyone)
         err.headers["Retry-After"] = str(max(1, round(wait)))
         return PinCheck(False, err)
-    if not isinstance(pin, str) or not 1 <= len(pin) <= MAX_PIN_LENGTH:
+    if not isinstance(pin, str) or not 1 <= len(pin) <= MAX_PIN_LENGTH or not pin.isprintable():
+        # isprintable: no control characters, nor a lone surrogate (JSON's "\\ud800"), which
+        # no encoding takes
         return PinCheck(False, json_error(400, "bad_pin", "the PIN must be a non-empty string"))
     ws = web_state()
     # keyed by the table's current session key: a PIN confirmed before ``companion pin --new``
