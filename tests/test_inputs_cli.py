@@ -235,6 +235,53 @@ def test_a_sliver_of_a_photo_is_one_line(argv: tuple[str, ...], shape: tuple[int
     refused(run(*(a.format(photo=photo) for a in argv), str(photo)))
 
 
+def _letter_model(tmp_path: Path, kind: str) -> Path:
+    """A letter model file gone wrong in one way."""
+    import json
+    import zipfile
+
+    import numpy as np
+
+    models = ROOT / "vision" / "models"
+    with np.load(models / "letters.npz") as z:
+        onnx, meta = z["onnx"], json.loads(str(z["meta"]))
+    path = tmp_path / f"{kind}.npz"
+    if kind == "bomb":  # 2 MB on disk, 210 MB unpacked: its directory says so
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf, \
+                zf.open("onnx.npy", "w", force_zip64=True) as fh:
+            for _ in range(210):
+                fh.write(bytes(2**20))
+        return path
+    if kind == "deep":
+        meta = "[" * 100_000 + "]" * 100_000
+    elif kind == "cold":
+        meta["temperature"] = 0
+    elif kind == "digits":  # another reader's network under the letter model's meta
+        with np.load(models / "pad_digits.npz") as z:
+            onnx = z["onnx"]
+    np.savez_compressed(path, onnx=onnx, meta=np.array(json.dumps(meta) if kind != "deep"
+                                                       else meta))
+    if kind == "damaged":
+        data = bytearray(path.read_bytes())
+        data[len(data) // 2] ^= 0xFF
+        path.write_bytes(bytes(data))
+    return path
+
+
+@pytest.mark.parametrize("kind", ["bomb", "damaged", "deep", "cold", "digits"])
+def test_a_model_file_gone_wrong_is_one_line(kind: str, tmp_path: Path) -> None:
+    """Each once ended in a traceback, or (the bomb) in 4 GB of memory."""
+    import cv2
+    import numpy as np
+
+    crop = tmp_path / "crop.png"
+    cv2.imwrite(str(crop), np.full((64, 64, 3), 200, np.uint8))
+    model = _letter_model(tmp_path, kind)
+    refused(run("vision", "read-letter", "--model", str(model), str(crop)), "letter")
+    if kind == "bomb":
+        refused(run("vision", "read-grid", "--profile", str(model), str(crop)), "unpacks")
+
+
 def test_debug_out_with_an_unknown_extension_is_refused(huge_png: Path) -> None:
     refused(run("vision", "read-grid", str(huge_png), "--debug-out", "x.weird"), "x.weird")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import tempfile
 import threading
+import zipfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,12 @@ import numpy as np
 
 
 CHUNK = 16  # crops a crop network runs at once
+MAX_UNPACKED = 200 * 2**20  # bytes a model or profile file may unpack to (they are 0.1-3 MB)
+
+
+# OpenCV's dnn logs a shape error on stderr before it raises it; the raised error is told
+# in one line (:meth:`OnnxNet.forward`), so its log says nothing more
+cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_FATAL)
 
 
 class OnnxNet:
@@ -66,24 +73,48 @@ class OnnxNet:
         with self._lock:
             for start in range(0, n, step):
                 self._net.setInput(x[start:start + step])
-                out = self._net.forward(list(outputs)) if outputs else [self._net.forward()]
+                try:
+                    out = self._net.forward(list(outputs)) if outputs else [self._net.forward()]
+                except cv2.error as exc:  # a network made for other inputs (another model's)
+                    raise self._error(f"the {self._what} cannot read this input (a model "
+                                      "made for another reader?)") from exc
                 parts.append([np.asarray(o, np.float32) for o in out])
         return [np.concatenate(p) for p in zip(*parts)]
+
+
+def load_npz(path: str | Path, what: str, error: type[Exception]) -> dict[str, np.ndarray]:
+    """Every array of an ``.npz`` file (a model, a profile); one line naming the file when it
+    is no such file, is damaged, or would unpack to more than ``MAX_UNPACKED`` bytes (its
+    directory says how much each member unpacks to, and reading stops there: a 2 MB file of
+    compressed zeros once unpacked to 4 GB)."""
+    p = Path(path)
+    try:
+        with zipfile.ZipFile(p) as zf:
+            unpacked = sum(i.file_size for i in zf.infolist())
+            if unpacked <= MAX_UNPACKED:
+                with np.load(p, allow_pickle=False) as z:
+                    return {k: np.asarray(z[k]) for k in z.files}
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+        raise error(f"cannot load {what} {p}: {' '.join(str(exc).split())[:120]}") from exc
+    raise error(f"cannot load {what} {p}: it unpacks to {unpacked // 2**20} MB, more than "
+                f"{MAX_UNPACKED // 2**20} MB")
 
 
 def read_model(path: str | Path, what: str,
                error: type[Exception]) -> tuple[dict[str, Any], bytes, dict[str, np.ndarray]]:
     """``(meta, onnx, other arrays)`` of a model file; one line naming the file if unreadable."""
     p = Path(path)
+    arrays = load_npz(p, what, error)
     try:
-        with np.load(p, allow_pickle=False) as z:
-            meta = json.loads(str(z["meta"]))
-            onnx = z["onnx"].tobytes()
-            arrays = {k: np.asarray(z[k]) for k in z.files if k not in ("meta", "onnx")}
-    except (OSError, KeyError, ValueError, EOFError) as exc:
-        raise error(f"cannot load {what} {p}: {exc}") from exc
+        meta = json.loads(str(arrays.pop("meta")))
+        onnx = arrays.pop("onnx").tobytes()
+    except (KeyError, ValueError, RecursionError) as exc:
+        raise error(f"cannot load {what} {p}: {' '.join(str(exc).split())[:120]}") from exc
     if not isinstance(meta, dict):
         raise error(f"cannot load {what} {p}: its meta is not an object")
+    t = meta.get("temperature", 1.0)  # the softmax's: every reader divides its logits by it
+    if not isinstance(t, (int, float)) or not 0 < t < float("inf"):
+        raise error(f"cannot load {what} {p}: its temperature must be a positive number")
     return meta, onnx, arrays
 
 

@@ -39,6 +39,7 @@ from vision.framing import (
 )
 from vision.grid import Grid, GridNotFound, Steps, begun, locate, looking, rectify
 from vision.letters import LetterReader
+from vision.model_file import load_npz
 from vision.stable import Change, Stillness, Turned, compare
 from vision.tiles import (
     CellReading,
@@ -129,12 +130,10 @@ class Profile:
 
     @classmethod
     def load(cls, path: str | Path) -> Profile:
-        try:
-            with np.load(Path(path), allow_pickle=False) as z:
-                arrays = {k: z[k] for k in z.files}
-        except (OSError, ValueError) as exc:
-            raise ProfileError(f"{path}: not a vision profile ({exc})") from exc
-        if int(arrays.get("version", np.array(-1))) != PROFILE_VERSION:
+        arrays = load_npz(path, "vision profile", ProfileError)
+        version = arrays.get("version", np.array(-1))
+        if version.size != 1 or version.dtype.kind not in "iu" or int(version.reshape(())) != (
+                PROFILE_VERSION):
             raise ProfileError(f"{path}: not a vision profile of version {PROFILE_VERSION}")
         letters = None
         if "letters" in arrays:
