@@ -294,6 +294,31 @@ def test_debug_out_in_a_missing_folder_is_refused_and_not_created(
     assert not (tmp_path / "missing").exists()
 
 
+# --- numbers that ask for too much -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (("kniffel", "advise", "--dice", "T2 O3 R2 E1 I1 C4 H3", "--rolls-left", "2",
+      "--samples", "99999999999999999999"), ("--samples", "2000")),
+    (("moerder", "analyse", "--board", "/".join(["MÖRDE."] + ["......"] * 5), "--se", "1e-300"),
+     ("--se",)),
+    (("moerder", "analyse", "--board", "/".join(["MÖRDE."] + ["......"] * 5), "--se", "1e-160"),
+     ("--se",)),
+    (("moerder", "bench", "--boards", "99999999999999", "--positions", "1"), ("--boards",)),
+])
+def test_a_size_beyond_what_memory_or_time_holds_is_refused(argv: tuple[str, ...],
+                                                            words: tuple[str, ...]) -> None:
+    """Each ran on for minutes and gigabytes, or ended in a traceback (a division by zero,
+    an overflow, numpy's own memory error)."""
+    refused(run(*argv), *words)
+
+
+def test_a_murdero_export_without_a_list_of_events_is_one_line(tmp_path: Path) -> None:
+    export = tmp_path / "export.json"
+    export.write_text('{"game": "murdero", "events": 5}', encoding="utf-8")
+    refused(run("murdero", "score", str(export)), "events", "list")
+
+
 # --- argparse -----------------------------------------------------------------------------------
 
 

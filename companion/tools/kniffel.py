@@ -25,6 +25,7 @@ from companion.wordlist import load_lexicon
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
 MAX_WORD_CHARS = 64
+MAX_SAMPLES = 2000  # --samples: draws per sampled keep set
 
 
 def register(subparsers: Any) -> None:
@@ -228,8 +229,8 @@ def _laid(roll: Roll, entry: Entry) -> str:
 def _advise(args: argparse.Namespace) -> int:
     roll = Roll.parse(args.dice)
     open_boxes = _open(args)
-    if args.samples < 2:
-        raise InputError("--samples must be at least 2")
+    if not 2 <= args.samples <= MAX_SAMPLES:  # 10000 took 22 s, and memory grows with it
+        raise InputError(f"--samples must be 2-{MAX_SAMPLES}")
     lexicon = _lexicon(args)
     advice = advise(roll, lexicon, DEFAULT_DICE, args.rolls_left, random.Random(args.seed),
                     open_boxes, args.upper, samples=args.samples)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.errors import InputError
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
     from companion.games.moerder.solver import Analysis
 
 DEFAULT_SEED = 0
+SE_RANGE = (1e-4, 0.5)  # --se: 1e-4 takes some 25 million draws, a few seconds
+MAX_BOARDS, MAX_POSITIONS = 1_000_000, 1000
 
 
 def register(subparsers: Any) -> None:
@@ -53,7 +56,8 @@ def register(subparsers: Any) -> None:
     analyse.add_argument("--json", action="store_true", help="print one JSON object")
     analyse.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed for p_end sampling")
     analyse.add_argument(
-        "--se", type=_positive_float, default=0.005, help="target standard error of p_end"
+        "--se", type=_se, default=0.005,
+        help=f"target standard error of p_end ({SE_RANGE[0]}-{SE_RANGE[1]})"
     )
     analyse.set_defaults(func=_analyse)
 
@@ -65,8 +69,10 @@ def register(subparsers: Any) -> None:
     )
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.add_argument("--seed", type=int, default=0)
-    bench.add_argument("--boards", type=_positive_int, default=200_000, help="tables per run")
-    bench.add_argument("--positions", type=_positive_int, default=20, help="mid-game tables")
+    bench.add_argument("--boards", type=_up_to(MAX_BOARDS), default=200_000,
+                       help=f"tables per run (at most {MAX_BOARDS:,}: some 320 bytes each)")
+    bench.add_argument("--positions", type=_up_to(MAX_POSITIONS), default=20,
+                       help=f"mid-game tables (at most {MAX_POSITIONS})")
     bench.set_defaults(func=_bench)
 
 
@@ -80,6 +86,15 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _se(text: str) -> float:
+    """A standard error the sampler can reach: below the range it needs more draws than a
+    float counts (1e-300 divided by zero); above it p_end says nothing."""
+    value = _positive_float(text)
+    if not SE_RANGE[0] <= value <= SE_RANGE[1]:
+        raise argparse.ArgumentTypeError(f"must be {SE_RANGE[0]}-{SE_RANGE[1]}")
+    return value
+
+
 def _positive_int(text: str) -> int:
     try:
         value = int(text)
@@ -88,6 +103,16 @@ def _positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError("must be at least 1")
     return value
+
+
+def _up_to(most: int) -> Callable[[str], int]:
+    """A whole number 1..``most``: a bench's sizes are held in memory at once."""
+    def parse(text: str) -> int:
+        value = _positive_int(text)
+        if value > most:
+            raise argparse.ArgumentTypeError(f"must be at most {most:,}")
+        return value
+    return parse
 
 
 def _analyse(args: argparse.Namespace) -> int:

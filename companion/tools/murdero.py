@@ -77,6 +77,8 @@ def game_hands(data: dict[str, Any], where: str) -> tuple[tuple[HandScore, ...],
     if "game" in data:  # a table's export (`companion export`, the history's Export JSON)
         if data["game"] != GAME.name:
             raise MurderoInputError(f"{where}: an export of {data['game']!r}, not of Murdero")
+        if not isinstance(data.get("events"), list):
+            raise MurderoInputError(f"{where}: 'events' must be a list")
         events = [e.get("event") if isinstance(e, dict) and "event" in e else e
                   for e in data["events"]]
     else:
