@@ -242,7 +242,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     from companion import config as config_mod
     from companion import demo, demo_kniffel
-    from companion.store import Store, new_pin
+    from companion.store import new_pin
     from companion.table import Table
 
     if args.speed <= 0:
@@ -280,7 +280,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
-        with Store(db) as store:
+        with _open_store(db) as store:
             pin = new_pin()
             store.set_pin(pin)
             reader = vision_reader(cfg.section("vision"))

@@ -68,6 +68,7 @@ MIGRATIONS: tuple[str, ...] = (
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+TABLES = frozenset({"games", "players", "events", "settings"})
 
 
 def _an_id(game_id: int) -> bool:
@@ -134,8 +135,9 @@ class Store:
         self._lock = threading.RLock()
         self._listeners: list[Callable[[], None]] = []
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db: sqlite3.Connection | None = None  # closed as it is, should opening fail
         try:
-            self._db: sqlite3.Connection | None = sqlite3.connect(
+            self._db = sqlite3.connect(
                 self.path, isolation_level=None, check_same_thread=False, timeout=10.0
             )
             self._db.execute("PRAGMA journal_mode=WAL").fetchone()
@@ -171,6 +173,8 @@ class Store:
     def _migrate(self) -> None:
         db = self._conn
         version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version < 0:
+            raise StoreError(f"{self.path}: not an event log (schema version {version})")
         if version > SCHEMA_VERSION:
             raise StoreError(
                 f"{self.path} has schema version {version}; this companion knows up to "
@@ -182,6 +186,10 @@ class Store:
             db.executescript(
                 f"BEGIN IMMEDIATE;\n{MIGRATIONS[target]}\nPRAGMA user_version = {target + 1};\nCOMMIT;"
             )
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        missing = sorted(TABLES - tables)
+        if missing:  # a file that says it is a log, without a log's tables
+            raise StoreError(f"{self.path}: not an event log (no table {', '.join(missing)})")
 
     def _write(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
         with self._lock:

@@ -158,3 +158,26 @@ def test_a_phone_is_told_the_log_cannot_be_written(table: Table) -> None:
     assert response.status_code == 503
     assert response.get_json()["error"] == "log_unavailable"
     table.store._conn.execute("PRAGMA query_only = OFF")
+
+
+@pytest.mark.parametrize(("made", "words"), [
+    ("version -5", "schema version -5"),
+    ("version 1, no tables", "no table"),
+    ("a folder", "unable to open"),
+])
+def test_a_file_that_is_no_event_log_is_a_store_error(tmp_path: Path, made: str,
+                                                       words: str) -> None:
+    """A negative schema version indexed the migrations from the end, a claimed version
+    without tables failed at the first query, and a folder failed closing a connection it
+    never had: each a traceback, now one refusal naming the file."""
+    import sqlite3
+
+    path = tmp_path / "log.db"
+    if made == "a folder":
+        path.mkdir()
+    else:
+        db = sqlite3.connect(path)
+        db.execute(f"PRAGMA user_version = {made.split()[1].rstrip(',')}")
+        db.close()
+    with pytest.raises(StoreError, match=words):
+        Store(path)
