@@ -32,10 +32,6 @@ EXCERPT_CHARS = 60
 _CHUNK = 64 * 1024
 
 # Extensions cv2.imwrite writes with the wheels we ship.
-IMAGE_WRITE_SUFFIXES = frozenset(
-    {".png", ".jpg", ".jpeg", ".jpe", ".bmp", ".dib", ".tif", ".tiff", ".webp", ".ppm",
-     ".pgm", ".pbm", ".pnm", ".pxm", ".sr", ".ras", ".exr", ".hdr", ".pic", ".jp2"}
-)
 
 
 def excerpt(value: str, limit: int = EXCERPT_CHARS) -> str:
@@ -194,10 +190,13 @@ def reduction(width: int, height: int, side: int) -> int:
 
 
 def check_image_out(name: str | Path) -> Path:
-    """A path an image may be written to: a known extension, in a folder that exists
-    (a typo should not create folders anywhere)."""
+    """A path an image may be written to: an extension this OpenCV has a writer for (the
+    list differs from build to build: the wheel here writes no .exr), in a folder that
+    exists (a typo should not create folders anywhere)."""
+    import cv2
+
     path = Path(name)
-    if path.suffix.lower() not in IMAGE_WRITE_SUFFIXES:
+    if not path.suffix or not cv2.haveImageWriter(f"x{path.suffix.lower()}"):
         raise InputError(f"{excerpt(str(path))}: cannot write this kind of image (use .png or .jpg)")
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():

@@ -286,6 +286,16 @@ def test_debug_out_with_an_unknown_extension_is_refused(huge_png: Path) -> None:
     refused(run("vision", "read-grid", str(huge_png), "--debug-out", "x.weird"), "x.weird")
 
 
+@pytest.mark.parametrize("tool", [("vision", "read-grid"), ("vision", "read-dice"),
+                                  ("vision", "read-pad")])
+def test_debug_out_of_a_kind_opencv_cannot_write_is_refused_first(tool: tuple[str, ...],
+                                                                  huge_png: Path) -> None:
+    """.exr and .pxm were on the list of kinds, but this OpenCV writes neither: the read ran,
+    then its writer's assertion ended it."""
+    for kind in ("exr", "pxm"):
+        refused(run(*tool, str(huge_png), "--debug-out", f"x.{kind}"), f"x.{kind}")
+
+
 def test_debug_out_in_a_missing_folder_is_refused_and_not_created(
     huge_png: Path, tmp_path: Path
 ) -> None:
