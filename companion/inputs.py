@@ -14,6 +14,7 @@ import json
 import re
 import sys
 import warnings
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any, NoReturn
 
@@ -113,6 +114,14 @@ def load_json(text: str, where: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
         raise InputError(f"{where}: not JSON ({exc.msg}, line {exc.lineno})") from None
     except RecursionError:  # pragma: no cover - the depth check comes first
         raise InputError(f"{where}: JSON nested too deep") from None
+
+
+def check_names(names: Sequence[str], option: str) -> None:
+    """Names printed on a sheet: no control character (an escape, a delete), which no SVG or
+    PDF may hold, and which stopped the sheet's writer with an XML parse error."""
+    for name in names:
+        if not name.isprintable():
+            raise InputError(f"{option}: {excerpt(repr(name))} holds a control character")
 
 
 def check_file(name: str | Path, *, max_bytes: int = MAX_IMAGE_BYTES) -> Path:

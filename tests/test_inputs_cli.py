@@ -329,6 +329,18 @@ def test_a_murdero_export_without_a_list_of_events_is_one_line(tmp_path: Path) -
     refused(run("murdero", "score", str(export)), "events", "list")
 
 
+@pytest.mark.parametrize("argv", [
+    ("kniffel", "pad", "--players", "\x7f,\x1b[31m", "-o", "{tmp}/pad.png"),
+    ("search", "sheet", "--seed", "1", "-o", "{tmp}/sheet.pdf", "--players", "\x1b", "B"),
+])
+def test_a_name_with_a_control_character_is_refused(argv: tuple[str, ...],
+                                                    tmp_path: Path) -> None:
+    """No SVG or PDF holds an escape or a delete: the sheet's writer stopped in an XML
+    parse error (and an SVG was written that no viewer opens)."""
+    refused(run(*(a.format(tmp=tmp_path) for a in argv)), "--players", "control character")
+    assert not list(tmp_path.iterdir())
+
+
 # --- argparse -----------------------------------------------------------------------------------
 
 

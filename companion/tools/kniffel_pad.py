@@ -15,7 +15,7 @@ from typing import Any
 
 from companion.errors import InputError
 from companion.games.kniffel.dice import DEFAULT_DICE, DiceError, DiceSet
-from companion.inputs import check_image, excerpt
+from companion.inputs import check_image, check_names, excerpt
 
 MAX_NAMES_CHARS = 200
 MAX_DICE_CHARS = 400  # seven dice of six faces, spaced: about 130
@@ -52,6 +52,7 @@ def _pad(args: argparse.Namespace) -> int:
     if len(args.players) > MAX_NAMES_CHARS:
         raise InputError(f"--players: longer than {MAX_NAMES_CHARS} characters")
     names = [n.strip() for n in args.players.split(",") if n.strip()]
+    check_names(names, "--players")
     layout = Layout(len(names), args.games)
     out: Path = args.output
     suffix = out.suffix.lower()

@@ -38,7 +38,7 @@ from companion.games.search.rules import (
     new_state,
     team_score,
 )
-from companion.inputs import read_text
+from companion.inputs import check_names, read_text
 from companion.stopwatch import Stopwatch
 
 DEFAULT_SECONDS = 20.0
@@ -144,6 +144,7 @@ def _sheet(args: argparse.Namespace) -> int:
     players = tuple(args.players) if args.players else ("",) * MAX_PLAYERS
     if len(players) > MAX_PLAYERS:
         raise SearchInputError(f"at most {MAX_PLAYERS} score tracks fit on a sheet")
+    check_names(players, "--players")
     suffix = args.output.suffix.lower()
     if suffix not in (".pdf", ".svg", ".txt"):
         raise SearchInputError(
