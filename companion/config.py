@@ -163,6 +163,8 @@ def load(path: str | Path | None = None, environ: Mapping[str, str] | None = Non
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{chosen}: {exc}") from None
+        except RecursionError:  # tomllib recurses into nested arrays and tables
+            raise ConfigError(f"{chosen}: nested too deep to be settings") from None
         except UnicodeDecodeError:
             raise ConfigError(f"{chosen}: not UTF-8 text") from None
         _merge(values, data, str(chosen))
@@ -184,8 +186,8 @@ def _from_environ(env: Mapping[str, str]) -> dict[str, dict[str, Any]]:
         key = rest[len(section) + 1:]
         try:
             value: Any = tomllib.loads(f"v = {raw}")["v"]
-        except tomllib.TOMLDecodeError:
-            value = raw
+        except (tomllib.TOMLDecodeError, RecursionError):
+            value = raw  # taken as the text it is; the setting's own check says what is wrong
         if isinstance(DEFAULTS[section].get(key), str) and not isinstance(value, str):
             value = raw  # COMPANION_CAMERA_DEVICE=0 means the string "0"
         out.setdefault(section, {})[key] = value

@@ -50,6 +50,7 @@ def test_file_overrides_and_each_stage_gets_only_its_section(tmp_path: Path) -> 
         ("[hardware]\nleds = [1, 'x']\n", "hardware.leds"),
         ("[table]\nadvisor = 1\n", "table.advisor"),
         ("[web\n", "c.toml"),
+        ("[table]\nsetup = {a = " + "[" * 5000 + "1" + "]" * 5000 + "}\n", "nested too deep"),
     ],
 )
 def test_bad_files_are_rejected_naming_the_key(tmp_path: Path, text: str, needle: str) -> None:
@@ -89,3 +90,16 @@ def test_replace_validates_like_a_file() -> None:
     assert cfg.section("web")["port"] == 1234
     with pytest.raises(ConfigError, match="web.port"):
         cfg.replace("web", port="x")
+
+
+@pytest.mark.parametrize("setting", [
+    {"session_hours": float("inf")}, {"session_hours": 1e308}, {"heartbeat_s": float("nan")},
+    {"threads": 1_000_000},
+])
+def test_web_settings_a_server_cannot_keep_are_refused(setting: dict[str, float]) -> None:
+    """Each passed the check and ended ``companion run`` at start: a session of infinite
+    hours overflowed the date, a million threads ran out of memory on the way."""
+    from web.config import WebConfig, WebConfigError
+
+    with pytest.raises(WebConfigError, match=f"web.{next(iter(setting))}"):
+        WebConfig.from_mapping(setting)

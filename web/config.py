@@ -14,6 +14,9 @@ from typing import Any
 
 from companion.errors import InputError
 
+MAX_THREADS = 256  # web.threads: each holds a stack, and a Pi has 512 MB
+MAX_SECONDS = 365 * 24 * 3600.0  # a timing setting at most a year
+
 
 class WebConfigError(InputError):
     """A bad ``[web]`` setting: unknown key, wrong type or out of range."""
@@ -51,8 +54,8 @@ class WebConfig:
     def __post_init__(self) -> None:
         if not 0 <= self.port <= 65535:
             raise WebConfigError(f"web.port must be 0..65535, got {self.port}")
-        if self.threads < 2:
-            raise WebConfigError("web.threads must be at least 2")
+        if not 2 <= self.threads <= MAX_THREADS:  # each a thread's stack: a million ran out
+            raise WebConfigError(f"web.threads must be 2..{MAX_THREADS}, got {self.threads}")
         if not 1 <= self.max_streams <= 10000:
             raise WebConfigError(f"web.max_streams must be 1..10000, got {self.max_streams}")
         if self.max_per_address < 2:
@@ -61,8 +64,10 @@ class WebConfig:
             raise WebConfigError("web.max_camera_streams must be 0..threads-1")
         for name in ("heartbeat_s", "login_window_s", "session_hours", "header_timeout_s",
                      "idle_timeout_s"):
-            if getattr(self, name) <= 0:
-                raise WebConfigError(f"web.{name} must be positive")
+            value = getattr(self, name)
+            # NaN passes no comparison; a year bounds what a date can add (inf overflowed)
+            if not 0 < value <= MAX_SECONDS / (3600 if name == "session_hours" else 1):
+                raise WebConfigError(f"web.{name} must be positive and at most a year")
         if self.language not in ("de", "en"):
             raise WebConfigError(f"web.language must be de or en, got {self.language!r}")
         if self.login_attempts < 1:
