@@ -16,6 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from companion import __version__
+from companion.errors import CompanionError
 from companion.inputs import OneLineParser, excerpt
 
 # Modules that add sub-commands, in the order ``--help`` lists them. A group's module is
@@ -65,7 +66,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         code: int = func(args)
-    except (ValueError, OSError) as exc:
+    except (ValueError, OSError, CompanionError) as exc:
+        # CompanionError: raised on purpose, with a message meant for a person (a pin map
+        # the hardware refuses at start, an event log that cannot be opened)
         print(f"companion: error: {_one_line(exc)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

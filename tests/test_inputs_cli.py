@@ -341,6 +341,18 @@ def test_a_name_with_a_control_character_is_refused(argv: tuple[str, ...],
     assert not list(tmp_path.iterdir())
 
 
+def test_a_pin_map_the_hardware_refuses_ends_run_in_one_line(tmp_path: Path) -> None:
+    """The hardware's own error (a GPIO used twice) came as a traceback at start; the run's
+    log lines before it stay, the refusal is the last line."""
+    settings = tmp_path / "companion.toml"
+    settings.write_text(f'[table]\ndatabase = "{tmp_path / "log.db"}"\n[camera]\n'
+                        'source = "none"\n[hardware]\npin_factory = "mock"\n'
+                        "buttons = [5, 5]\nleds = [6, 7]\n", encoding="utf-8")
+    result = run("run", "--config", str(settings))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.splitlines()[-1] == "companion: error: hardware: GPIO5 is used twice"
+
+
 # --- argparse -----------------------------------------------------------------------------------
 
 
