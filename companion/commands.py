@@ -25,6 +25,7 @@ from typing import Any
 from companion.errors import CompanionError, InputError
 
 _log = logging.getLogger(__name__)
+SPEEDS = (0.1, 100.0)  # demo --speed: a tenth of real time to a hundred times it
 
 
 def register(subparsers: Any) -> None:
@@ -245,8 +246,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from companion.store import new_pin
     from companion.table import Table
 
-    if args.speed <= 0:
-        raise InputError("--speed must be positive")
+    if not SPEEDS[0] <= args.speed <= SPEEDS[1]:  # nan too; 1e-308 stalled the camera's clock
+        raise InputError(f"--speed must be {SPEEDS[0]:g}-{SPEEDS[1]:g}")
     if not 0 <= args.port <= 65535:
         raise InputError("--port must be 0–65535")
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
