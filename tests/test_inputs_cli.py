@@ -353,6 +353,13 @@ def test_a_pin_map_the_hardware_refuses_ends_run_in_one_line(tmp_path: Path) -> 
     assert result.stderr.splitlines()[-1] == "companion: error: hardware: GPIO5 is used twice"
 
 
+@pytest.mark.parametrize("host", ["a" * 70, "tisch..club"])
+def test_a_broker_host_no_resolver_takes_is_refused(host: str) -> None:
+    """A label of 70 characters passed the check; the client's thread then died on it and
+    the board stayed "connecting" for ever."""
+    refused(run("board", "--broker", f"mqtt://{host}:1"), "no host name")
+
+
 # --- argparse -----------------------------------------------------------------------------------
 
 

@@ -53,6 +53,11 @@ def parse_broker(url: str, where: str = "broker") -> Broker:
                         "write mqtt://HOST:PORT or mqtts://HOST:PORT")
     if parts.path not in ("", "/") or parts.query or parts.fragment:
         raise ClubError(f"{where}: {url!r}: a broker address has no path or query")
+    try:  # the name as the resolver will take it: labels of 1-63 characters (IDNA)
+        parts.hostname.encode("idna")
+    except UnicodeError:
+        raise ClubError(f"{where}: {url!r}: {parts.hostname[:40]!r} is no host name "
+                        "(each part between dots 1-63 characters)") from None
     return Broker(parts.hostname, port or DEFAULT_PORTS[parts.scheme], parts.scheme == "mqtts",
                   unquote(parts.username or ""), unquote(parts.password or ""))
 
