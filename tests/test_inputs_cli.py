@@ -286,6 +286,21 @@ def test_debug_out_with_an_unknown_extension_is_refused(huge_png: Path) -> None:
     refused(run("vision", "read-grid", str(huge_png), "--debug-out", "x.weird"), "x.weird")
 
 
+@pytest.mark.parametrize("dice", [False, True])
+def test_teach_into_a_missing_folder_is_refused_and_not_created(dice: bool,
+                                                               tmp_path: Path) -> None:
+    """Teaching made the folders of a mistyped -o path; only the default one is made."""
+    import cv2
+    import numpy as np
+
+    photo = tmp_path / "photo.png"
+    cv2.imwrite(str(photo), np.full((480, 640, 3), 200, np.uint8))
+    argv = ("--dice", "--letters", "ABCDEFG") if dice else ("--letters", "/".join(["......"] * 6))
+    refused(run("vision", "teach", *argv, "-o", str(tmp_path / "typo" / "p.npz"), str(photo)),
+            "no such folder")
+    assert not (tmp_path / "typo").exists()
+
+
 @pytest.mark.parametrize("tool", [("vision", "read-grid"), ("vision", "read-dice"),
                                   ("vision", "read-pad")])
 def test_debug_out_of_a_kind_opencv_cannot_write_is_refused_first(tool: tuple[str, ...],

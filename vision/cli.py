@@ -17,9 +17,11 @@ import argparse
 import importlib
 import json
 import time
+from pathlib import Path
 from typing import Any
 
-from companion.inputs import check_file, check_image, check_image_out
+from companion.errors import InputError
+from companion.inputs import check_file, check_image, check_image_out, excerpt
 from vision import VisionError, on_one_core
 
 DEFAULT_PROFILE = "vision-profile.npz"
@@ -146,6 +148,9 @@ def _load_image(path: str) -> Any:
 
 
 def _teach(args: argparse.Namespace) -> int:
+    if args.output is not None and not (Path(args.output).parent or Path(".")).is_dir():
+        # a typo should not make folders: only the default profile's own folder is made
+        raise InputError(f"{excerpt(str(Path(args.output).parent))}: no such folder")
     if args.dice:
         if args.reference:
             raise VisionError("--reference is for the tile grid, not for dice")
