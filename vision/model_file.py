@@ -16,6 +16,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.inputs import excerpt
 
 CHUNK = 16  # crops a crop network runs at once
 MAX_UNPACKED = 200 * 2**20  # bytes a model or profile file may unpack to (they are 0.1-3 MB)
@@ -95,7 +96,7 @@ def load_npz(path: str | Path, what: str, error: type[Exception]) -> dict[str, n
                 with np.load(p, allow_pickle=False) as z:
                     return {k: np.asarray(z[k]) for k in z.files}
     except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
-        raise error(f"cannot load {what} {p}: {' '.join(str(exc).split())[:120]}") from exc
+        raise error(f"cannot load {what} {p}: {excerpt(str(exc), 120)}") from exc
     raise error(f"cannot load {what} {p}: it unpacks to {unpacked // 2**20} MB, more than "
                 f"{MAX_UNPACKED // 2**20} MB")
 
@@ -109,7 +110,7 @@ def read_model(path: str | Path, what: str,
         meta = json.loads(str(arrays.pop("meta")))
         onnx = arrays.pop("onnx").tobytes()
     except (KeyError, ValueError, RecursionError) as exc:
-        raise error(f"cannot load {what} {p}: {' '.join(str(exc).split())[:120]}") from exc
+        raise error(f"cannot load {what} {p}: {excerpt(str(exc), 120)}") from exc
     if not isinstance(meta, dict):
         raise error(f"cannot load {what} {p}: its meta is not an object")
     t = meta.get("temperature", 1.0)  # the softmax's: every reader divides its logits by it

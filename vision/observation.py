@@ -132,8 +132,8 @@ class Profile:
     def load(cls, path: str | Path) -> Profile:
         arrays = load_npz(path, "vision profile", ProfileError)
         version = arrays.get("version", np.array(-1))
-        if version.size != 1 or version.dtype.kind not in "iu" or int(version.reshape(())) != (
-                PROFILE_VERSION):
+        if (version.size != 1 or version.dtype.kind not in "iu"
+                or version.item() != PROFILE_VERSION):
             raise ProfileError(f"{path}: not a vision profile of version {PROFILE_VERSION}")
         letters = None
         if "letters" in arrays:

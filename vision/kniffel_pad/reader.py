@@ -18,9 +18,7 @@ import cv2
 import numpy as np
 
 from companion.games.kniffel.dice import DEFAULT_DICE, DiceSet
-from companion.games.kniffel.pad import (
-    BOXES, UPPER, UPPER_BONUS, Pad, sums_read_otherwise,
-)
+from companion.games.kniffel.pad import BOXES, UPPER, UPPER_BONUS, Pad, sums_may_be
 from companion.games.kniffel.padcheck import SUM_PARTS, SURE
 from companion.games.kniffel.written import possible_scores
 from vision.ink import ink_map
@@ -179,15 +177,13 @@ def check_sums(boxes: dict[str, BoxReading]) -> dict[str, SumCheck]:
     a hooked 1 before he calls a total wrong."""
     values = [boxes[b.value].value for b in BOXES]
     computed = Pad(tuple(values)).sums
-    # what each sum comes to with one box read as one of its doubts instead
-    otherwise = sums_read_otherwise(values, [boxes[b.value].doubts for b in BOXES])
-    other = {k: {t[k] for t in otherwise} for k in SUMS}
+    may_be = sums_may_be(values, [boxes[b.value].doubts for b in BOXES])
     checks = {}
     for k in SUMS:
         parts = (k, *(b.value for b in SUM_PARTS[k]))
         written = boxes[k]
         explained = written.value != computed[k] and (
-            computed[k] in written.doubts or written.value in other[k])
+            computed[k] in written.doubts or written.value in may_be[k])
         checks[k] = SumCheck(written.value, computed[k], not explained and all(
             boxes[r].confidence >= SURE for r in parts))
     return checks

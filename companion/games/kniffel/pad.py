@@ -155,10 +155,12 @@ class Pad:
         }
 
 
-def sums_read_otherwise(scores: Sequence[int | None],
-                        doubts: Sequence[Sequence[int]]) -> list[dict[str, int]]:
-    """The sum rows of boxes holding ``scores`` (in ``BOXES`` order) with one box read as
-    one of its ``doubts`` instead, every such way: what a written sum may also be checked
-    against when the pen may say another number."""
-    return [Pad(tuple(scores[:i]) + (d,) + tuple(scores[i + 1:])).sums
-            for i, others in enumerate(doubts) for d in others]
+def sums_may_be(scores: Sequence[int | None],
+                doubts: Sequence[Sequence[int]]) -> dict[str, frozenset[int]]:
+    """What each sum row of boxes holding ``scores`` (in ``BOXES`` order) comes to as
+    written, or with one box read as one of its ``doubts`` instead: a written sum that is
+    one of these may be right, the pen saying another number than was read."""
+    pads = [Pad(tuple(scores))] + [Pad(tuple(scores[:i]) + (d,) + tuple(scores[i + 1:]))
+                                   for i, others in enumerate(doubts) for d in others]
+    sums = [p.sums for p in pads]
+    return {k: frozenset(s[k] for s in sums) for k in sums[0]}

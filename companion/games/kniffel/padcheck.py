@@ -36,7 +36,7 @@ from typing import Any
 
 from companion.games.base import AnyEffect, Cue, Effect, Refused, Signal
 from companion.games.kniffel.events import PadEntry, Zero
-from companion.games.kniffel.pad import BOXES, UPPER, Box, Pad, sums_read_otherwise
+from companion.games.kniffel.pad import BOXES, UPPER, Box, sums_may_be
 from companion.games.kniffel.rules import KniffelState, apply
 from companion.games.readings import PadBoxSeen, PadColumnSeen, PadSeen
 
@@ -161,16 +161,14 @@ def _sums(state: KniffelState, column: PadColumnSeen) -> list[Finding]:
     seat, record, out = column.player, state.pads[column.player], []
     rows = {b: column.rows.get(b.value) for b in BOXES}
     as_written = [_sure(rows[b]) for b in BOXES]
-    # what the sums add up to as written, and with one box read as one of its doubts
     doubts = [r.doubts if r is not None and _sure(r) is not None else () for r in rows.values()]
-    totals = [Pad(tuple(as_written)).sums, *sums_read_otherwise(as_written, doubts)]
-    adds = {k: {t[k] for t in totals} for k in SUMS}
+    adds = sums_may_be(as_written, doubts)
     recorded = record.sums
     for key in SUMS:
-        written = _sure(column.rows.get(key))
+        row = column.rows.get(key)
+        written = _sure(row)
         parts = (rows[b] for b in SUM_PARTS[key])
         unsure = any(r is not None and r.confidence < SURE for r in parts)
-        row = column.rows.get(key)
         if written is None or unsure or any(
                 _may_be(row, v) for v in (*adds[key], recorded[key])):
             continue
