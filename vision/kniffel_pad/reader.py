@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import cv2
 import numpy as np
 
 from companion.games.kniffel.dice import DEFAULT_DICE, DiceSet
-from companion.games.kniffel.pad import BOXES, UPPER, UPPER_BONUS, Pad, sums_may_be
+from companion.games.kniffel.pad import (
+    BOXES, UPPER, UPPER_BONUS, Pad, settled_by_sums, sums_may_be,
+)
 from companion.games.kniffel.padcheck import SUM_PARTS, SURE
 from companion.games.kniffel.written import possible_scores
 from vision.ink import ink_map
@@ -33,6 +35,9 @@ PX_PER_MM = 4.0
 MIN_MARKERS = 3  # three corners fix the page; two would leave a fold or tilt unseen
 # said where no marker of this pad is seen: a card sold in shops is read without markers
 ELSEWHERE = "a score card without them: companion vision read-pad PHOTO --sums"
+# how sure a number is that the column's sums settled (:func:`settle`) rather than the pen:
+# shown as read, never held against a player (below SURE)
+SETTLED = 0.8
 
 
 class PadNotFound(PadSheetError):
@@ -189,6 +194,25 @@ def check_sums(boxes: dict[str, BoxReading]) -> dict[str, SumCheck]:
     return checks
 
 
+def settle(boxes: dict[str, BoxReading]) -> dict[str, BoxReading]:
+    """A column with the readings its written sums settle (``settled_by_sums``) read so:
+    any box with doubts, and a sum read unsurely (a sum read surely is what the player
+    wrote, right or wrong: it is what the check is for). A settled reading keeps the number
+    the pen said among its doubts and is not sure (``SETTLED``). On the bench pads, 17 of
+    26 misread numbers are settled so, none wrongly."""
+    read = {k: (0 if r.struck else r.value) for k, r in boxes.items()}
+    doubts = {k: r.doubts for k, r in boxes.items()
+              if r.doubts and (k not in SUMS or r.confidence < SURE)}
+    out = dict(boxes)
+    for k, value in settled_by_sums(read, doubts).items():
+        r = boxes[k]
+        pen = read[k]
+        was: tuple[int, ...] = () if pen is None else (pen,)
+        out[k] = replace(r, value=value, struck=False, confidence=SETTLED,
+                         doubts=was + tuple(d for d in r.doubts if d != value))
+    return out
+
+
 def _sumset(sets: list[frozenset[int]]) -> frozenset[int]:
     out = {0}
     for s in sets:
@@ -226,7 +250,7 @@ def read_pad(image: np.ndarray, reader: DigitReader,
     columns = []
     for column in range(layout.columns):
         chunk = readings[column * len(ROWS):(column + 1) * len(ROWS)]
-        boxes = {row.key: r for row, r in zip(ROWS, chunk)}
+        boxes = settle({row.key: r for row, r in zip(ROWS, chunk)})
         game, player = layout.column_of(column)
         columns.append(ColumnReading(column, game, player, boxes, check_sums(boxes)))
     return PadReading(layout, tuple(columns), (time.perf_counter() - t0) * 1000.0)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+import itertools
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from companion.games.kniffel.errors import KniffelError
@@ -164,3 +165,44 @@ def sums_may_be(scores: Sequence[int | None],
                                    for i, others in enumerate(doubts) for d in others]
     sums = [p.sums for p in pads]
     return {k: frozenset(s[k] for s in sums) for k in sums[0]}
+
+
+# how many readings of a column the sums may settle at once: a box and a sum both blurred is
+# common (a 1 hooked in a box and in the total it went into); three would let many doubts
+# together explain almost any written sum
+SETTLE_AT_MOST = 2
+
+
+def settled_by_sums(read: Mapping[str, int | None],
+                    doubts: Mapping[str, Sequence[int]]) -> dict[str, int]:
+    """The readings of a column that its written sums settle: ``read`` holds each row as read
+    (boxes and sums by key, a strike as 0, None blank), ``doubts`` what each row that may be
+    read otherwise may as well say. When the sums as read do not add up but reading one row
+    (else two) as one of its doubts makes every written sum add up, and only one such choice
+    does, that choice is returned, row by row; otherwise nothing. A referee who cannot tell a
+    hooked 1 from a 7 adds the column up before he calls anything wrong, but does not read
+    a clear number otherwise to hide a slip: only a row with doubts moves, and only where the
+    sums leave no choice."""
+    up = {b.value for b in UPPER}
+    low = {b.value for b in BOXES} - up
+    upper0 = sum(read.get(k) or 0 for k in up)
+    lower0 = sum(read.get(k) or 0 for k in low)
+    written = {k: read.get(k) for k in Pad().sums}
+
+    def adds_up(change: dict[str, int]) -> bool:
+        upper = upper0 + sum(v - (read.get(k) or 0) for k, v in change.items() if k in up)
+        lower = lower0 + sum(v - (read.get(k) or 0) for k, v in change.items() if k in low)
+        bonus = UPPER_BONUS if upper >= UPPER_BONUS_AT else 0
+        sums = {"upper": upper, "bonus": bonus, "lower": lower, "total": upper + bonus + lower}
+        return all(change.get(k, w) is None or change.get(k, w) == sums[k]
+                   for k, w in written.items())
+
+    if adds_up({}):
+        return {}
+    choices = [(k, d) for k, ds in doubts.items() for d in ds if d != read.get(k)]
+    for n in range(1, SETTLE_AT_MOST + 1):
+        found = [dict(c) for c in itertools.combinations(choices, n)
+                 if len({k for k, _ in c}) == n and adds_up(dict(c))]
+        if found:
+            return found[0] if len(found) == 1 else {}
+    return {}

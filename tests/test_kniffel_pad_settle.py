@@ -1,0 +1,82 @@
+"""A column's written sums settle the numbers its pen leaves in doubt, as a referee adds a
+column up before calling a blurred 1 a 7; a sum read surely is never moved to hide a slip."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pad_support import held_out_digits, reader  # noqa: F401 (a fixture)
+
+from companion.games.kniffel.pad import settled_by_sums
+from vision.kniffel_pad import synth
+from vision.kniffel_pad.digits import BoxReading, DigitReader
+from vision.kniffel_pad.layout import ROWS, Layout
+from vision.kniffel_pad.reader import SETTLED, check_sums, read_pad, settle
+
+# a column of twos but a Full-House of 25 and a Chance of 20; its sums as the player added
+# them: upper 10, no bonus (0), lower 2 + 2 + 25 + 2 + 2 + 20 = 53, total 63
+COLUMN = {**{r.key: 2 for r in ROWS}, "full_house": 25, "chance": 20,
+          "upper": 10, "bonus": 0, "lower": 53, "total": 63}
+
+
+def test_the_one_doubt_that_makes_every_sum_add_up_is_taken() -> None:
+    assert settled_by_sums(COLUMN, {}) == {}
+    read = dict(COLUMN, full_house=15)  # a 2 with a small foot, read as 1
+    assert settled_by_sums(read, {"full_house": (25,)}) == {"full_house": 25}
+    assert settled_by_sums(read, {"full_house": (35,)}) == {}  # no doubt adds up
+    # a box and the total both blurred: two readings settled together
+    both = dict(read, total=68)
+    assert settled_by_sums(both, {"full_house": (25,), "total": (63, 69)}) == {
+        "full_house": 25, "total": 63}
+
+
+def test_two_ways_of_adding_up_settle_nothing() -> None:
+    """The Chance read 30 or 20, the Full-House 15 or 25: either alone makes the lower sum
+    and the total add up, so the sums cannot tell which, and neither is moved."""
+    read = dict(COLUMN, full_house=15, chance=30)
+    assert settled_by_sums(read, {"full_house": (25,), "chance": (20,)}) == {}
+
+
+def test_a_sum_read_surely_is_what_was_written() -> None:
+    """A total written 73 (ten too many) and read surely stays 73 though its doubts hold
+    63: the check is there to tell it. Read unsurely, the sums settle it."""
+    boxes = {k: BoxReading(v, False, 0.99) for k, v in COLUMN.items()}
+    sure = dict(boxes, total=BoxReading(73, False, 0.97, doubts=(63,)))
+    assert settle(sure)["total"].value == 73
+    assert check_sums(settle(sure))["total"].ok is False
+    blurred = dict(sure, total=BoxReading(73, False, 0.6, doubts=(63,)))
+    settled = settle(blurred)["total"]
+    assert (settled.value, settled.confidence, settled.doubts) == (63, SETTLED, (73,))
+
+
+def test_a_settled_box_is_not_sure_and_keeps_what_the_pen_said() -> None:
+    """A settled number is the sums' word, not the pen's: never held against a player (below
+    the table's SURE), the pen's number kept among its doubts."""
+    boxes = {k: BoxReading(v, False, 0.99) for k, v in COLUMN.items()}
+    boxes["full_house"] = BoxReading(15, False, 0.98, doubts=(25,))
+    settled = settle(boxes)
+    assert (settled["full_house"].value, settled["full_house"].doubts) == (25, (15,))
+    assert settled["full_house"].confidence == SETTLED < 0.9
+    checks = check_sums(settled)
+    assert all(c.ok for c in checks.values())
+    assert not checks["lower"].sure and not checks["total"].sure
+    assert checks["upper"].sure and checks["bonus"].sure  # no settled box in the upper part
+
+
+@pytest.mark.parametrize("seed", [126, 130])
+def test_a_rendered_pad_s_blurred_numbers_are_settled_by_its_sums(reader: DigitReader,
+                                                                  seed: int) -> None:
+    """Rendered pads (held-out digits, the game's values, every sum added right) whose pen
+    leaves numbers wrong that the sums settle: every box is then read as written."""
+    rng = np.random.default_rng(seed)
+    img, truth, _ = synth.fill(Layout(1, 1), held_out_digits(), rng, fill_rate=1.0,
+                               drawn="game")
+    column = read_pad(synth.photograph(img, rng), reader).columns[0]
+    settled = [r for r, row in enumerate(ROWS) if column.boxes[row.key].confidence == SETTLED]
+    assert settled
+    for r in settled:  # the pen said otherwise
+        assert column.boxes[ROWS[r].key].doubts[0] != truth[(0, r)]
+    assert all(column.boxes[row.key].value == max(truth[(0, r)], 0)
+               for r, row in enumerate(ROWS) if truth[(0, r)] is not None)
+    assert all(check.ok for check in column.sums.values() if check.written is not None)
