@@ -8,7 +8,7 @@ import pytest
 
 from pad_support import held_out_digits, reader  # noqa: F401 (a fixture)
 
-from companion.games.kniffel.pad import settled_by_sums
+from companion.games.kniffel.pad import SETTLE_PAIRS_AMONG, settled_by_sums
 from vision.kniffel_pad import synth
 from vision.kniffel_pad.digits import BoxReading, DigitReader
 from vision.kniffel_pad.layout import ROWS, Layout
@@ -36,6 +36,17 @@ def test_two_ways_of_adding_up_settle_nothing() -> None:
     and the total add up, so the sums cannot tell which, and neither is moved."""
     read = dict(COLUMN, full_house=15, chance=30)
     assert settled_by_sums(read, {"full_house": (25,), "chance": (20,)}) == {}
+
+
+def test_a_column_full_of_doubts_is_not_searched_pair_by_pair() -> None:
+    """Two readings off (the Full-House and the total) settle together among a few doubts;
+    among more choices than SETTLE_PAIRS_AMONG only one at a time is tried, so a column
+    of smudges costs no more than 780 pairs."""
+    read = dict(COLUMN, full_house=15, total=68)
+    few = {"full_house": (25,), "total": (63, 69)}
+    assert settled_by_sums(read, few) == {"full_house": 25, "total": 63}
+    smudges = {k: tuple(range(90, 90 + SETTLE_PAIRS_AMONG)) for k in ("two", "three")}
+    assert settled_by_sums(read, {**few, **smudges}) == {}
 
 
 def test_a_sum_read_surely_is_what_was_written() -> None:

@@ -171,6 +171,9 @@ def sums_may_be(scores: Sequence[int | None],
 # common (a 1 hooked in a box and in the total it went into); three would let many doubts
 # together explain almost any written sum
 SETTLE_AT_MOST = 2
+# two at a time are tried only among so many choices (780 pairs): a column full of doubts
+# settles nothing two at a time rather than taking a moment per pair
+SETTLE_PAIRS_AMONG = 40
 
 
 def settled_by_sums(read: Mapping[str, int | None],
@@ -200,7 +203,7 @@ def settled_by_sums(read: Mapping[str, int | None],
     if adds_up({}):
         return {}
     choices = [(k, d) for k, ds in doubts.items() for d in ds if d != read.get(k)]
-    for n in range(1, SETTLE_AT_MOST + 1):
+    for n in range(1, SETTLE_AT_MOST + 1 if len(choices) <= SETTLE_PAIRS_AMONG else 2):
         found = [dict(c) for c in itertools.combinations(choices, n)
                  if len({k for k, _ in c}) == n and adds_up(dict(c))]
         if found:
