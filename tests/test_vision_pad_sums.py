@@ -15,9 +15,10 @@ import numpy as np
 from pad_support import held_out_digits
 from vision.pad import synth
 from vision.pad.reader import Cell, PadReading, Table
-from vision.pad.sums import check
+from vision.pad.sums import SETTLED, check, settle
 
-# a label, and each player's cell: int, None, "x", ("?", int) unsure, ("d", int, doubts)
+# a label, and each player's cell: int, None, "x", ("?", int) unsure, ("d", int, doubts) read
+# surely with doubts, ("u", int, doubts) unsurely with doubts
 Row = tuple[str, list[Any]]
 
 UPPER_BOXES = ["Einer", "Zweier", "Dreier", "Vierer", "Fünfer", "Sechser"]
@@ -30,8 +31,8 @@ def _cell(v: Any) -> Cell:
         return Cell(None, False, None, 0.99)
     if v == "x":
         return Cell(0, True, None, 0.99)
-    if isinstance(v, tuple) and v[0] == "d":  # read surely, with doubts
-        return Cell(v[1], False, None, 0.99, doubts=v[2])
+    if isinstance(v, tuple) and v[0] in "du":  # read surely or not, with doubts
+        return Cell(v[1], False, None, 0.99 if v[0] == "d" else 0.6, doubts=v[2])
     if isinstance(v, tuple):
         return Cell(v[1], False, None, 0.4)
     return Cell(int(v), False, None, 0.99)
@@ -130,6 +131,59 @@ def test_a_sum_that_one_doubt_would_make_add_up_accuses_nobody() -> None:
     assert _flags(_card(UP, other, {"Summe unten": 143})) == [("Summe unten", 143, 137, True)]
     assert _flags(_card(UP, DOWN, {"Summe unten": ("d", 173, (137,))})) == [
         ("Summe unten", 173, 137, False)]
+
+
+RIGHT = {"Summe": 83, "Bonus": 35, "Summe oben": 118, "Summe unten": 137, "Summe oben 2": 118,
+         "Endsumme": 255}  # UP and DOWN added up right
+
+
+def _at(reading: PadReading, label: str, player: int = 0) -> Cell:
+    return next(row[1 + player] for row in reading.tables[0].cells if row[0].text == label)
+
+
+def test_the_sums_settle_a_number_its_pen_leaves_in_doubt() -> None:
+    """The Full House read 15 surely, its pen as well saying 25; every sum written adds up
+    with 25: the card is read so, the 15 kept as a doubt, and nothing is flagged."""
+    down = DOWN[:2] + [("d", 15, (25,))] + DOWN[3:]
+    card = _card(UP, down, RIGHT)
+    assert _flags(card)
+    house = _at(settle(card), "Full House")
+    assert (house.value, house.confidence, house.doubts) == (25, SETTLED, (15,))
+    assert _flags(settle(card)) == []
+    assert _at(settle(_card(UP, down, {})), "Full House").value == 15  # no sum written
+
+
+def test_a_sum_read_surely_stays_as_written() -> None:
+    """A lower sum written 147 (ten too many) and read surely keeps its 147 though its pen
+    may say 137: it is what the check is for. Read unsurely, the sums settle it."""
+    sure = _card(UP, DOWN, dict(RIGHT, **{"Summe unten": ("d", 147, (137,))}))
+    assert _at(settle(sure), "Summe unten").value == 147
+    assert ("Summe unten", 147, 137, False) in _flags(settle(sure))
+    blurred = _card(UP, DOWN, dict(RIGHT, **{"Summe unten": ("u", 147, (137,))}))
+    assert _at(settle(blurred), "Summe unten").value == 137
+    assert _flags(settle(blurred)) == []
+
+
+def test_two_ways_of_adding_up_settle_nothing_and_other_players_are_left_alone() -> None:
+    """Player 2's Full House may be 25 where 15 is read, or their Dreierpasch 30 where 20
+    is: either makes the lower sum add up, so neither is settled. With the Dreierpasch read
+    without a doubt, the Full House is. Player 1's column adds up and is left as read,
+    doubts and all."""
+    rows: list[Row] = [(n, [v, v]) for n, v in zip(UPPER_BOXES, UP)]
+    rows += [(n, [RIGHT[n], RIGHT[n]]) for n in ("Summe", "Bonus", "Summe oben")]
+    one = DOWN[:6] + [("d", 22, (12,))]
+    two = [("d", 20, (30,)), 0, ("d", 15, (25,)), 30, 40, 0, 22]
+    rows += [(n, [v, w]) for n, v, w in zip(LOWER_BOXES, one, two)]
+    rows += [(n, [RIGHT[k], RIGHT[k]]) for n, k in (("Summe unten", "Summe unten"),
+                                                    ("Summe oben", "Summe oben 2"),
+                                                    ("Endsumme", "Endsumme"))]
+    card = PadReading((_table(rows),), 0.0)
+    assert settle(card) == card
+    rows[9] = ("Dreierpasch", [20, 20])
+    settled = settle(PadReading((_table(rows),), 0.0))
+    assert _at(settled, "Full House", 1).value == 25
+    assert _at(settled, "Chance", 0) == _cell(("d", 22, (12,)))
+    assert _flags(settled) == []
 
 
 def test_the_halves_of_a_card_are_one_card() -> None:

@@ -51,7 +51,7 @@ def run_read_pad(args: argparse.Namespace) -> int:
     from vision.kniffel_pad.digits import DigitReader
     from vision.photo import READ_SIDE, load_image
     from vision.pad import draw, read_pad
-    from vision.pad.sums import check
+    from vision.pad.sums import check, settle
 
     if args.debug_out:
         check_image_out(args.debug_out)  # before the slow part, so a typo costs nothing
@@ -63,6 +63,8 @@ def run_read_pad(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     image = load_image(args.photo, reduce)  # a phone's JPEG decoded at about the size read
     read = read_pad(image, reader, text=args.text or args.sums)
+    if args.sums:
+        read = settle(read)  # the numbers the sums leave no choice about
     found = read.decoded(reduce, (time.perf_counter() - t0) * 1000.0)
     sums = check(found) if args.sums else None
     if args.debug_out and not cv2.imwrite(args.debug_out, draw(image, read)):

@@ -23,17 +23,24 @@ subtotal on). A struck box counts 0, a blank one nothing. ``sure`` only when the
 every part it adds were read at :data:`SURE`, and the sum would not add up with one of them
 read as one of its doubts (another number its pen may as well say) either: a referee does
 not accuse on a blur, and looks again at a hooked 1 before calling a total wrong.
+
+Before the check, :func:`settle` reads a column whose sums leave only one way of adding up
+its doubtful numbers that way, as the printed pad's reader does.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
+from companion.games.kniffel.pad import SETTLE_AT_MOST, SETTLE_PAIRS_AMONG
 from vision.pad.reader import Cell, PadReading, Table
 from vision.pad.rows import fold, has
 
 SURE = 0.9  # as the printed pad's check (companion.games.kniffel.padcheck.SURE)
+SETTLED = 0.8  # a number the sums settled, as on the printed pad (vision.kniffel_pad.reader)
 KNIFFEL_BONUS = (63, 35)  # threshold and amount where the label does not say
 SUM_WORDS = ("summe", "gesamt", "total", "endsumme", "gesamtsumme", "zwischensumme")
 
@@ -108,19 +115,99 @@ class _Card:
         return self.columns.setdefault(j, _Column())
 
 
-def check(reading: PadReading) -> list[SumCheck]:
-    """Every sum row of every table, each player column: written against computed. Tables
-    with as many player columns one after another are one card (its halves)."""
-    out: list[SumCheck] = []
-    card: _Card | None = None
+# a card: how many player columns, and its tables (their index, the table, label columns)
+CardTables = tuple[int, list[tuple[int, Table, int]]]
+
+
+def _cards(reading: PadReading) -> list[CardTables]:
+    """The reading's cards: tables with as many player columns one after another are one
+    card (its halves); a table without a column of labels is none."""
+    cards: list[CardTables] = []
     for k, table in enumerate(reading.tables):
         labels = _label_columns(table)
         if labels is None:
             continue
-        if card is None or card.players != table.cols - labels:
-            card = _Card(table.cols - labels)
-        out += _walk(k, table, labels, card)
+        if not cards or cards[-1][0] != table.cols - labels:
+            cards.append((table.cols - labels, []))
+        cards[-1][1].append((k, table, labels))
+    return cards
+
+
+def check(reading: PadReading) -> list[SumCheck]:
+    """Every sum row of every table, each player column: written against computed."""
+    out: list[SumCheck] = []
+    for players, tables in _cards(reading):
+        card = _Card(players)
+        for k, table, labels in tables:
+            out += _walk(k, table, labels, card)
     return out
+
+
+def settle(reading: PadReading) -> PadReading:
+    """The reading with the numbers each player's written sums settle: where a column's sums
+    do not add up as read, but reading one of its numbers (else two) as one of its doubts
+    makes every written sum of the column add up, and only one such choice does, the column
+    is read so (as the printed pad is: ``companion.games.kniffel.pad.settled_by_sums``). A
+    box with doubts may move; a sum only when read below :data:`SURE` (one read surely is
+    what the player wrote: the check is there to tell it). A settled number is shown at
+    :data:`SETTLED`, the pen's number first among its doubts."""
+    cells = [[list(row) for row in t.cells] for t in reading.tables]
+    for players, tables in _cards(reading):
+        first = {k: labels for k, _, labels in tables}  # each table's first player column
+        for j in range(players):
+            column = [(k, _one_player(table, labels, j), labels) for k, table, labels in tables]
+            for (k, r), cell in _settled(column).items():
+                cells[k][r][first[k] + j] = cell
+    return replace(reading, tables=tuple(
+        replace(t, cells=tuple(tuple(row) for row in rows))
+        for t, rows in zip(reading.tables, cells)))
+
+
+def _one_player(table: Table, labels: int, j: int) -> Table:
+    """``table`` with its label columns and player column ``j`` alone."""
+    return replace(table, cells=tuple(row[:labels] + (row[labels + j],) for row in table.cells))
+
+
+def _settled(column: list[tuple[int, Table, int]]) -> dict[tuple[int, int], Cell]:
+    """The cells of one player's column (``column``: its tables, each that player's alone)
+    that the column's written sums settle, by (table, row)."""
+    def checks(change: dict[tuple[int, int], Cell]) -> list[SumCheck]:
+        card, out = _Card(1), []
+        for k, table, labels in column:
+            rows = table.cells
+            if any(t == k for t, _ in change):
+                rows = tuple(row[:labels] + (change.get((k, r), row[labels]),)
+                             for r, row in enumerate(rows))
+            out += _walk(k, replace(table, cells=rows), labels, card)
+        return out
+
+    first = checks({})
+    if all(c.ok is not False for c in first):
+        return {}
+    sums = {(c.table, c.row) for c in first}
+    choices = []
+    for k, table, labels in column:
+        for r, row in enumerate(table.cells):
+            cell = row[labels]
+            if cell.text is not None or ((k, r) in sums and _sure(cell)):
+                continue
+            pen = 0 if cell.struck else cell.value
+            choices += [((k, r), _as(cell, d, pen)) for d in cell.doubts if d != pen]
+    for n in range(1, SETTLE_AT_MOST + 1 if len(choices) <= SETTLE_PAIRS_AMONG else 2):
+        found = [dict(c) for c in itertools.combinations(choices, n)
+                 if len({at for at, _ in c}) == n
+                 and all(s.ok is not False for s in checks(dict(c)))]
+        if found:
+            return found[0] if len(found) == 1 else {}
+    return {}
+
+
+def _as(cell: Cell, value: int, pen: int | None) -> Cell:
+    """``cell`` read as ``value`` by its column's sums, the pen's number first among its
+    doubts."""
+    was = () if pen is None else (pen,)
+    return replace(cell, value=value, struck=False, confidence=SETTLED,
+                   doubts=was + tuple(d for d in cell.doubts if d != value))
 
 
 def _walk(k: int, table: Table, labels: int, card: _Card) -> list[SumCheck]:
@@ -160,17 +247,16 @@ def _one(at: tuple[int, int, int], text: str, role: str, cell: Cell, col: _Colum
         part = _Part(amount if raw.value >= at_least else 0, raw.sure)
         col.bonus = _as_written(written, cell, part)
         return _made(at, text, written, part, cell)
-    words = fold(text)
     if not lower and col.bonus is None:
         part = col.upper
         col.raw = _as_written(written, cell, part)
     elif not lower:
         part = col.top()
         col.upper_total = _as_written(written, cell, part)
-    elif has(words, ("oben", "ober", "oberer")) and not last:
+    elif _says(text, ("oben", "ober", "oberer")) and not last:
         part = col.top()
         col.upper_total = _as_written(written, cell, part)
-    elif has(words, ("unten", "unter", "unterer")) or (col.lower_sum is None and not last):
+    elif _says(text, ("unten", "unter", "unterer")) or (col.lower_sum is None and not last):
         part = col.lower
         col.lower_sum = _as_written(written, cell, part)
     else:
@@ -231,6 +317,14 @@ def _label(table: Table, r: int, labels: int) -> str:
     return " ".join(out)
 
 
+@lru_cache(maxsize=1024)
+def _says(text: str, keys: tuple[str, ...]) -> bool:
+    """Whether the label says one of ``keys`` (an OCR slip forgiven); kept, as a column's
+    sums are walked again for every way of settling them."""
+    return has(fold(text), keys)
+
+
+@lru_cache(maxsize=1024)
 def _role(text: str) -> str:
     """A row by its label: "bonus", "sum" or "box" (also when the label could not be read:
     a row of boxes whose label Tesseract missed still adds up)."""
@@ -246,4 +340,4 @@ def _bonus_rule(text: str) -> tuple[int, int]:
     return (numbers[0], numbers[-1]) if len(numbers) >= 2 else KNIFFEL_BONUS
 
 
-__all__ = ["SURE", "SumCheck", "check"]
+__all__ = ["SETTLED", "SURE", "SumCheck", "check", "settle"]
