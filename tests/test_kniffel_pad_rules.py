@@ -22,7 +22,7 @@ from vision.kniffel_pad import synth
 from vision.kniffel_pad.digits import BoxReading, DigitReader
 from vision.kniffel_pad.layout import ROWS, Layout
 from vision.kniffel_pad.numbers import PLACES, Guess, join
-from vision.kniffel_pad.reader import SETTLED, PadReading, may_hold, read_pad
+from vision.kniffel_pad.reader import BY_SUMS, PadReading, may_hold, read_pad
 
 # every face worth 1 but the diamond (0): n dice add up to n, or n - 1 with the diamond
 ONES = DiceSet.parse(["A1 B1 C1 D1 E1 F1"] * 5 + ["G1 H1 I1 J1 K1 *", "L1 M1 N1 O1 P1 Q1"])
@@ -109,7 +109,7 @@ def test_rendered_pads_read_right_only_knowing_the_game(reader: DigitReader, see
 
 def _by_the_pen(reading: PadReading) -> PadReading:
     """``reading`` with every number the sums settled as its pen marks read it."""
-    columns = tuple(replace(c, boxes={k: replace(b, value=b.doubts[0]) if b.confidence == SETTLED
+    columns = tuple(replace(c, boxes={k: replace(b, value=b.doubts[0]) if b.confidence == BY_SUMS
                                       else b for k, b in c.boxes.items()})
                     for c in reading.columns)
     return replace(reading, columns=columns)

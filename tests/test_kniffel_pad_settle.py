@@ -12,7 +12,7 @@ from companion.games.kniffel.pad import SETTLE_PAIRS_AMONG, settled_by_sums
 from vision.kniffel_pad import synth
 from vision.kniffel_pad.digits import BoxReading, DigitReader
 from vision.kniffel_pad.layout import ROWS, Layout
-from vision.kniffel_pad.reader import SETTLED, check_sums, read_pad, settle
+from vision.kniffel_pad.reader import BY_SUMS, check_sums, read_pad, settle
 
 # a column of twos but a Full-House of 25 and a Chance of 20; its sums as the player added
 # them: upper 10, no bonus (0), lower 2 + 2 + 25 + 2 + 2 + 20 = 53, total 63
@@ -58,7 +58,7 @@ def test_a_sum_read_surely_is_what_was_written() -> None:
     assert check_sums(settle(sure))["total"].ok is False
     blurred = dict(sure, total=BoxReading(73, False, 0.6, doubts=(63,)))
     settled = settle(blurred)["total"]
-    assert (settled.value, settled.confidence, settled.doubts) == (63, SETTLED, (73,))
+    assert (settled.value, settled.confidence, settled.doubts) == (63, BY_SUMS, (73,))
 
 
 def test_a_settled_box_is_not_sure_and_keeps_what_the_pen_said() -> None:
@@ -68,7 +68,7 @@ def test_a_settled_box_is_not_sure_and_keeps_what_the_pen_said() -> None:
     boxes["full_house"] = BoxReading(15, False, 0.98, doubts=(25,))
     settled = settle(boxes)
     assert (settled["full_house"].value, settled["full_house"].doubts) == (25, (15,))
-    assert settled["full_house"].confidence == SETTLED < 0.9
+    assert settled["full_house"].confidence == BY_SUMS < 0.9
     checks = check_sums(settled)
     assert all(c.ok for c in checks.values())
     assert not checks["lower"].sure and not checks["total"].sure
@@ -84,7 +84,7 @@ def test_a_rendered_pad_s_blurred_numbers_are_settled_by_its_sums(reader: DigitR
     img, truth, _ = synth.fill(Layout(1, 1), held_out_digits(), rng, fill_rate=1.0,
                                drawn="game")
     column = read_pad(synth.photograph(img, rng), reader).columns[0]
-    settled = [r for r, row in enumerate(ROWS) if column.boxes[row.key].confidence == SETTLED]
+    settled = [r for r, row in enumerate(ROWS) if column.boxes[row.key].confidence == BY_SUMS]
     assert settled
     for r in settled:  # the pen said otherwise
         assert column.boxes[ROWS[r].key].doubts[0] != truth[(0, r)]

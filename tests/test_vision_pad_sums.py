@@ -15,7 +15,7 @@ import numpy as np
 from pad_support import held_out_digits
 from vision.pad import synth
 from vision.pad.reader import Cell, PadReading, Table
-from vision.pad.sums import SETTLED, check, settle
+from vision.pad.sums import BY_SUMS, check, settle
 
 # a label, and each player's cell: int, None, "x", ("?", int) unsure, ("d", int, doubts) read
 # surely with doubts, ("u", int, doubts) unsurely with doubts
@@ -148,7 +148,7 @@ def test_the_sums_settle_a_number_its_pen_leaves_in_doubt() -> None:
     card = _card(UP, down, RIGHT)
     assert _flags(card)
     house = _at(settle(card), "Full House")
-    assert (house.value, house.confidence, house.doubts) == (25, SETTLED, (15,))
+    assert (house.value, house.confidence, house.doubts) == (25, BY_SUMS, (15,))
     assert _flags(settle(card)) == []
     assert _at(settle(_card(UP, down, {})), "Full House").value == 15  # no sum written
 

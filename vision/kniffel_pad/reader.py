@@ -37,7 +37,7 @@ MIN_MARKERS = 3  # three corners fix the page; two would leave a fold or tilt un
 ELSEWHERE = "a score card without them: companion vision read-pad PHOTO --sums"
 # how sure a number is that the column's sums settled (:func:`settle`) rather than the pen:
 # shown as read, never held against a player (below SURE)
-SETTLED = 0.8
+BY_SUMS = 0.8
 
 
 class PadNotFound(PadSheetError):
@@ -198,7 +198,7 @@ def settle(boxes: dict[str, BoxReading]) -> dict[str, BoxReading]:
     """A column with the readings its written sums settle (``settled_by_sums``) read so:
     any box with doubts, and a sum read unsurely (a sum read surely is what the player
     wrote, right or wrong: it is what the check is for). A settled reading keeps the number
-    the pen said among its doubts and is not sure (``SETTLED``). On the bench pads, 17 of
+    the pen said among its doubts and is not sure (``BY_SUMS``). On the bench pads, 17 of
     26 misread numbers are settled so, none wrongly."""
     read = {k: (0 if r.struck else r.value) for k, r in boxes.items()}
     doubts = {k: r.doubts for k, r in boxes.items()
@@ -208,7 +208,7 @@ def settle(boxes: dict[str, BoxReading]) -> dict[str, BoxReading]:
         r = boxes[k]
         pen = read[k]
         was: tuple[int, ...] = () if pen is None else (pen,)
-        out[k] = replace(r, value=value, struck=False, confidence=SETTLED,
+        out[k] = replace(r, value=value, struck=False, confidence=BY_SUMS,
                          doubts=was + tuple(d for d in r.doubts if d != value))
     return out
 

@@ -40,7 +40,7 @@ from vision.pad.reader import Cell, PadReading, Table
 from vision.pad.rows import fold, has
 
 SURE = 0.9  # as the printed pad's check (companion.games.kniffel.padcheck.SURE)
-SETTLED = 0.8  # a number the sums settled, as on the printed pad (vision.kniffel_pad.reader)
+BY_SUMS = 0.8  # a number the sums settled, as on the printed pad (vision.kniffel_pad.reader)
 KNIFFEL_BONUS = (63, 35)  # threshold and amount where the label does not say
 SUM_WORDS = ("summe", "gesamt", "total", "endsumme", "gesamtsumme", "zwischensumme")
 
@@ -150,7 +150,7 @@ def settle(reading: PadReading) -> PadReading:
     is read so (as the printed pad is: ``companion.games.kniffel.pad.settled_by_sums``). A
     box with doubts may move; a sum only when read below :data:`SURE` (one read surely is
     what the player wrote: the check is there to tell it). A settled number is shown at
-    :data:`SETTLED`, the pen's number first among its doubts."""
+    :data:`BY_SUMS`, the pen's number first among its doubts."""
     cells = [[list(row) for row in t.cells] for t in reading.tables]
     for players, tables in _cards(reading):
         first = {k: labels for k, _, labels in tables}  # each table's first player column
@@ -206,7 +206,7 @@ def _as(cell: Cell, value: int, pen: int | None) -> Cell:
     """``cell`` read as ``value`` by its column's sums, the pen's number first among its
     doubts."""
     was = () if pen is None else (pen,)
-    return replace(cell, value=value, struck=False, confidence=SETTLED,
+    return replace(cell, value=value, struck=False, confidence=BY_SUMS,
                    doubts=was + tuple(d for d in cell.doubts if d != value))
 
 
@@ -340,4 +340,4 @@ def _bonus_rule(text: str) -> tuple[int, int]:
     return (numbers[0], numbers[-1]) if len(numbers) >= 2 else KNIFFEL_BONUS
 
 
-__all__ = ["SETTLED", "SURE", "SumCheck", "check", "settle"]
+__all__ = ["BY_SUMS", "SURE", "SumCheck", "check", "settle"]
