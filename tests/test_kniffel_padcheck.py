@@ -121,6 +121,21 @@ def test_a_number_that_may_as_well_be_the_entry_is_not_held_against_anyone() -> 
     assert choose_game(now, two) == 1
 
 
+def test_a_number_the_column_adds_up_as_the_entry_is_not_held_against_anyone() -> None:
+    """Ana entered 9 and wrote it so that it was read 14 surely, with no doubt; but her
+    lower sum and total say 9, and do not add up with 14: a referee reads her 9. Where
+    they add up with the 14 (she wrote 14 and added it), the box is told."""
+    now = state(*ANA_NINE)
+    added_nine = {"pair_of_words": 14, "lower": 9, "total": 9}
+    assert check_pad(now, pad(added_nine, {})).findings == ()
+    added_fourteen = {"pair_of_words": 14, "lower": 14, "total": 14}
+    told = check_pad(now, pad(added_fourteen, {})).findings
+    assert [(f.kind, f.written, f.expected) for f in told] == [("box", 14, 9)]
+    # sums that add up neither way tell the box and the sums as before
+    neither = check_pad(now, pad({"pair_of_words": 14, "lower": 12, "total": 12}, {})).findings
+    assert [f.kind for f in neither] == ["box", "sum", "sum"]
+
+
 def test_the_number_the_player_on_turn_wrote_is_offered_and_taken_only_when_confirmed() -> None:
     ben = state(*ANA_NINE, Throw("I C H E S A N"))  # I1 C4 H3 E1 S2 A1 N2
     seen_ = observe(ben, seen(pad({"pair_of_words": 9}, {"three": 8})), None)

@@ -20,6 +20,8 @@ players wrote. The table reads the pad as a referee glancing at it would:
   only when every box it adds up is sure: a referee does not accuse on a blur. Nor is a
   number whose pen marks may as well be read as what was entered (a hooked 1 read as 7
   where 1 was entered: the reader's ``doubts``): a referee who knows the entry reads it so.
+  Nor is one whose column's written sums add up with the entry in its place and not with
+  the number read (they were added from what the player wrote).
 - **Written, not recorded.** A number the player on turn wrote in an open box after a throw is
   offered (``offer``): the phone may take it as the entry (``pad_entry``, or ``zero`` for a
   strike); nothing is entered without that confirmation. Where the throw cannot make the
@@ -36,7 +38,7 @@ from typing import Any
 
 from companion.games.base import AnyEffect, Cue, Effect, Refused, Signal
 from companion.games.kniffel.events import PadEntry, Zero
-from companion.games.kniffel.pad import BOXES, UPPER, Box, sums_may_be
+from companion.games.kniffel.pad import BOXES, UPPER, Box, settled_by_sums, sums_may_be
 from companion.games.kniffel.rules import KniffelState, apply
 from companion.games.readings import PadBoxSeen, PadColumnSeen, PadSeen
 
@@ -152,9 +154,18 @@ def _boxes(state: KniffelState, column: PadColumnSeen) -> list[Finding]:
                 out.append(Finding("offer", seat, box.value, takes[0], None, row.struck))
             else:
                 out.append(Finding("unrecorded", seat, box.value, written, None, row.struck))
-        elif not _may_be(row, record[box]):
+        elif not _may_be(row, record[box]) and not _adds_up_with(column, box, record[box]):
             out.append(Finding("box", seat, box.value, written, record[box], row.struck))
     return out
+
+
+def _adds_up_with(column: PadColumnSeen, box: Box, number: int) -> bool:
+    """Do the column's written sums add up with ``box`` read as ``number``, and not as it
+    was read? A referee whose column adds up to the entry reads the box as the entry,
+    however clear the pen looked (a 2 written as a stroke with a foot, read 1 surely); a
+    player who wrote another number added that one up."""
+    read = {k: 0 if r.struck else r.value for k, r in column.rows.items()}
+    return settled_by_sums(read, {box.value: (number,)}) == {box.value: number}
 
 
 def _sums(state: KniffelState, column: PadColumnSeen) -> list[Finding]:
