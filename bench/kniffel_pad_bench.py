@@ -22,9 +22,10 @@ over part of every photo, as a hand or a phone under a lamp does.
 
 At the table the record is what was entered: a number read surely (``SURE``) otherwise than
 written would be told to the table as a player's mistake, unless the reading's doubts hold
-the entry. The bench counts those false findings, and what the doubts cost: of every other
-number each right, sure reading's box may hold (an entry the player wrote otherwise), how
-many the doubts hold, so that such a slip would go untold.
+the entry, or (a box) its column's written sums add up with the entry and not as read.
+The bench counts those false findings, and what the doubts cost: of every other number
+each right, sure reading's box may hold (an entry the player wrote otherwise), how many
+the doubts hold, so that such a slip would go untold.
 
     .venv/bin/python bench/kniffel_pad_bench.py [--pads 24] [--seed 11] [--tilt 0.05]
         [--pen felt|ballpoint] [--hand mnist|continental] [--values game|wide] [--no-rules]
@@ -45,6 +46,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from companion.games.kniffel.dice import DEFAULT_DICE  # noqa: E402
+from companion.games.kniffel.pad import BOXES, settled_by_sums  # noqa: E402
 from companion.games.kniffel.padcheck import SURE  # noqa: E402
 from vision.kniffel_pad import synth  # noqa: E402
 from vision.kniffel_pad.digits import NUMBERS_PATH, DigitReader  # noqa: E402
@@ -55,6 +57,7 @@ from vision.kniffel_pad.reader import may_hold, read_pad  # noqa: E402
 from pad_bench import shaded  # noqa: E402 (the bench beside this one)
 
 SUM_ROW = {row.key: i for i, row in enumerate(ROWS) if row.is_sum}
+BOX_KEYS = {b.value for b in BOXES}
 HOLD = may_hold(DEFAULT_DICE)
 HELDOUT = ROOT / "tests" / "data" / "pad_digits_heldout.npz"
 
@@ -124,7 +127,9 @@ def main(argv: list[str] | None = None) -> int:
                 written = max(written, 0)  # a strike is entered as 0
                 if box.value != written:
                     findings += 1
-                    untold += written in box.doubts
+                    untold += written in box.doubts or (row.key in BOX_KEYS and settled_by_sums(
+                        {k: 0 if b.struck else b.value for k, b in col.boxes.items()},
+                        {row.key: (written,)}) == {row.key: written})
                 else:
                     entries = [v for v in HOLD[r] if v > 0 and v != written]
                     others += len(entries)
@@ -162,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"right sums flagged wrong (a box or the sum misread): {false_alarms}/{sums_right} "
           f"({sure_alarms} with every box read surely)")
     print(f"at the table, numbers read surely otherwise than written: {findings}, of them "
-          f"not told (the entry among the reading's doubts): {untold}; another entry a "
+          f"not told (the entry among the reading's doubts, or the column adding up with "
+          f"it): {untold}; another entry a "
           f"right, sure reading's box may hold, among its doubts: {hidden}/{others} "
           f"({100 * hidden / max(1, others):.2f} %)")
     print(f"ms per pad photo (one core): median {statistics.median(ms):.0f}, "
