@@ -144,18 +144,18 @@ def _boxes(state: KniffelState, column: PadColumnSeen) -> list[Finding]:
     seat, record, out = column.player, state.pads[column.player], []
     for box in BOXES:
         row = column.rows.get(box.value)
-        written = _sure(row)
+        written, entry = _sure(row), record[box]
         if written is None or row is None:
             continue
-        if record[box] is None:
+        if entry is None:
             # the reading, or else the likeliest doubt, that the rules take now is offered
             takes = [v for v in (written, *row.doubts) if _takes(state, seat, box, v)]
             if takes:
                 out.append(Finding("offer", seat, box.value, takes[0], None, row.struck))
             else:
                 out.append(Finding("unrecorded", seat, box.value, written, None, row.struck))
-        elif not _may_be(row, record[box]) and not _adds_up_with(column, box, record[box]):
-            out.append(Finding("box", seat, box.value, written, record[box], row.struck))
+        elif not _may_be(row, entry) and not _adds_up_with(column, box, entry):
+            out.append(Finding("box", seat, box.value, written, entry, row.struck))
     return out
 
 
