@@ -85,6 +85,23 @@ def test_a_sum_added_up_wrong_is_told_and_a_right_one_is_not() -> None:
     assert [f.kind for f in box] == ["box"]
 
 
+def test_a_sum_added_up_wrong_and_carried_on_is_told_once_where_it_was_made() -> None:
+    """Ana's upper sum says 10 where her upper boxes hold nothing; her total carries the 10
+    on (10 + 9): one mistake, told at the upper sum. A total that follows neither the boxes
+    nor her own sums is told too."""
+    now = state(*ANA_NINE)
+    carried = check_pad(now, pad({"pair_of_words": 9, "upper": 10, "lower": 9,
+                                  "total": 19}, {})).findings
+    assert [(f.row, f.written, f.expected) for f in carried] == [("upper", 10, 0)]
+    both = check_pad(now, pad({"pair_of_words": 9, "upper": 10, "lower": 9,
+                               "total": 29}, {})).findings
+    assert [f.row for f in both] == ["upper", "total"]
+    # a bonus written for an upper sum that was added up to 50 wrongly: the sum is told
+    bonus = check_pad(now, pad({"pair_of_words": 9, "upper": 50, "bonus": 35, "lower": 9,
+                                "total": 94}, {})).findings
+    assert [f.row for f in bonus] == ["upper"]
+
+
 def test_unsure_reads_are_never_held_against_anyone() -> None:
     now = state(*ANA_NINE)
     assert observe(now, seen(pad({"pair_of_words": "?14"}, {})), None).effects == ()
@@ -131,9 +148,10 @@ def test_a_number_the_column_adds_up_as_the_entry_is_not_held_against_anyone() -
     added_fourteen = {"pair_of_words": 14, "lower": 14, "total": 14}
     told = check_pad(now, pad(added_fourteen, {})).findings
     assert [(f.kind, f.written, f.expected) for f in told] == [("box", 14, 9)]
-    # sums that add up neither way tell the box and the sums as before
+    # sums that add up neither way tell the box and the lower sum (the total carries the
+    # lower sum on: told once, where it was made)
     neither = check_pad(now, pad({"pair_of_words": 14, "lower": 12, "total": 12}, {})).findings
-    assert [f.kind for f in neither] == ["box", "sum", "sum"]
+    assert [(f.kind, f.row) for f in neither] == [("box", "pair_of_words"), ("sum", "lower")]
 
 
 def test_the_number_the_player_on_turn_wrote_is_offered_and_taken_only_when_confirmed() -> None:

@@ -15,7 +15,9 @@ players wrote. The table reads the pad as a referee glancing at it would:
 - **Sums.** A written sum or bonus that is neither what the written boxes add up to (by the
   game's own pad, bonus from 50) nor the record's is told (``sum``, the record's as expected);
   one that matches either is not: a box written wrong is told once, as a box. Nor is one
-  that adds up with one box, or the sum itself, read as one of its doubts.
+  that adds up with one box, or the sum itself, read as one of its doubts, nor a bonus or
+  total that follows from the sums written above it: a subtotal added wrongly and carried
+  on is told once, where it was made.
 - **Unsure** reads (below :data:`SURE`) are never held against anyone, and a sum is checked
   only when every box it adds up is sure: a referee does not accuse on a blur. Nor is a
   number whose pen marks may as well be read as what was entered (a hooked 1 read as 7
@@ -38,7 +40,9 @@ from typing import Any
 
 from companion.games.base import AnyEffect, Cue, Effect, Refused, Signal
 from companion.games.kniffel.events import PadEntry, Zero
-from companion.games.kniffel.pad import BOXES, UPPER, Box, settled_by_sums, sums_may_be
+from companion.games.kniffel.pad import (
+    BOXES, UPPER, UPPER_BONUS, UPPER_BONUS_AT, Box, Pad, settled_by_sums, sums_may_be,
+)
 from companion.games.kniffel.rules import KniffelState, apply
 from companion.games.readings import PadBoxSeen, PadColumnSeen, PadSeen
 
@@ -174,6 +178,7 @@ def _sums(state: KniffelState, column: PadColumnSeen) -> list[Finding]:
     as_written = [_sure(rows[b]) for b in BOXES]
     doubts = [r.doubts if r is not None and _sure(r) is not None else () for r in rows.values()]
     adds = sums_may_be(as_written, doubts)
+    carried = _carried(column, Pad(tuple(as_written)))
     recorded = record.sums
     for key in SUMS:
         row = column.rows.get(key)
@@ -181,11 +186,25 @@ def _sums(state: KniffelState, column: PadColumnSeen) -> list[Finding]:
         parts = (rows[b] for b in SUM_PARTS[key])
         unsure = any(r is not None and r.confidence < SURE for r in parts)
         if written is None or unsure or any(
-                _may_be(row, v) for v in (*adds[key], recorded[key])):
+                _may_be(row, v) for v in (*adds[key], recorded[key], carried.get(key))):
             continue
         out.append(Finding("sum", seat, key, written, recorded[key],
                            row is not None and row.struck))
     return out
+
+
+def _carried(column: PadColumnSeen, boxes: Pad) -> dict[str, int]:
+    """What the bonus and the total come to from the sums written above them (read
+    surely), where something is written there: a player who added the upper part wrongly
+    and carried their own number on made one mistake, told once, where it was made."""
+    upper, bonus, lower = (_sure(column.rows.get(k)) for k in ("upper", "bonus", "lower"))
+    if upper is None and bonus is None and lower is None:
+        return {}
+    up = boxes.upper if upper is None else upper
+    earned = UPPER_BONUS if up >= UPPER_BONUS_AT else 0
+    out = {"total": up + (earned if bonus is None else bonus)
+           + (boxes.lower if lower is None else lower)}
+    return out if upper is None else {**out, "bonus": earned}
 
 
 def check_pad(state: KniffelState, pad: PadSeen) -> PadCheck:
