@@ -171,6 +171,9 @@ def _one_player(table: Table, labels: int, j: int) -> Table:
 def _settled(column: list[tuple[int, Table, int]]) -> dict[tuple[int, int], Cell]:
     """The cells of one player's column (``column``: its tables, each that player's alone)
     that the column's written sums settle, by (table, row)."""
+    texts = {k: [_label(table, r, labels) for r in range(len(table.cells))]
+             for k, table, labels in column}
+
     def checks(change: dict[tuple[int, int], Cell]) -> list[SumCheck]:
         card, out = _Card(1), []
         for k, table, labels in column:
@@ -178,7 +181,7 @@ def _settled(column: list[tuple[int, Table, int]]) -> dict[tuple[int, int], Cell
             if any(t == k for t, _ in change):
                 rows = tuple(row[:labels] + (change.get((k, r), row[labels]),)
                              for r, row in enumerate(rows))
-            out += _walk(k, replace(table, cells=rows), labels, card)
+            out += _walk(k, replace(table, cells=rows), labels, card, texts[k])
         return out
 
     first = checks({})
@@ -210,12 +213,14 @@ def _as(cell: Cell, value: int, pen: int | None) -> Cell:
                    doubts=was + tuple(d for d in cell.doubts if d != value))
 
 
-def _walk(k: int, table: Table, labels: int, card: _Card) -> list[SumCheck]:
+def _walk(k: int, table: Table, labels: int, card: _Card,
+          texts: list[str] | None = None) -> list[SumCheck]:
     """Table ``k`` row by row, top down: boxes add up, sum rows are checked (the card goes on
-    into the next table, its lower half)."""
+    into the next table, its lower half). ``texts``: the rows' labels, when known."""
     out: list[SumCheck] = []
+    texts = texts or [_label(table, r, labels) for r in range(len(table.cells))]
     rows = [(r, text, _role(text), row[labels:])
-            for r, row in enumerate(table.cells) for text in [_label(table, r, labels)]]
+            for r, (row, text) in enumerate(zip(table.cells, texts))]
     sums = [r for r, _, role, _ in rows if role == "sum"]
     for r, text, role, cells in rows:
         if role == "box":
