@@ -12,7 +12,7 @@ from companion.games.kniffel.pad import SETTLE_PAIRS_AMONG, settled_by_sums
 from vision.kniffel_pad import synth
 from vision.kniffel_pad.digits import BoxReading, DigitReader
 from vision.kniffel_pad.layout import ROWS, Layout
-from vision.kniffel_pad.reader import BY_SUMS, check_sums, lookalikes, read_pad, settle
+from vision.kniffel_pad.reader import BY_SUMS, check_sums, read_pad, settle
 
 # a column of twos but a Full-House of 25 and a Chance of 20; its sums as the player added
 # them: upper 10, no bonus (0), lower 2 + 2 + 25 + 2 + 2 + 20 = 53, total 63
@@ -73,24 +73,6 @@ def test_a_settled_box_is_not_sure_and_keeps_what_the_pen_said() -> None:
     assert all(c.ok for c in checks.values())
     assert not checks["lower"].sure and not checks["total"].sure
     assert checks["upper"].sure and checks["bonus"].sure  # no settled box in the upper part
-
-
-def test_a_number_the_box_cannot_hold_may_be_settled_as_a_lookalike_it_can() -> None:
-    """A Full-House read 15 surely, no doubt kept (a 2 written as a stroke with a foot):
-    it cannot hold 15, and its lookalike 25 makes every sum add up, so it is read 25. A
-    slip the player added up (a Full-House of 35, its sums with 35 in them) stands."""
-    assert lookalikes(15, frozenset({0, 25})) == (25,)
-    assert lookalikes(150, frozenset({0, 25})) == ()  # another count of digits
-    assert lookalikes(19, frozenset({0, 5, 15, 18, 20})) == (15, 18)
-    hold = {"full_house": frozenset({0, 25})}
-    boxes = {k: BoxReading(v, False, 0.99) for k, v in COLUMN.items()}
-    blurred = dict(boxes, full_house=BoxReading(15, False, 0.99))
-    assert settle(blurred)["full_house"].value == 15  # without the rules, no choice
-    settled = settle(blurred, hold)["full_house"]
-    assert (settled.value, settled.confidence, settled.doubts) == (25, BY_SUMS, (15,))
-    slip = dict(boxes, full_house=BoxReading(35, False, 0.99), lower=BoxReading(63, False, 0.99),
-                total=BoxReading(73, False, 0.99))
-    assert settle(slip, hold) == slip
 
 
 @pytest.mark.parametrize("seed", [126, 130])

@@ -194,23 +194,15 @@ def check_sums(boxes: dict[str, BoxReading]) -> dict[str, SumCheck]:
     return checks
 
 
-def settle(boxes: dict[str, BoxReading],
-           hold: dict[str, frozenset[int]] | None = None) -> dict[str, BoxReading]:
+def settle(boxes: dict[str, BoxReading]) -> dict[str, BoxReading]:
     """A column with the readings its written sums settle (``settled_by_sums``) read so:
     any box with doubts, and a sum read unsurely (a sum read surely is what the player
-    wrote, right or wrong: it is what the check is for). ``hold``: what each box may hold
-    by the rules; a box read as a number it cannot hold may also be a lookalike that it
-    can (:func:`lookalikes`: a Full-House read 15 surely, its 2 written with a foot), as a
-    referee reads it when the sums say so. A settled reading keeps the number the pen said
-    among its doubts and is not sure (``BY_SUMS``). On the bench pads, 18 of 26 misread
-    numbers are settled so, none wrongly."""
+    wrote, right or wrong: it is what the check is for). A settled reading keeps the number
+    the pen said among its doubts and is not sure (``BY_SUMS``). On the bench pads, 17 of
+    26 misread numbers are settled so, none wrongly."""
     read = {k: (0 if r.struck else r.value) for k, r in boxes.items()}
     doubts = {k: r.doubts for k, r in boxes.items()
               if r.doubts and (k not in SUMS or r.confidence < SURE)}
-    for k, can in (hold or {}).items():
-        value = read.get(k)
-        if k not in SUMS and value is not None and value not in can:
-            doubts[k] = tuple(dict.fromkeys((*doubts.get(k, ()), *lookalikes(value, can))))
     out = dict(boxes)
     for k, value in settled_by_sums(read, doubts).items():
         r = boxes[k]
@@ -219,14 +211,6 @@ def settle(boxes: dict[str, BoxReading],
         out[k] = replace(r, value=value, struck=False, confidence=BY_SUMS,
                          doubts=was + tuple(d for d in r.doubts if d != value))
     return out
-
-
-def lookalikes(value: int, can: frozenset[int]) -> tuple[int, ...]:
-    """The numbers of ``can`` written with as many digits as ``value``, all but one the
-    same: what a misread digit leaves (15 for 25), not any number the box may hold."""
-    text = str(value)
-    return tuple(v for v in sorted(can) if len(str(v)) == len(text)
-                 and sum(a != b for a, b in zip(str(v), text)) == 1)
 
 
 def _sumset(sets: list[frozenset[int]]) -> frozenset[int]:
@@ -265,14 +249,12 @@ def read_pad(image: np.ndarray, reader: DigitReader,
                                  expect=expect)
     columns = []
     for column in range(layout.columns):
-        at = slice(column * len(ROWS), (column + 1) * len(ROWS))
-        hold = None if expect is None else dict(zip((row.key for row in ROWS), expect[at]))
-        boxes = settle({row.key: r for row, r in zip(ROWS, readings[at])}, hold)
+        chunk = readings[column * len(ROWS):(column + 1) * len(ROWS)]
+        boxes = settle({row.key: r for row, r in zip(ROWS, chunk)})
         game, player = layout.column_of(column)
         columns.append(ColumnReading(column, game, player, boxes, check_sums(boxes)))
     return PadReading(layout, tuple(columns), (time.perf_counter() - t0) * 1000.0)
 
 
-__all__ = ["BY_SUMS", "ColumnReading", "Located", "PX_PER_MM", "PadNotFound", "PadReading",
-           "SumCheck", "box_inks", "box_rect", "check_sums", "locate", "lookalikes", "may_hold",
-           "read_pad", "rectify", "settle"]
+__all__ = ["ColumnReading", "Located", "PX_PER_MM", "PadNotFound", "PadReading", "SumCheck",
+           "box_inks", "box_rect", "check_sums", "locate", "may_hold", "read_pad", "rectify"]
