@@ -30,12 +30,11 @@ its doubtful numbers that way, as the printed pad's reader does.
 
 from __future__ import annotations
 
-import itertools
 import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from companion.games.kniffel.pad import SETTLE_AT_MOST, SETTLE_PAIRS_AMONG
+from companion.games.kniffel.pad import only_way
 from vision.pad.reader import Cell, PadReading, Table
 from vision.pad.rows import fold, has
 
@@ -196,13 +195,7 @@ def _settled(column: list[tuple[int, Table, int]]) -> dict[tuple[int, int], Cell
                 continue
             pen = 0 if cell.struck else cell.value
             choices += [((k, r), _as(cell, d, pen)) for d in cell.doubts if d != pen]
-    for n in range(1, SETTLE_AT_MOST + 1 if len(choices) <= SETTLE_PAIRS_AMONG else 2):
-        found = [dict(c) for c in itertools.combinations(choices, n)
-                 if len({at for at, _ in c}) == n
-                 and all(s.ok is not False for s in checks(dict(c)))]
-        if found:
-            return found[0] if len(found) == 1 else {}
-    return {}
+    return only_way(choices, lambda change: all(s.ok is not False for s in checks(change)))
 
 
 def _as(cell: Cell, value: int, pen: int | None) -> Cell:

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import enum
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from companion.games.kniffel.errors import KniffelError
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 
 UPPER_BONUS = 35
 UPPER_BONUS_AT = 50
@@ -202,7 +206,16 @@ def settled_by_sums(read: Mapping[str, int | None],
 
     if adds_up({}):
         return {}
-    choices = [(k, d) for k, ds in doubts.items() for d in ds if d != read.get(k)]
+    return only_way([(k, d) for k, ds in doubts.items() for d in ds if d != read.get(k)],
+                    adds_up)
+
+
+def only_way(choices: Sequence[tuple[K, V]], adds_up: Callable[[dict[K, V]], bool],
+             ) -> dict[K, V]:
+    """The one set of ``choices`` (a row and what to read it as), one row's first, else two
+    rows', for which ``adds_up`` holds; nothing when none or more than one does. Any
+    column the sums settle is settled so: the printed pad's by its rows' keys, any card's
+    (``vision.pad.sums``) by its cells."""
     for n in range(1, SETTLE_AT_MOST + 1 if len(choices) <= SETTLE_PAIRS_AMONG else 2):
         found = [dict(c) for c in itertools.combinations(choices, n)
                  if len({k for k, _ in c}) == n and adds_up(dict(c))]
