@@ -32,8 +32,6 @@ MAX_IMAGE_PIXELS = 40_000_000
 EXCERPT_CHARS = 60
 _CHUNK = 64 * 1024
 
-# Extensions cv2.imwrite writes with the wheels we ship.
-
 
 def excerpt(value: str, limit: int = EXCERPT_CHARS) -> str:
     """A bad value quoted so one line stays one short line, whatever the input was."""
@@ -198,6 +196,14 @@ def reduction(width: int, height: int, side: int) -> int:
     return k
 
 
+def check_folder(name: str | Path) -> Path:
+    """A file to be written into a folder that exists: a typo should not create folders."""
+    path = Path(name)
+    if not path.parent.is_dir():
+        raise InputError(f"{excerpt(str(path.parent))}: no such folder")
+    return path
+
+
 def check_image_out(name: str | Path) -> Path:
     """A path an image may be written to: an extension this OpenCV has a writer for (the
     list differs from build to build: the wheel here writes no .exr), in a folder that
@@ -207,9 +213,7 @@ def check_image_out(name: str | Path) -> Path:
     path = Path(name)
     if not path.suffix or not cv2.haveImageWriter(f"x{path.suffix.lower()}"):
         raise InputError(f"{excerpt(str(path))}: cannot write this kind of image (use .png or .jpg)")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise InputError(f"{excerpt(str(parent))}: no such folder")
+    check_folder(path)
     return path
 
 
@@ -221,5 +225,5 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 __all__ = ["MAX_IMAGE_PIXELS", "MAX_JSON_DEPTH", "MAX_LINE_CHARS", "MAX_TEXT_BYTES",
-           "OneLineParser", "check_file", "check_image", "check_image_out", "excerpt",
-           "json_depth", "load_json", "read_text", "reduction"]
+           "OneLineParser", "check_file", "check_folder", "check_image", "check_image_out",
+           "excerpt", "json_depth", "load_json", "read_text", "reduction"]

@@ -17,11 +17,9 @@ import argparse
 import importlib
 import json
 import time
-from pathlib import Path
 from typing import Any
 
-from companion.errors import InputError
-from companion.inputs import check_file, check_image, check_image_out, excerpt
+from companion.inputs import check_file, check_folder, check_image, check_image_out
 from vision import VisionError, on_one_core
 
 DEFAULT_PROFILE = "vision-profile.npz"
@@ -148,9 +146,8 @@ def _load_image(path: str) -> Any:
 
 
 def _teach(args: argparse.Namespace) -> int:
-    if args.output is not None and not (Path(args.output).parent or Path(".")).is_dir():
-        # a typo should not make folders: only the default profile's own folder is made
-        raise InputError(f"{excerpt(str(Path(args.output).parent))}: no such folder")
+    if args.output is not None:  # only the default profile's own folder is made
+        check_folder(args.output)
     if args.dice:
         if args.reference:
             raise VisionError("--reference is for the tile grid, not for dice")
