@@ -19,9 +19,9 @@ import numpy as np
 
 from companion.games.kniffel.dice import DEFAULT_DICE, DiceSet
 from companion.games.kniffel.pad import (
-    BOXES, UPPER, UPPER_BONUS, Pad, settled_by_sums, sums_may_be,
+    BOXES, UPPER, UPPER_BONUS, Pad, pen_first, settled_by_sums, sums_may_be,
 )
-from companion.games.kniffel.padcheck import SUM_PARTS, SURE
+from companion.games.kniffel.padcheck import BY_SUMS, SUM_PARTS, SURE
 from companion.games.kniffel.written import possible_scores
 from vision.ink import ink_map
 from vision.kniffel_pad.digits import INSET_MM, BoxReading, DigitReader
@@ -35,9 +35,6 @@ PX_PER_MM = 4.0
 MIN_MARKERS = 3  # three corners fix the page; two would leave a fold or tilt unseen
 # said where no marker of this pad is seen: a card sold in shops is read without markers
 ELSEWHERE = "a score card without them: companion vision read-pad PHOTO --sums"
-# how sure a number is that the column's sums settled (:func:`settle`) rather than the pen:
-# shown as read, never held against a player (below SURE)
-BY_SUMS = 0.8
 
 
 class PadNotFound(PadSheetError):
@@ -205,11 +202,8 @@ def settle(boxes: dict[str, BoxReading]) -> dict[str, BoxReading]:
               if r.doubts and (k not in SUMS or r.confidence < SURE)}
     out = dict(boxes)
     for k, value in settled_by_sums(read, doubts).items():
-        r = boxes[k]
-        pen = read[k]
-        was: tuple[int, ...] = () if pen is None else (pen,)
-        out[k] = replace(r, value=value, struck=False, confidence=BY_SUMS,
-                         doubts=was + tuple(d for d in r.doubts if d != value))
+        out[k] = replace(boxes[k], value=value, struck=False, confidence=BY_SUMS,
+                         doubts=pen_first(read[k], boxes[k].doubts, value))
     return out
 
 

@@ -34,12 +34,11 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from companion.games.kniffel.pad import only_way
+from companion.games.kniffel.pad import only_way, pen_first
+from companion.games.kniffel.padcheck import BY_SUMS, SURE
 from vision.pad.reader import Cell, PadReading, Table
 from vision.pad.rows import fold, has
 
-SURE = 0.9  # as the printed pad's check (companion.games.kniffel.padcheck.SURE)
-BY_SUMS = 0.8  # a number the sums settled, as on the printed pad (vision.kniffel_pad.reader)
 KNIFFEL_BONUS = (63, 35)  # threshold and amount where the label does not say
 SUM_WORDS = ("summe", "gesamt", "total", "endsumme", "gesamtsumme", "zwischensumme")
 
@@ -201,9 +200,8 @@ def _settled(column: list[tuple[int, Table, int]]) -> dict[tuple[int, int], Cell
 def _as(cell: Cell, value: int, pen: int | None) -> Cell:
     """``cell`` read as ``value`` by its column's sums, the pen's number first among its
     doubts."""
-    was = () if pen is None else (pen,)
     return replace(cell, value=value, struck=False, confidence=BY_SUMS,
-                   doubts=was + tuple(d for d in cell.doubts if d != value))
+                   doubts=pen_first(pen, cell.doubts, value))
 
 
 def _walk(k: int, table: Table, labels: int, card: _Card,

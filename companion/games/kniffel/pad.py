@@ -210,6 +210,12 @@ def settled_by_sums(read: Mapping[str, int | None],
                     adds_up)
 
 
+def pen_first(pen: int | None, doubts: Sequence[int], value: int) -> tuple[int, ...]:
+    """The doubts of a reading the sums settled as ``value``: the number the pen said first
+    (the table still knows the player may have written it), then its other doubts."""
+    return (() if pen is None else (pen,)) + tuple(d for d in doubts if d != value)
+
+
 def only_way(choices: Sequence[tuple[K, V]], adds_up: Callable[[dict[K, V]], bool],
              ) -> dict[K, V]:
     """The one set of ``choices`` (a row and what to read it as), one row's first, else two

@@ -47,6 +47,9 @@ from companion.games.kniffel.rules import KniffelState, apply
 from companion.games.readings import PadBoxSeen, PadColumnSeen, PadSeen
 
 SURE = 0.9  # a read this sure is held against the record; below, the pad is not judged
+# how sure a number the column's sums settled is (pad.settled_by_sums), rather than the pen:
+# shown as read, never held against a player
+BY_SUMS = 0.8
 SUMS = ("upper", "bonus", "lower", "total")
 SUM_PARTS: dict[str, tuple[Box, ...]] = {
     "upper": UPPER, "bonus": UPPER, "lower": tuple(b for b in BOXES if b not in UPPER),
