@@ -12,8 +12,8 @@ import cv2
 import numpy as np
 
 from pad_support import digits_alone
-from vision.kniffel_pad.digits import (CLASSES, JUNK, DigitReader, Piece, Segmentation, decide,
-                                       pen_mask, segment)
+from vision.kniffel_pad.digits import (CLASSES, DASH, JUNK, DigitReader, Piece, Segmentation,
+                                       decide, pen_mask, segment)
 
 BLANK_INPUT = np.zeros((28, 28), np.float32)
 Box = tuple[int, int, int, int]
@@ -136,6 +136,35 @@ def test_a_stroke_across_a_cell_cut_wide_strikes_it() -> None:
     cv2.line(box, (24, 56), (74, 18), 0.8, 3)
     assert reader.read_boxes([box], signed=True, margin=12)[0].struck
     assert not reader.read_boxes([box], signed=True)[0].struck  # the cut's width: as before
+
+
+class _ReadsFlatAsDash(DigitReader):
+    """A network that reads any flat mark as a dash and anything taller as a 5."""
+
+    def probs(self, images: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+        rows = []
+        for image in images:
+            ys, xs = np.nonzero(np.asarray(image) > 0.2)
+            flat = np.ptp(ys) + 1 < 0.45 * (np.ptp(xs) + 1)
+            rows.append((DASH, 0.97) if flat else (5, 0.99))
+        return _probs(*rows)
+
+
+def test_a_dash_beside_another_mark_is_tried_joined_with_it() -> None:
+    """A 5 written in two strokes, its bar apart from a flat body: alone each reads as a
+    dash, surely, and the body spans 40 % of the box, which strikes it. A dash is never
+    settled alone beside other marks (a 35 with such a 5 was read struck), while a strike
+    whose pen skipped, two dashes in line, still strikes."""
+    reader = _ReadsFlatAsDash.load(None, numbers=None)
+    five = np.zeros((60, 100), np.float32)
+    cv2.line(five, (30, 36), (70, 38), 0.8, 3)  # the body
+    cv2.line(five, (42, 14), (62, 14), 0.8, 3)  # the bar
+    skipped = np.zeros((60, 100), np.float32)
+    cv2.line(skipped, (10, 30), (44, 31), 0.8, 3)
+    cv2.line(skipped, (52, 31), (90, 32), 0.8, 3)
+    five_read, skipped_read = reader.read_boxes([five, skipped])
+    assert (five_read.value, five_read.struck) == (5, False)
+    assert skipped_read.struck
 
 
 def test_an_empty_cut_has_no_pen() -> None:

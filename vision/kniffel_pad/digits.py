@@ -305,8 +305,7 @@ class DigitReader:
         ends = np.cumsum([len(sg.pieces) for sg in quick])[:-1]
         for n, (sg, width, p) in enumerate(zip(quick, widths, np.split(probs, ends))):
             whole = _whole(sg)
-            sure = {i for i, piece in whole.items() if p[piece, :JUNK].max() >= SURE or (
-                p[piece, JUNK] >= SPECK and not _digit_sized(sg, piece))}
+            sure = {i for i, piece in whole.items() if _settled(sg, p, piece)}
             unsure = frozenset(range(sg.marks)) - sure  # a mark too thin alone has no piece
             first = decide(sg, p, width, signed)
             out.append(None if unsure else first)
@@ -353,6 +352,15 @@ def _whole(seg: Segmentation) -> dict[int, int]:
     """mark -> piece, for the pieces that are one mark as it is (neither joined nor cut)."""
     return {start: idx[0] for start, stop, idx in seg.options
             if stop == start + 1 and len(idx) == 1}
+
+
+def _settled(seg: Segmentation, probs: np.ndarray, piece: int) -> bool:
+    """Is a mark read alone for good (surely one digit or stroke, or surely a speck)? A dash
+    or slash beside other marks is not: it may be the bar or the flat body of a 5 written
+    apart, and a 35 so written was read struck, its 5's body a sure dash."""
+    if probs[piece, :JUNK].max() >= SURE:
+        return seg.marks == 1 or int(probs[piece].argmax()) not in (DASH, SLASH)
+    return bool(probs[piece, JUNK] >= SPECK) and not _digit_sized(seg, piece)
 
 
 def _digit_sized(seg: Segmentation, piece: int) -> bool:
