@@ -249,9 +249,12 @@ def written(layout: Layout, values: dict[tuple[int, str], int],
 
 def photograph(page: np.ndarray, rng: np.random.Generator, tilt: float = 0.05,
                scale: float = 1.25) -> np.ndarray:
-    """The page as a camera above the table sees it: perspective, uneven light, blur."""
+    """The page as a camera above the table sees it: perspective, uneven light, blur. The
+    frame leaves room round the page for its corners' jitter (``tilt``, a share of the
+    page), so a steep view keeps the whole page in it."""
     h, w = page.shape[:2]
-    out_w, out_h = round(w * scale * 1.25), round(h * scale * 1.1)
+    room = 1 + 2 * tilt
+    out_w, out_h = round(w * scale * max(1.25, room)), round(h * scale * max(1.1, room))
     src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     cx, cy = out_w / 2, out_h / 2
     dst = np.array([[cx + (sx - 0.5) * w * scale, cy + (sy - 0.5) * h * scale]
