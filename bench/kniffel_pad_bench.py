@@ -18,7 +18,10 @@ throw of the default dice can make there (a Full-House is 25, a Chance at most 2
 players do; ``--values wide`` any number up to a box's old range (the figures before 29 Nov
 were taken so). ``--no-rules`` reads every number alike, without weighing a doubtful reading
 by what the box may hold. ``--shadow`` throws a hard-edged shadow (0.45-0.7 of the light)
-over part of every photo, as a hand or a phone under a lamp does.
+over part of every photo, as a hand or a phone under a lamp does. ``--wrong-in any`` puts
+the column's slip in the upper, the lower or the total sum alike (a wrong subtotal carried
+on into the bonus and the total, as players go on from what they wrote) instead of the total
+only, and counts the wrong sums flagged where the slip was made.
 
 At the table the record is what was entered: a number read surely (``SURE``) otherwise than
 written would be told to the table as a player's mistake, unless the reading's doubts hold
@@ -29,7 +32,7 @@ the doubts hold, so that such a slip would go untold.
 
     .venv/bin/python bench/kniffel_pad_bench.py [--pads 24] [--seed 11] [--tilt 0.05]
         [--pen felt|ballpoint] [--hand mnist|continental] [--values game|wide] [--no-rules]
-        [--shadow]
+        [--shadow] [--wrong-in total|any]
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from companion.games.kniffel.dice import DEFAULT_DICE  # noqa: E402
-from companion.games.kniffel.pad import BOXES, settled_by_sums  # noqa: E402
+from companion.games.kniffel.pad import BOXES, Pad, settled_by_sums  # noqa: E402
 from companion.games.kniffel.padcheck import SURE  # noqa: E402
 from vision.kniffel_pad import synth  # noqa: E402
 from vision.kniffel_pad.digits import NUMBERS_PATH, DigitReader  # noqa: E402
@@ -71,9 +74,16 @@ def _pad(args: argparse.Namespace, layout: Layout, bank: tuple[np.ndarray, np.nd
     slip = int(rng.integers(0, layout.columns)) if args.values == "game" else None
     img, truth, _ = synth.fill(layout, bank, rng, wrong=wrong,
                                fill_rate=float(rng.uniform(0.6, 1.0)), pen=args.pen,
-                               drawn=args.values, slip=slip)
+                               drawn=args.values, slip=slip, wrong_in=args.wrong_in)
     photo = synth.photograph(img, rng, tilt=args.tilt)
     return wrong, slip, truth, shaded(photo, rng) if args.shadow else photo
+
+
+def _right_sums(truth: dict[tuple[int, int], int | None], column: int) -> dict[str, int]:
+    """What the column's sums come to by its boxes as written (a strike is 0)."""
+    rows = {row.key: r for r, row in enumerate(ROWS)}
+    values = [truth[(column, rows[b.value])] for b in BOXES]
+    return Pad(tuple(None if v is None else max(v, 0) for v in values)).sums
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -96,6 +106,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="read without weighing a reading by what the box may hold")
     ap.add_argument("--shadow", action="store_true",
                     help="a hard-edged shadow over part of every photo")
+    ap.add_argument("--wrong-in", choices=("total", "any"), default="total",
+                    help="the sum one column of each pad adds up wrong: the total, or any "
+                         "of the upper, lower and total sums")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     with np.load(HELDOUT) as z:
@@ -134,15 +147,18 @@ def main(argv: list[str] | None = None) -> int:
                     entries = [v for v in HOLD[r] if v > 0 and v != written]
                     others += len(entries)
                     hidden += sum(v in box.doubts for v in entries)
+        slipped = [k for k, v in _right_sums(truth, wrong).items()
+                   if truth[(wrong, SUM_ROW[k])] not in (v, None) and k != "bonus"][0]
         sums_wrong += 1
-        flagged = result.columns[wrong].sums["total"].ok is False
+        flagged = result.columns[wrong].sums[slipped].ok is False
         sums_flagged += flagged
-        sure_flagged += flagged and result.columns[wrong].sums["total"].sure
+        sure_flagged += flagged and result.columns[wrong].sums[slipped].sure
         for col in result.columns:  # every other sum is written right
+            right = _right_sums(truth, col.column)
             for key, check in col.sums.items():
                 written = truth[(col.column, SUM_ROW[key])]
-                if (col.column, key) == (wrong, "total") or written is None:
-                    continue
+                if written is None or max(written, 0) != right[key]:
+                    continue  # the slip, and the sums that carry it on
                 sums_right += 1
                 false_alarms += check.ok is False
                 sure_alarms += check.ok is False and check.sure
@@ -162,7 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     if slips:
         print(f"numbers the box cannot hold (a player's slip), read as written: "
               f"{slips_read}/{slips}")
-    print(f"wrong totals flagged: {sums_flagged}/{sums_wrong} "
+    print(f"wrong {'totals' if args.wrong_in == 'total' else 'sums'} flagged: "
+          f"{sums_flagged}/{sums_wrong} "
           f"({sure_flagged} with every box read surely, as the table tells them)")
     print(f"right sums flagged wrong (a box or the sum misread): {false_alarms}/{sums_right} "
           f"({sure_alarms} with every box read surely)")

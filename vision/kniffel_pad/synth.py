@@ -35,6 +35,7 @@ RANGES = {"two": 24, "three": 30, "four": 24, "five": 30, "six": 36, "pair_of_wo
 # "wide": each box any number from 1 to its RANGES (the networks were trained so); "game":
 # what a throw of the default dice can make there (a Full-House is 25), as players write
 VALUES = ("wide", "game")
+SUM_SLIPS = ("upper", "lower", "total")  # the sums a player may add up wrong
 
 
 @dataclass(frozen=True)
@@ -57,13 +58,16 @@ class Filled:
 
 
 def column_values(rng: np.random.Generator, fill: float, wrong_sum: bool = False,
-                  any_number: bool = False, drawn: str = "wide", slip: bool = False
-                  ) -> dict[str, int | None]:
+                  any_number: bool = False, drawn: str = "wide", slip: bool = False,
+                  wrong_in: str = "total") -> dict[str, int | None]:
     """A column as a player might write it: some boxes open, some struck (-1), sums added.
     ``any_number``: every number then redrawn as one of one to three digits, none likelier
     (training: a network that reads whole numbers should not learn only the game's totals).
     ``drawn``: one of :data:`VALUES`. ``slip``: one number is then one the box cannot hold
-    by the rules (a Full-House written 35), added into the sums as written."""
+    by the rules (a Full-House written 35), added into the sums as written. ``wrong_sum``:
+    one sum is added up wrong, the total, or with ``wrong_in`` "any" the upper, the lower
+    or the total sum alike; a wrong subtotal is carried on into the bonus and the total, as
+    the player goes on from what he wrote."""
     values: dict[str, int | None] = {}
     for row in ROWS:
         if row.is_sum:
@@ -81,7 +85,14 @@ def column_values(rng: np.random.Generator, fill: float, wrong_sum: bool = False
     bonus = UPPER_BONUS if upper >= UPPER_BONUS_AT else 0
     values.update(upper=upper, bonus=bonus, lower=lower, total=upper + bonus + lower)
     if wrong_sum:
-        values["total"] = upper + bonus + lower + int(rng.choice([-10, -1, 1, 9, 10]))
+        where = "total" if wrong_in == "total" else str(rng.choice(SUM_SLIPS))
+        off = int(rng.choice([-10, -1, 1, 9, 10]))
+        if where != "total" and {"upper": upper, "lower": lower}[where] + off < 0:
+            off = -off  # nobody writes a sum below nothing
+        upper, lower = upper + off * (where == "upper"), lower + off * (where == "lower")
+        bonus = UPPER_BONUS if upper >= UPPER_BONUS_AT else 0
+        values.update(upper=upper, bonus=bonus, lower=lower,
+                      total=upper + bonus + lower + off * (where == "total"))
     if bonus == 0 and rng.random() < 0.4:
         values["bonus"] = -1  # a dash for "no bonus"
     for key, value in values.items() if any_number else ():
@@ -200,18 +211,19 @@ def _strike(ink: np.ndarray, rect: tuple[float, float, float, float],
 def fill(layout: Layout, bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator,
          page: np.ndarray | None = None, fill_rate: float = 0.8, wrong: int | None = None,
          any_number: bool = False, pen: str = "felt", drawn: str = "wide",
-         slip: int | None = None
+         slip: int | None = None, wrong_in: str = "total"
          ) -> tuple[np.ndarray, dict[tuple[int, int], int | None], list[Mark]]:
     """The page (BGR, at PX_PER_MM) with every column filled; ``wrong`` a column whose
-    total is written wrong, ``slip`` one with a number its box cannot hold; ``any_number``
-    and ``drawn`` as in :func:`column_values`; ``pen`` one of :data:`PENS`."""
+    total (or, ``wrong_in``, another sum) is written wrong, ``slip`` one with a number its
+    box cannot hold; ``any_number`` and ``drawn`` as in :func:`column_values`; ``pen`` one
+    of :data:`PENS`."""
     base = page if page is not None else page_image(layout, PX_PER_MM)
     ink = np.zeros(base.shape, np.float32)
     truth: dict[tuple[int, int], int | None] = {}
     marks: list[Mark] = []
     for column in range(layout.columns):
         values = column_values(rng, fill_rate, column == wrong, any_number, drawn,
-                               column == slip)
+                               column == slip, wrong_in)
         for row_index, row in enumerate(ROWS):
             value = values[row.key]
             truth[(column, row_index)] = value
