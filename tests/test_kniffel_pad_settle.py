@@ -31,6 +31,21 @@ def test_the_one_doubt_that_makes_every_sum_add_up_is_taken() -> None:
         "full_house": 25, "total": 63}
 
 
+def test_a_half_is_settled_by_its_own_sum_when_the_total_was_added_up_wrong() -> None:
+    """The Zweier read 12 where the pen may as well say 2, and the total written 73, ten
+    too many. No one reading makes every sum add up (the total is the player's slip), but
+    "Summe oben" says the Zweier is 2, as a referee reads it; the total is then found wrong
+    as written. Where the half's own sum leaves two ways, nothing moves."""
+    read = dict(COLUMN, two=12, total=73)
+    assert settled_by_sums(read, {"two": (2,)}) == {"two": 2}
+    assert check_sums(settle({k: BoxReading(v, False, 0.99, doubts=(2,) if k == "two" else ())
+                              for k, v in read.items()}))["total"].ok is False
+    either = dict(read, three=12, upper=20, total=83)  # one of the two is 12: which?
+    assert settled_by_sums(either, {"two": (2,), "three": (2,)}) == {}
+    # the lower half adds up as read: it is left alone
+    assert settled_by_sums(read, {"two": (2,), "chance": (30,)}) == {"two": 2}
+
+
 def test_two_ways_of_adding_up_settle_nothing() -> None:
     """The Chance read 30 or 20, the Full-House 15 or 25: either alone makes the lower sum
     and the total add up, so the sums cannot tell which, and neither is moved."""
@@ -41,12 +56,13 @@ def test_two_ways_of_adding_up_settle_nothing() -> None:
 def test_a_column_full_of_doubts_is_not_searched_pair_by_pair() -> None:
     """Two readings off (the Full-House and the total) settle together among a few doubts;
     among more choices than SETTLE_PAIRS_AMONG only one at a time is tried, so a column
-    of smudges costs no more than 780 pairs."""
+    of smudges costs no more than 780 pairs. Then only the lower sum settles the Full-House
+    alone, and the total stays as read."""
     read = dict(COLUMN, full_house=15, total=68)
     few = {"full_house": (25,), "total": (63, 69)}
     assert settled_by_sums(read, few) == {"full_house": 25, "total": 63}
     smudges = {k: tuple(range(90, 90 + SETTLE_PAIRS_AMONG)) for k in ("two", "three")}
-    assert settled_by_sums(read, {**few, **smudges}) == {}
+    assert settled_by_sums(read, {**few, **smudges}) == {"full_house": 25}
 
 
 def test_a_sum_read_surely_is_what_was_written() -> None:
@@ -91,3 +107,29 @@ def test_a_rendered_pad_s_blurred_numbers_are_settled_by_its_sums(reader: DigitR
     assert all(column.boxes[row.key].value == max(truth[(0, r)], 0)
                for r, row in enumerate(ROWS) if truth[(0, r)] is not None)
     assert all(check.ok for check in column.sums.values() if check.written is not None)
+
+
+def test_a_player_adds_up_any_sum_wrong_and_carries_it_on() -> None:
+    """The bench's renders with ``wrong_in="any"``: the slip lies in the upper, the lower or
+    the total sum alike, and a wrong subtotal goes on into the bonus and the total, as the
+    player writes on from what he wrote; with the total only, the renders stay as they
+    were (the same random stream)."""
+    from companion.games.kniffel.pad import BOXES, UPPER_BONUS, UPPER_BONUS_AT, Pad
+
+    where = set()
+    for seed in range(60):
+        values = synth.column_values(np.random.default_rng(seed), 0.9, wrong_sum=True,
+                                     drawn="game", wrong_in="any")
+        boxes = tuple(None if values[b.value] is None else max(values[b.value] or 0, 0)
+                      for b in BOXES)
+        right = Pad(boxes).sums
+        off = [k for k in ("upper", "lower", "total") if values[k] != right[k]]
+        assert off, "one sum is written wrong"
+        where.add(off[0])
+        bonus = UPPER_BONUS if (values["upper"] or 0) >= UPPER_BONUS_AT else 0
+        carried = (values["upper"] or 0) + bonus + (values["lower"] or 0)
+        assert values["total"] == carried or off == ["total"]
+    assert where == {"upper", "lower", "total"}
+    rng_a, rng_b = np.random.default_rng(3), np.random.default_rng(3)
+    assert synth.column_values(rng_a, 0.9, True) == synth.column_values(rng_b, 0.9, True,
+                                                                         wrong_in="total")

@@ -145,7 +145,9 @@ def settle(reading: PadReading) -> PadReading:
     """The reading with the numbers each player's written sums settle: where a column's sums
     do not add up as read, but reading one of its numbers (else two) as one of its doubts
     makes every written sum of the column add up, and only one such choice does, the column
-    is read so (as the printed pad is: ``companion.games.kniffel.pad.settled_by_sums``). A
+    is read so (as the printed pad is: ``companion.games.kniffel.pad.settled_by_sums``,
+    which also settles each half of its pad by that half's own sum when the whole column
+    cannot add up; here a card is settled whole only). A
     box with doubts may move; a sum only when read below :data:`SURE` (one read surely is
     what the player wrote: the check is there to tell it). A settled number is shown at
     :data:`BY_SUMS`, the pen's number first among its doubts."""

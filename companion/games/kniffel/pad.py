@@ -186,10 +186,13 @@ def settled_by_sums(read: Mapping[str, int | None],
     (boxes and sums by key, a strike as 0, None blank), ``doubts`` what each row that may be
     read otherwise may as well say. When the sums as read do not add up but reading one row
     (else two) as one of its doubts makes every written sum add up, and only one such choice
-    does, that choice is returned, row by row; otherwise nothing. A referee who cannot tell a
-    hooked 1 from a 7 adds the column up before he calls anything wrong, but does not read
-    a clear number otherwise to hide a slip: only a row with doubts moves, and only where the
-    sums leave no choice."""
+    does, that choice is returned, row by row. When none does (a sum the player added up
+    wrong, which is what the check is for), each half of the pad whose own sum does not add
+    up is settled so by that sum alone: a referee adds the upper boxes up against "Summe
+    oben" before he looks at the total, and a hooked 1 that makes the upper sum add up as a
+    7 is a 7 whatever the total says. A referee who cannot tell a hooked 1 from a 7 adds
+    the column up before he calls anything wrong, but does not read a clear number otherwise
+    to hide a slip: only a row with doubts moves, and only where the sums leave no choice."""
     up = {b.value for b in UPPER}
     low = {b.value for b in BOXES} - up
     upper0 = sum(read.get(k) or 0 for k in up)
@@ -204,10 +207,24 @@ def settled_by_sums(read: Mapping[str, int | None],
         return all(change.get(k, w) is None or change.get(k, w) == sums[k]
                    for k, w in written.items())
 
+    def half_adds_up(rows: set[str], key: str) -> Callable[[dict[str, int]], bool]:
+        def check(change: dict[str, int]) -> bool:
+            return change.get(key, written[key]) == sum(change.get(k, read.get(k)) or 0
+                                                        for k in rows)
+        return check
+
     if adds_up({}):
         return {}
-    return only_way([(k, d) for k, ds in doubts.items() for d in ds if d != read.get(k)],
-                    adds_up)
+    choices = [(k, d) for k, ds in doubts.items() for d in ds if d != read.get(k)]
+    whole = only_way(choices, adds_up)
+    if whole:
+        return whole
+    out: dict[str, int] = {}
+    for rows, key in ((up, "upper"), (low, "lower")):
+        half = half_adds_up(rows, key)
+        if written[key] is not None and not half({}):
+            out.update(only_way([(k, d) for k, d in choices if k in rows or k == key], half))
+    return out
 
 
 def pen_first(pen: int | None, doubts: Sequence[int], value: int) -> tuple[int, ...]:

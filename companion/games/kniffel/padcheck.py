@@ -168,9 +168,10 @@ def _boxes(state: KniffelState, column: PadColumnSeen) -> list[Finding]:
 
 def _adds_up_with(column: PadColumnSeen, box: Box, number: int) -> bool:
     """Do the column's written sums add up with ``box`` read as ``number``, and not as it
-    was read? A referee whose column adds up to the entry reads the box as the entry,
-    however clear the pen looked (a 2 written as a stroke with a foot, read 1 surely); a
-    player who wrote another number added that one up."""
+    was read (or, where the column adds up neither way, the sum of the box's own half:
+    ``settled_by_sums``)? A referee whose column adds up to the entry reads the box as the
+    entry, however clear the pen looked (a 2 written as a stroke with a foot, read 1
+    surely); a player who wrote another number added that one up."""
     read = {k: 0 if r.struck else r.value for k, r in column.rows.items()}
     return settled_by_sums(read, {box.value: (number,)}) == {box.value: number}
 
