@@ -153,6 +153,17 @@ def test_the_sums_settle_a_number_its_pen_leaves_in_doubt() -> None:
     assert _at(settle(_card(UP, down, {})), "Full House").value == 15  # no sum written
 
 
+def test_a_sum_of_boxes_settles_them_when_the_total_was_added_up_wrong() -> None:
+    """The Full House read 15, its pen as well saying 25, and the Endsumme written ten too
+    many: no reading makes every sum add up, but "Summe unten" adds up only with 25, so the
+    Full House is read 25, and the Endsumme alone is told, as it was written."""
+    down = DOWN[:2] + [("d", 15, (25,))] + DOWN[3:]
+    card = _card(UP, down, dict(RIGHT, Endsumme=265))
+    settled = settle(card)
+    assert _at(settled, "Full House").value == 25
+    assert _flags(settled) == [("Endsumme", 265, 255, True)]
+
+
 def test_a_sum_read_surely_stays_as_written() -> None:
     """A lower sum written 147 (ten too many) and read surely keeps its 147 though its pen
     may say 137: it is what the check is for. Read unsurely, the sums settle it."""

@@ -31,6 +31,7 @@ its doubtful numbers that way, as the printed pad's reader does.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -145,9 +146,8 @@ def settle(reading: PadReading) -> PadReading:
     """The reading with the numbers each player's written sums settle: where a column's sums
     do not add up as read, but reading one of its numbers (else two) as one of its doubts
     makes every written sum of the column add up, and only one such choice does, the column
-    is read so (as the printed pad is: ``companion.games.kniffel.pad.settled_by_sums``,
-    which also settles each half of its pad by that half's own sum when the whole column
-    cannot add up; here a card is settled whole only). A
+    is read so (as the printed pad is: ``companion.games.kniffel.pad.settled_by_sums``);
+    where none does, each sum of boxes settles its own (:func:`_by_own_sums`). A
     box with doubts may move; a sum only when read below :data:`SURE` (one read surely is
     what the player wrote: the check is there to tell it). A settled number is shown at
     :data:`BY_SUMS`, the pen's number first among its doubts."""
@@ -196,7 +196,38 @@ def _settled(column: list[tuple[int, Table, int]]) -> dict[tuple[int, int], Cell
                 continue
             pen = 0 if cell.struck else cell.value
             choices += [((k, r), _as(cell, d, pen)) for d in cell.doubts if d != pen]
-    return only_way(choices, lambda change: all(s.ok is not False for s in checks(change)))
+    whole = only_way(choices, lambda change: all(s.ok is not False for s in checks(change)))
+    return whole or _by_own_sums(first, choices, sums, checks)
+
+
+def _by_own_sums(first: list[SumCheck], choices: list[tuple[tuple[int, int], Cell]],
+                 sums: set[tuple[int, int]],
+                 checks: Callable[[dict[tuple[int, int], Cell]], list[SumCheck]],
+                 ) -> dict[tuple[int, int], Cell]:
+    """Where no way makes every sum add up (a sum the player added up wrong), each sum of
+    boxes that does not add up settles its own boxes alone, as on the printed pad
+    (``settled_by_sums``): the choices that move it, its own cell among them, and at least
+    one box. A sum made of other sums (a total over written subtotals) settles nothing so:
+    it is what the check is there to tell. Two sums settling one cell otherwise settle it
+    not at all."""
+    out: dict[tuple[int, int], Cell] = {}
+    clash: set[tuple[int, int]] = set()
+    for i, c in enumerate(first):
+        if c.ok is not False:
+            continue
+        at = (c.table, c.row)
+        own = [(k, cell) for k, cell in choices if k == at or (
+            k not in sums and checks({k: cell})[i].computed != c.computed)]
+        if all(k == at for k, _ in own):
+            continue
+        def adds_up(change: dict[tuple[int, int], Cell], i: int = i) -> bool:
+            return checks(change)[i].ok is not False
+
+        for k, cell in only_way(own, adds_up).items():
+            if k in out and out[k] != cell:
+                clash.add(k)
+            out[k] = cell
+    return {k: cell for k, cell in out.items() if k not in clash}
 
 
 def _as(cell: Cell, value: int, pen: int | None) -> Cell:
