@@ -220,6 +220,7 @@ def _by_own_sums(first: list[SumCheck], choices: list[tuple[tuple[int, int], Cel
             k not in sums and checks({k: cell})[i].computed != c.computed)]
         if all(k == at for k, _ in own):
             continue
+
         def adds_up(change: dict[tuple[int, int], Cell], i: int = i) -> bool:
             return checks(change)[i].ok is not False
 
