@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from companion.games.kniffel.dice import DEFAULT_DICE
-from companion.games.kniffel.pad import UPPER_BONUS, UPPER_BONUS_AT, Box
+from companion.games.kniffel.pad import Box, bonus_for
 from companion.games.kniffel.written import possible_scores
 from vision.glyphs.strokes import skeleton
 from vision.kniffel_pad.layout import ROWS, Layout
@@ -82,7 +82,7 @@ def column_values(rng: np.random.Generator, fill: float, wrong_sum: bool = False
     upper = sum(max(0, values[k] or 0) for k in ("two", "three", "four", "five", "six"))
     lower = sum(max(0, v or 0) for k, v in values.items()
                 if k not in ("two", "three", "four", "five", "six"))
-    bonus = UPPER_BONUS if upper >= UPPER_BONUS_AT else 0
+    bonus = bonus_for(upper)
     values.update(upper=upper, bonus=bonus, lower=lower, total=upper + bonus + lower)
     if wrong_sum:
         where = "total" if wrong_in == "total" else str(rng.choice(SUM_SLIPS))
@@ -90,7 +90,7 @@ def column_values(rng: np.random.Generator, fill: float, wrong_sum: bool = False
         if where != "total" and {"upper": upper, "lower": lower}[where] + off < 0:
             off = -off  # nobody writes a sum below nothing
         upper, lower = upper + off * (where == "upper"), lower + off * (where == "lower")
-        bonus = UPPER_BONUS if upper >= UPPER_BONUS_AT else 0
+        bonus = bonus_for(upper)
         values.update(upper=upper, bonus=bonus, lower=lower,
                       total=upper + bonus + lower + off * (where == "total"))
     if bonus == 0 and rng.random() < 0.4:

@@ -212,12 +212,13 @@ def _by_own_sums(first: list[SumCheck], choices: list[tuple[tuple[int, int], Cel
     not at all."""
     out: dict[tuple[int, int], Cell] = {}
     clash: set[tuple[int, int]] = set()
+    alone = [checks({k: cell}) for k, cell in choices]  # each choice's sums, walked once
     for i, c in enumerate(first):
         if c.ok is not False:
             continue
         at = (c.table, c.row)
-        own = [(k, cell) for k, cell in choices if k == at or (
-            k not in sums and checks({k: cell})[i].computed != c.computed)]
+        own = [(k, cell) for (k, cell), after in zip(choices, alone) if k == at or (
+            k not in sums and after[i].computed != c.computed)]
         if all(k == at for k, _ in own):
             continue
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import enum
 import itertools
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TypeVar
 
 from companion.games.kniffel.errors import KniffelError
@@ -90,6 +91,12 @@ def parse_boxes(text: str) -> frozenset[Box]:
     return frozenset(Box.parse(p) for p in parts)
 
 
+def bonus_for(upper: int) -> int:
+    """The bonus an upper part adding up to ``upper`` earns (also a sum as a player wrote
+    it, which the bonus written below it follows)."""
+    return UPPER_BONUS if upper >= UPPER_BONUS_AT else 0
+
+
 @dataclass(frozen=True)
 class Pad:
     """One player's column: ``None`` for an open box, else the points written (0 = struck)."""
@@ -132,7 +139,7 @@ class Pad:
     @property
     def bonus(self) -> int:
         """35 once the upper boxes reach 50, "auf beliebige Weise" - even before all are filled."""
-        return UPPER_BONUS if self.upper >= UPPER_BONUS_AT else 0
+        return bonus_for(self.upper)
 
     @property
     def lower(self) -> int:
@@ -199,19 +206,16 @@ def settled_by_sums(read: Mapping[str, int | None],
     lower0 = sum(read.get(k) or 0 for k in low)
     written = {k: read.get(k) for k in Pad().sums}
 
-    def adds_up(change: dict[str, int]) -> bool:
+    def sums(change: dict[str, int]) -> dict[str, int]:
+        """What the boxes add up to with ``change`` read in place of the readings."""
         upper = upper0 + sum(v - (read.get(k) or 0) for k, v in change.items() if k in up)
         lower = lower0 + sum(v - (read.get(k) or 0) for k, v in change.items() if k in low)
-        bonus = UPPER_BONUS if upper >= UPPER_BONUS_AT else 0
-        sums = {"upper": upper, "bonus": bonus, "lower": lower, "total": upper + bonus + lower}
-        return all(change.get(k, w) is None or change.get(k, w) == sums[k]
-                   for k, w in written.items())
+        bonus = bonus_for(upper)
+        return {"upper": upper, "bonus": bonus, "lower": lower, "total": upper + bonus + lower}
 
-    def half_adds_up(rows: set[str], key: str) -> Callable[[dict[str, int]], bool]:
-        def check(change: dict[str, int]) -> bool:
-            return change.get(key, written[key]) == sum(change.get(k, read.get(k)) or 0
-                                                        for k in rows)
-        return check
+    def adds_up(change: dict[str, int], keys: Iterable[str] = written) -> bool:
+        computed = sums(change)
+        return all(change.get(k, written[k]) in (None, computed[k]) for k in keys)
 
     if adds_up({}):
         return {}
@@ -221,9 +225,9 @@ def settled_by_sums(read: Mapping[str, int | None],
         return whole
     out: dict[str, int] = {}
     for rows, key in ((up, "upper"), (low, "lower")):
-        half = half_adds_up(rows, key)
-        if written[key] is not None and not half({}):
-            out.update(only_way([(k, d) for k, d in choices if k in rows or k == key], half))
+        if written[key] is not None and not adds_up({}, (key,)):
+            out.update(only_way([(k, d) for k, d in choices if k in rows or k == key],
+                                partial(adds_up, keys=(key,))))
     return out
 
 

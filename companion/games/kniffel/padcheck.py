@@ -41,7 +41,7 @@ from typing import Any
 from companion.games.base import AnyEffect, Cue, Effect, Refused, Signal
 from companion.games.kniffel.events import PadEntry, Zero
 from companion.games.kniffel.pad import (
-    BOXES, UPPER, UPPER_BONUS, UPPER_BONUS_AT, Box, Pad, settled_by_sums, sums_may_be,
+    BOXES, UPPER, Box, Pad, bonus_for, settled_by_sums, sums_may_be,
 )
 from companion.games.kniffel.rules import KniffelState, apply
 from companion.games.readings import PadBoxSeen, PadColumnSeen, PadSeen
@@ -205,7 +205,7 @@ def _carried(column: PadColumnSeen, boxes: Pad) -> dict[str, int]:
     if upper is None and bonus is None and lower is None:
         return {}
     up = boxes.upper if upper is None else upper
-    earned = UPPER_BONUS if up >= UPPER_BONUS_AT else 0
+    earned = bonus_for(up)
     out = {"total": up + (earned if bonus is None else bonus)
            + (boxes.lower if lower is None else lower)}
     return out if upper is None else {**out, "bonus": earned}
