@@ -54,6 +54,23 @@ def test_handwriting_does_not_look_printed(marks: list[tuple[int, int, float]]) 
     assert looks_printed(_box(*marks)) is False
 
 
+def test_a_number_with_a_digit_written_in_two_strokes_does_not_look_printed() -> None:
+    """A 5 written in two strokes is two low marks, its bar over its body: beside its 2
+    they made three marks, most far lower than a digit, and the row of a "25" so written
+    was taken for a header. Bar and body are one digit, as the digit reader joins them."""
+    box = np.zeros((72, 240), np.float32)
+    box[18:48, 40:60] = 0.8  # the 2
+    box[18:24, 70:88] = 0.8  # the 5's bar
+    box[29:48, 70:88] = 0.8  # its body, a slip of paper between them
+    assert looks_printed(box) is False
+    box[18:48, 40:60] = 0.0  # three low marks side by side instead: letters of a word
+    box[29:48, 70:88] = 0.0
+    box[33:48, 40:58] = 0.8
+    box[18:32, 70:88] = 0.8
+    box[35:48, 100:118] = 0.8
+    assert looks_printed(box) is True
+
+
 def test_a_box_struck_with_a_wobbly_stroke_does_not_look_printed() -> None:
     """A felt pen's stroke through the box, rising a little: as low as a word and about as
     full of its box, but as thick in every column. A column with half its boxes struck

@@ -118,30 +118,37 @@ def pen_mask(ink_box: np.ndarray) -> np.ndarray:
 
 
 def _groups(mask: np.ndarray) -> list[np.ndarray]:
-    """Connected marks as whole-box masks, left to right; a mark over or under another (the
-    bar of a 5) joins it when together they are no wider than a digit."""
+    """Connected marks as whole-box masks, left to right (:func:`digit_groups`)."""
     n, labels, stats, _ = components(mask.astype(np.uint8))
     boxes = sorted((stats[i, 0], i) for i in range(1, n) if stats[i, 4] >= MIN_AREA)
     if len(boxes) > MAX_GROUPS:  # dirt: keep the biggest marks
         keep = set(sorted((int(stats[i, 4]), i) for _, i in boxes)[-MAX_GROUPS:])
         boxes = [(x, i) for x, i in boxes if (int(stats[i, 4]), i) in keep]
+    groups = digit_groups(stats, [i for _, i in boxes])
+    member = np.zeros((len(groups), n), bool)  # a lookup per group: isin sorts, this indexes
+    for g, ids in enumerate(groups):
+        member[g, ids] = True
+    return [m[labels] for m in member]
+
+
+def digit_groups(stats: np.ndarray, ids: Sequence[int]) -> list[list[int]]:
+    """The marks ``ids`` (rows of ``stats`` as OpenCV gives them, left to right) joined into
+    what may each be one digit: a mark over or under another (the bar of a 5, a 3 whose
+    faint middle broke it in two) joins it when together they are no wider than a digit."""
     groups: list[tuple[list[int], list[int]]] = []
-    for _, i in boxes:
+    for i in ids:
         x, y, w, h = (int(v) for v in stats[i, :4])
         if groups:
-            ids, (gx0, gy0, gx1, gy1) = groups[-1]
+            members, (gx0, gy0, gx1, gy1) = groups[-1]
             overlap = min(gx1, x + w) - max(gx0, x)
             union = [min(gx0, x), min(gy0, y), max(gx1, x + w), max(gy1, y + h)]
             uh = union[3] - union[1]
             stacked = (y >= gy1 or y + h <= gy0) and overlap >= -STACK_SLIP * uh
             if (overlap >= 0.6 * min(w, gx1 - gx0) or stacked) and union[2] - union[0] <= uh:
-                groups[-1] = (ids + [i], union)
+                groups[-1] = (members + [i], union)
                 continue
         groups.append(([i], [x, y, x + w, y + h]))
-    member = np.zeros((len(groups), n), bool)  # a lookup per group: isin sorts, this indexes
-    for g, (ids, _) in enumerate(groups):
-        member[g, ids] = True
-    return [m[labels] for m in member]
+    return [members for members, _ in groups]
 
 
 @dataclass(frozen=True)
@@ -490,4 +497,4 @@ def _decide(seg: Segmentation, probs: np.ndarray, box_w: int, signed: bool) -> B
 
 
 __all__ = ["BoxReading", "CLASSES", "DigitReader", "FirstLook", "Piece", "Segmentation",
-           "decide", "pen_mask", "pieces", "plain", "segment"]
+           "decide", "digit_groups", "pen_mask", "pieces", "plain", "segment"]

@@ -22,7 +22,7 @@ import numpy as np
 from vision import VisionError, ocr
 from vision.ink import darkest
 from vision.kniffel_pad.cuts import MIN_AREA
-from vision.kniffel_pad.digits import INK_FLOOR, INK_ON, pen_mask
+from vision.kniffel_pad.digits import INK_FLOOR, INK_ON, digit_groups, pen_mask
 from vision.marks import components
 from vision.pad.lattice import Lattice
 
@@ -194,19 +194,23 @@ def _not_this_cells(x: int, y: int, w: int, h: int, width: int, pad: int,
 def looks_printed(box: np.ndarray) -> bool | None:
     """None for an empty cell; True when its marks look like print: several marks, most
     far smaller than a handwritten digit (letters of a label), or a word beside marks that
-    small (a header's "Spiel 1"), or very many."""
+    small (a header's "Spiel 1"), or very many. Marks are counted as the digit reader
+    joins them (:func:`digit_groups`): a 5 written in two strokes, its bar apart from its
+    body, made "25" three marks, two of them low, and its row was taken for a header."""
     top = darkest(box)
     if top < INK_ON * 0.6:
         return None
     mask = (box > float(np.clip(0.4 * top, INK_FLOOR, INK_ON))).astype(np.uint8)
     n, labels, stats, _ = components(mask)
-    ids = [i for i in range(1, n) if stats[i, 4] >= MIN_AREA]
+    ids = sorted((i for i in range(1, n) if stats[i, 4] >= MIN_AREA), key=lambda i: stats[i, 0])
     if not ids:
         return None
-    marks = [stats[i] for i in ids]
-    small = float(np.median([s[3] for s in marks])) < SMALL_H * CELL_H
-    words = [_word(s) and _ragged(labels, i, s) for i, s in zip(ids, marks)]
-    rest_small = all(s[3] < SMALL_H * CELL_H for s, w in zip(marks, words) if not w)
+    marks = digit_groups(stats, ids)
+    high = [int((stats[m, 1] + stats[m, 3]).max() - stats[m, 1].min()) for m in marks]
+    small = float(np.median(high)) < SMALL_H * CELL_H
+    words = [len(m) == 1 and _word(stats[m[0]]) and _ragged(labels, m[0], stats[m[0]])
+             for m in marks]
+    rest_small = all(h < SMALL_H * CELL_H for h, w in zip(high, words) if not w)
     return (small and len(marks) >= 3) or (any(words) and (small or rest_small)) or (
         len(marks) >= 7)
 
