@@ -71,6 +71,23 @@ def test_a_number_with_a_digit_written_in_two_strokes_does_not_look_printed() ->
     assert looks_printed(box) is True
 
 
+def test_a_minus_and_a_speck_beside_small_digits_do_not_make_print() -> None:
+    """ "-13" written small, a speck drawn out beside it: two of its four marks are low, but
+    they are flat, neither letters nor digits; the two digits alone are no label."""
+    box = np.zeros((72, 240), np.float32)
+    box[44:48, 24:41] = 0.8  # the minus
+    box[33:58, 49:56] = 0.8  # the 1
+    box[32:57, 77:97] = 0.8  # the 3
+    box[55:58, 110:122] = 0.8  # a speck, drawn out
+    assert looks_printed(box) is False
+    box[33:47, 130:140] = 0.8  # a third low upright mark: print, the flat ones aside
+    box[33:58, 49:56] = 0.0
+    box[33:47, 49:58] = 0.8
+    box[32:57, 77:97] = 0.0
+    box[33:47, 77:87] = 0.8
+    assert looks_printed(box) is True
+
+
 def test_a_box_struck_with_a_wobbly_stroke_does_not_look_printed() -> None:
     """A felt pen's stroke through the box, rising a little: as low as a word and about as
     full of its box, but as thick in every column. A column with half its boxes struck

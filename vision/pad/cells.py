@@ -39,6 +39,9 @@ WORD_FILL = (0.2, 0.65)  # of its box a word's ink fills: more than a stroke, le
 WORD_RAGGED = 0.19  # a word's ink per column varies at least this much (std / mean)
 PARTED = 0.6  # of a mark's ink: a column this pale between it and its line parts them
 DIP = 0.75  # of a mark's strongest column: a column this pale on its line's side parts them
+# a mark this many times as wide as tall (a minus, a dash, a speck drawn out) is no letter
+# and no digit: it says nothing of whether the others are print
+FLAT = 3
 REMNANT = 0.1  # of the height: a line's leftover is at most this thick, this near its line
 
 
@@ -196,7 +199,9 @@ def looks_printed(box: np.ndarray) -> bool | None:
     far smaller than a handwritten digit (letters of a label), or a word beside marks that
     small (a header's "Spiel 1"), or very many. Marks are counted as the digit reader
     joins them (:func:`digit_groups`): a 5 written in two strokes, its bar apart from its
-    body, made "25" three marks, two of them low, and its row was taken for a header."""
+    body, made "25" three marks, two of them low, and its row was taken for a header.
+    "Most far smaller" is judged on the upright marks: a minus and a speck beside a small
+    "-13" made half its marks low."""
     top = darkest(box)
     if top < INK_ON * 0.6:
         return None
@@ -207,11 +212,13 @@ def looks_printed(box: np.ndarray) -> bool | None:
         return None
     marks = digit_groups(stats, ids)
     high = [int((stats[m, 1] + stats[m, 3]).max() - stats[m, 1].min()) for m in marks]
-    small = float(np.median(high)) < SMALL_H * CELL_H
+    wide = [int((stats[m, 0] + stats[m, 2]).max() - stats[m, 0].min()) for m in marks]
+    upright = [h for h, w in zip(high, wide) if w < FLAT * h]
+    small = bool(upright) and float(np.median(upright)) < SMALL_H * CELL_H
     words = [len(m) == 1 and _word(stats[m[0]]) and _ragged(labels, m[0], stats[m[0]])
              for m in marks]
     rest_small = all(h < SMALL_H * CELL_H for h, w in zip(high, words) if not w)
-    return (small and len(marks) >= 3) or (any(words) and (small or rest_small)) or (
+    return (small and len(upright) >= 3) or (any(words) and (small or rest_small)) or (
         len(marks) >= 7)
 
 
