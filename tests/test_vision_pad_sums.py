@@ -143,43 +143,62 @@ def _at(reading: PadReading, label: str, player: int = 0) -> Cell:
 
 def test_the_sums_settle_a_number_its_pen_leaves_in_doubt() -> None:
     """The Full House read 15 surely, its pen as well saying 25; every sum written adds up
-    with 25: the card is read so, the 15 kept as a doubt, and nothing is flagged."""
+    with 25: the card is read so, the 15 kept as a doubt. The lower sum, which adds up only
+    so, is still told, not surely, as the pen reads it: a player who wrote 137 for 127 left
+    the same card."""
     down = DOWN[:2] + [("d", 15, (25,))] + DOWN[3:]
     card = _card(UP, down, RIGHT)
     assert _flags(card)
     house = _at(settle(card), "Full House")
     assert (house.value, house.confidence, house.doubts) == (25, BY_SUMS, (15,))
-    assert _flags(settle(card)) == []
+    assert _flags(settle(card)) == [("Summe unten", 137, 127, False)]
     assert _at(settle(_card(UP, down, {})), "Full House").value == 15  # no sum written
 
 
 def test_a_sum_of_boxes_settles_them_when_the_total_was_added_up_wrong() -> None:
     """The Full House read 15, its pen as well saying 25, and the Endsumme written ten too
     many: no reading makes every sum add up, but "Summe unten" adds up only with 25, so the
-    Full House is read 25, and the Endsumme alone is told, as it was written."""
+    Full House is read 25, and the Endsumme is told surely, as it was written ("Summe
+    unten" not surely, as the pen reads the Full House)."""
     down = DOWN[:2] + [("d", 15, (25,))] + DOWN[3:]
     card = _card(UP, down, dict(RIGHT, Endsumme=265))
     settled = settle(card)
     assert _at(settled, "Full House").value == 25
-    assert _flags(settled) == [("Endsumme", 265, 255, True)]
+    assert _flags(settled) == [("Summe unten", 137, 127, False), ("Endsumme", 265, 255, True)]
 
 
 def test_a_sum_read_surely_stays_as_written() -> None:
     """A lower sum written 147 (ten too many) and read surely keeps its 147 though its pen
-    may say 137: it is what the check is for. Read unsurely, the sums settle it."""
+    may say 137: it is what the check is for. Read unsurely, the sums settle it, and it is
+    told not surely."""
     sure = _card(UP, DOWN, dict(RIGHT, **{"Summe unten": ("d", 147, (137,))}))
     assert _at(settle(sure), "Summe unten").value == 147
     assert ("Summe unten", 147, 137, False) in _flags(settle(sure))
     blurred = _card(UP, DOWN, dict(RIGHT, **{"Summe unten": ("u", 147, (137,))}))
     assert _at(settle(blurred), "Summe unten").value == 137
-    assert _flags(settle(blurred)) == []
+    assert _flags(settle(blurred)) == [("Summe unten", 147, 137, False)]
+
+
+def test_a_slip_the_sums_would_settle_away_is_still_told() -> None:
+    """The Endsumme written 256 for 255 and read unsurely, its pen as well saying 255: the
+    sums read it 255, as they would a blurred 255, but the check tells it as the pen reads
+    it, not surely. So with a sure 8 the sums would read as a 7, making an upper sum
+    written one short add up: the 8 is read 7, the sum still told."""
+    settled = settle(_card(UP, DOWN, dict(RIGHT, Endsumme=("u", 256, (255,)))))
+    assert _at(settled, "Endsumme").value == 255
+    assert _flags(settled) == [("Endsumme", 256, 255, False)]
+    up = UP[:1] + [("d", 8, (7,))] + UP[2:]
+    short = settle(_card(up, DOWN, {"Summe": 82}))
+    assert _at(short, "Zweier").value == 7
+    assert _flags(short) == [("Summe", 82, 83, False)]
+    assert _flags(settle(_card(up, DOWN, {"Summe": 83}))) == []  # as read: nothing settled
 
 
 def test_two_ways_of_adding_up_settle_nothing_and_other_players_are_left_alone() -> None:
     """Player 2's Full House may be 25 where 15 is read, or their Dreierpasch 30 where 20
     is: either makes the lower sum add up, so neither is settled. With the Dreierpasch read
-    without a doubt, the Full House is. Player 1's column adds up and is left as read,
-    doubts and all."""
+    without a doubt, the Full House is (its lower sum told, not surely, as the pen reads
+    it). Player 1's column adds up and is left as read, doubts and all."""
     rows: list[Row] = [(n, [v, v]) for n, v in zip(UPPER_BOXES, UP)]
     rows += [(n, [RIGHT[n], RIGHT[n]]) for n in ("Summe", "Bonus", "Summe oben")]
     one = DOWN[:6] + [("d", 22, (12,))]
@@ -194,7 +213,8 @@ def test_two_ways_of_adding_up_settle_nothing_and_other_players_are_left_alone()
     settled = settle(PadReading((_table(rows),), 0.0))
     assert _at(settled, "Full House", 1).value == 25
     assert _at(settled, "Chance", 0) == _cell(("d", 22, (12,)))
-    assert _flags(settled) == []
+    assert [(c.col, c.label, c.sure) for c in check(settled) if c.ok is False] == [
+        (2, "Summe unten", False)]
 
 
 def test_the_halves_of_a_card_are_one_card() -> None:

@@ -49,6 +49,8 @@ class Cell:
     span: tuple[int, int] = (1, 1)
     merged: tuple[int, int] | None = None
     doubts: tuple[int, ...] = ()  # numbers the pen may as well say (BoxReading.doubts)
+    # where the sums settled the cell (vision.pad.sums.settle): the reading they replaced
+    before: Cell | None = None
 
     def view(self) -> dict[str, object]:
         out: dict[str, object] = {"value": self.value, "struck": self.struck, "text": self.text,
