@@ -25,7 +25,8 @@ read as one of its doubts (another number its pen may as well say) either: a ref
 not accuse on a blur, and looks again at a hooked 1 before calling a total wrong.
 
 Before the check, :func:`settle` reads a column whose sums leave only one way of adding up
-its doubtful numbers that way, as the printed pad's reader does.
+its doubtful numbers that way, as the printed pad's reader does; a sum that adds up only so
+is still told, not surely (:func:`check`).
 """
 
 from __future__ import annotations
