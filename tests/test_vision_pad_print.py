@@ -58,34 +58,29 @@ def test_a_number_with_a_digit_written_in_two_strokes_does_not_look_printed() ->
     """A 5 written in two strokes is two low marks, its bar over its body: beside its 2
     they made three marks, most far lower than a digit, and the row of a "25" so written
     was taken for a header. Bar and body are one digit, as the digit reader joins them."""
-    box = np.zeros((72, 240), np.float32)
-    box[18:48, 40:60] = 0.8  # the 2
-    box[18:24, 70:88] = 0.8  # the 5's bar
-    box[29:48, 70:88] = 0.8  # its body, a slip of paper between them
-    assert looks_printed(box) is False
-    box[18:48, 40:60] = 0.0  # three low marks side by side instead: letters of a word
-    box[29:48, 70:88] = 0.0
-    box[33:48, 40:58] = 0.8
-    box[18:32, 70:88] = 0.8
-    box[35:48, 100:118] = 0.8
-    assert looks_printed(box) is True
+    two = (18, 48, 40, 60)
+    bar, body = (18, 24, 70, 88), (29, 48, 70, 88)  # a slip of paper between them
+    assert looks_printed(_drawn(two, bar, body)) is False
+    # three low marks side by side instead: letters of a word
+    assert looks_printed(_drawn((33, 48, 40, 58), (18, 32, 70, 88), (35, 48, 100, 118))) is True
 
 
 def test_a_minus_and_a_speck_beside_small_digits_do_not_make_print() -> None:
     """ "-13" written small, a speck drawn out beside it: two of its four marks are low, but
     they are flat, neither letters nor digits; the two digits alone are no label."""
+    minus, speck = (44, 48, 24, 41), (55, 58, 110, 122)
+    assert looks_printed(_drawn(minus, (33, 58, 49, 56), (32, 57, 77, 97), speck)) is False
+    # three low upright marks beside them: print, the flat ones aside
+    low = ((33, 47, 49, 58), (33, 47, 77, 87), (33, 47, 130, 140))
+    assert looks_printed(_drawn(minus, *low, speck)) is True
+
+
+def _drawn(*marks: tuple[int, int, int, int]) -> np.ndarray:
+    """A box holding filled marks, each (top, bottom, left, right)."""
     box = np.zeros((72, 240), np.float32)
-    box[44:48, 24:41] = 0.8  # the minus
-    box[33:58, 49:56] = 0.8  # the 1
-    box[32:57, 77:97] = 0.8  # the 3
-    box[55:58, 110:122] = 0.8  # a speck, drawn out
-    assert looks_printed(box) is False
-    box[33:47, 130:140] = 0.8  # a third low upright mark: print, the flat ones aside
-    box[33:58, 49:56] = 0.0
-    box[33:47, 49:58] = 0.8
-    box[32:57, 77:97] = 0.0
-    box[33:47, 77:87] = 0.8
-    assert looks_printed(box) is True
+    for y0, y1, x0, x1 in marks:
+        box[y0:y1, x0:x1] = 0.8
+    return box
 
 
 def test_a_box_struck_with_a_wobbly_stroke_does_not_look_printed() -> None:
