@@ -21,13 +21,14 @@ photographed from beside or across the table; the renders are the same). ``--pho
 every photo worse than the renders do: ``shadow`` a hard-edged shadow (a phone or a hand
 under a lamp) over a part of the page at 0.45-0.7 of the light, ``tilt`` the camera three
 times as far off square, ``curl`` a page twice as far from flat, ``noise`` a dim room's
-sensor noise (sigma 7 a channel, before any smoothing). ``--paper squared`` puts every sheet
+sensor noise (sigma 7 a channel, before any smoothing), ``far`` the sheet taken from further
+off, filling 0.45-0.6 of the frame instead of 0.75-0.92. ``--paper squared`` puts every sheet
 on squared paper (5 mm squares printed faintly, as German school pads are; people rule their
 own score sheets on it).
 
     .venv/bin/python bench/pad_bench.py [--sheets 12] [--seed 7] [--pen felt|ballpoint]
         [--hand mnist|continental] [--sums] [--values wide|kniffel] [--no-rules] [--turned]
-        [--photo plain|shadow|tilt|curl|noise] [--paper plain|squared]
+        [--photo plain|shadow|tilt|curl|noise|far] [--paper plain|squared]
 """
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ from vision.pad.sums import check, settle  # noqa: E402
 
 HELDOUT = ROOT / "tests" / "data" / "pad_digits_heldout.npz"
 SIZES = {"camera 1640x1232": (1640, 1232), "phone 3000x4000": (3000, 4000)}
-PHOTOS = ("plain", "shadow", "tilt", "curl", "noise")
+PHOTOS = ("plain", "shadow", "tilt", "curl", "noise", "far")
+FAR = (0.45, 0.6)  # --photo far: the sheet fills half the frame or a little more
 
 
 def shaded(photo: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -72,7 +74,8 @@ def _taken(how: str, style: synth.Style, bank: tuple[np.ndarray, np.ndarray],
            rng: np.random.Generator, **kw: object) -> synth.Rendered:
     """A sheet rendered and photographed ``how`` (one of ``PHOTOS``)."""
     r = synth.render(style, bank, rng, tilt=0.12 if how == "tilt" else 0.04,
-                     curl=0.016 if how == "curl" else 0.008, **kw)  # type: ignore[arg-type]
+                     curl=0.016 if how == "curl" else 0.008,
+                     fill=FAR if how == "far" else synth.FILL, **kw)  # type: ignore[arg-type]
     if how == "shadow":
         return replace(r, photo=shaded(r.photo, rng))
     if how == "noise":

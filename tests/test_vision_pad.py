@@ -308,6 +308,19 @@ def test_squared_paper_is_faint_squares_five_millimetres_apart() -> None:
     assert 0.15 < share.min() and share.max() < 0.4
 
 
+def test_a_sheet_taken_from_further_off_fills_less_of_the_frame() -> None:
+    """The bench's ``--photo far``: the same sheet, written the same, seen at about half the
+    size it is seen at by default."""
+    def extent(fill: tuple[float, float]) -> float:
+        r = synth.render(synth.STYLES[0], held_out_digits(), np.random.default_rng(5),
+                         fill=fill)
+        corners = np.vstack([t.corners for t in r.tables])
+        return float(np.ptp(corners[:, 1]) / r.photo.shape[0])
+
+    near, far = extent(synth.FILL), extent((0.45, 0.6))
+    assert 0.65 < near < 1.0 and 0.5 < far / near < 0.72
+
+
 def test_training_marks_follow_the_ink_into_the_photo() -> None:
     """The digit network learns from pieces labelled by these marks: they must lie on the
     handwriting the camera saw, one mark per digit, minus and stroke."""

@@ -29,6 +29,9 @@ from vision.pad.card import LOWER, NAMED, SUM_ROWS, UPPER, CellTruth, box_value,
 from vision.pad.paper import blank
 
 PX = 6.0  # page pixels per mm
+# the share of the frame the sheet takes (its longer fit): a photo taken to read the card;
+# bench/pad_bench.py --photo far takes it from further off
+FILL = (0.75, 0.92)
 Colour = tuple[int, int, int]
 FONT_DIRS = (Path("/usr/share/fonts"),)
 
@@ -364,13 +367,14 @@ def _curl(shape: tuple[int, int], rng: np.random.Generator, amount: float) -> np
 
 def photograph(page: np.ndarray, tables: list[_Table], rng: np.random.Generator,
                size: tuple[int, int] = (1640, 1232), tilt: float = 0.04,
-               curl: float = 0.008, marks: Marks | None = None
-               ) -> tuple[np.ndarray, list[np.ndarray]]:
+               curl: float = 0.008, marks: Marks | None = None,
+               fill: tuple[float, float] = FILL) -> tuple[np.ndarray, list[np.ndarray]]:
     """The sheet seen by a camera (``size`` w x h): curl, perspective, light, blur, JPEG;
-    with each table's corners in the photo (and ``marks.photo``, the marks seen there)."""
+    with each table's corners in the photo (and ``marks.photo``, the marks seen there).
+    ``fill``: the range of the frame's share the sheet's longer fit takes."""
     ph, pw = page.shape[:2]
     ow, oh = size
-    scale = min(ow / pw, oh / ph) * rng.uniform(0.75, 0.92)
+    scale = min(ow / pw, oh / ph) * rng.uniform(*fill)
     angle = np.deg2rad(rng.uniform(-6, 6))
     rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
     src = np.array([[0, 0], [pw, 0], [pw, ph], [0, ph]], np.float64)
@@ -430,11 +434,13 @@ def _light(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def render(style: Style, bank: tuple[np.ndarray, np.ndarray], rng: np.random.Generator,
            size: tuple[int, int] = (1640, 1232), tilt: float = 0.04,
            curl: float = 0.008, marks: Marks | None = None, pen: str = "felt",
-           adding_up: bool = False, played: bool = False, squared: bool = False) -> Rendered:
+           adding_up: bool = False, played: bool = False, squared: bool = False,
+           fill: tuple[float, float] = FILL) -> Rendered:
     """A filled sheet of ``style``, photographed, with every table's truth (top to bottom);
-    ``adding_up``, ``played`` and ``squared`` as in :func:`render_sheet`."""
+    ``adding_up``, ``played`` and ``squared`` as in :func:`render_sheet`, ``fill`` as in
+    :func:`photograph`."""
     page, tables = render_sheet(style, bank, rng, marks, pen, adding_up, played, squared)
-    photo, corners = photograph(page, tables, rng, size, tilt, curl, marks)
+    photo, corners = photograph(page, tables, rng, size, tilt, curl, marks, fill)
     truth = tuple(TableTruth(len(t.ys) - 1, len(t.xs) - 1, c,
                              tuple(tuple(row) for row in t.cells))
                   for t, c in zip(tables, corners))
