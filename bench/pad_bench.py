@@ -52,6 +52,7 @@ from vision.kniffel_pad.hands import HANDS, continental  # noqa: E402
 from vision.kniffel_pad.synth import PENS, in_noise, in_shadow  # noqa: E402
 from vision.pad import PadError, PadReading, read_pad, synth  # noqa: E402
 from vision.pad.rows import may_hold  # noqa: E402
+from vision.pad.score import Score  # noqa: E402
 from vision.pad.sums import check, settle  # noqa: E402
 
 HELDOUT = ROOT / "tests" / "data" / "pad_digits_heldout.npz"
@@ -86,12 +87,12 @@ def _taken(how: str, style: synth.Style, bank: tuple[np.ndarray, np.ndarray],
 def run(family: str, size: tuple[int, int], sheets: int, seed: int, reader: DigitReader,
         bank: tuple[np.ndarray, np.ndarray], pen: str = "felt", sums: Counter[str] | None = None,
         played: bool = False, rules: bool = True, turned: bool = False, how: str = "plain",
-        squared: bool = False) -> tuple[synth.Score, list[float]]:
+        squared: bool = False) -> tuple[Score, list[float]]:
     """``sums``: when given, the labels are read and every sum checked, counted into it (and
     the players' slips on a played card, ``slips``)."""
     styles = synth.styles(family)
     rng = np.random.default_rng(seed)
-    score, ms = synth.Score(), []
+    score, ms = Score(), []
     for i in range(sheets):
         r = _taken(how, styles[i % len(styles)], bank, rng, size=size, pen=pen,
                    adding_up=sums is not None, played=played, squared=squared)

@@ -21,6 +21,7 @@ from vision.kniffel_pad.digits import DigitReader
 from vision.kniffel_pad.synth import in_noise, in_shadow
 from vision.pad import PadError, read_pad, synth
 from vision.pad.lattice import _off_course
+from vision.pad.score import Score
 
 MIN_NUMBERS_RIGHT = 0.75  # measured 0.87 on the single-table render below
 
@@ -33,7 +34,7 @@ def test_a_markerless_card_is_found_and_its_numbers_read(reader: DigitReader) ->
     r = _render(0, 100)
     got = read_pad(r.photo, reader)
     assert [(t.rows, t.cols) for t in got.tables] == [(t.rows, t.cols) for t in r.tables]
-    score = synth.Score()
+    score = Score()
     score.add(r.tables, got)
     assert score.numbers > 50
     assert score.numbers_right / score.numbers >= MIN_NUMBERS_RIGHT
@@ -119,7 +120,7 @@ def test_a_phone_photo_is_traced_like_a_camera_one(reader: DigitReader, style: i
     r = _render(style, seed, size=(3000, 4000))  # type: ignore[arg-type]
     got = read_pad(r.photo, reader)
     assert [(t.rows, t.cols) for t in got.tables] == [(t.rows, t.cols) for t in r.tables]
-    score = synth.Score()
+    score = Score()
     score.add(r.tables, got)
     assert score.numbers_right >= MIN_NUMBERS_RIGHT * score.numbers
 
@@ -164,7 +165,7 @@ def test_a_card_half_in_a_hard_shadow_is_read_whole(reader: DigitReader) -> None
     assert [(t.rows, t.cols) for t in got.tables] == [(t.rows, t.cols) for t in r.tables]
     scores = []
     for reading in (plain, got):
-        score = synth.Score()
+        score = Score()
         score.add(r.tables, reading)
         scores.append(score.numbers_right)
     assert scores[1] >= scores[0] - 2 >= 0.75 * score.numbers

@@ -15,6 +15,7 @@ from pad_support import held_out_digits, reader  # noqa: F401 (a fixture)
 from vision.kniffel_pad.digits import DigitReader
 from vision.pad import read_pad, synth
 from vision.pad.cells import Group, looks_printed, printed_cells
+from vision.pad.score import Score
 
 
 def _box(*marks: tuple[int, int, float]) -> np.ndarray:
@@ -137,7 +138,7 @@ def test_every_label_and_header_is_read_as_print(reader: DigitReader, style: int
     were read as handwriting (20 of 30 and 19 of 29 labels were print)."""
     r = synth.render(synth.STYLES[style], held_out_digits(), np.random.default_rng(seed))
     got = read_pad(r.photo, reader)
-    score = synth.Score()
+    score = Score()
     score.add(r.tables, got)
     assert score.labels > 20 and score.labels_right == score.labels
     assert score.hand_as_print == 0

@@ -9,6 +9,7 @@ from vision.kniffel_pad.digits import DigitReader
 from vision.pad import read_pad, synth
 from vision.pad.find import find_tables, gray_of, paper_ink
 from vision.pad.lattice import flatten
+from vision.pad.score import Score
 from vision.pad.squared import print_lines
 from vision.photo import shrink
 
@@ -112,7 +113,7 @@ def test_sheets_ruled_on_squared_paper_are_read(reader: DigitReader) -> None:
             got = read_pad(r.photo, reader)
             right += [(t.rows, t.cols) for t in got.tables] == [(t.rows, t.cols)
                                                                 for t in r.tables]
-            score = synth.Score()
+            score = Score()
             score.add(r.tables, got)
             numbers, read = numbers + score.numbers, read + score.numbers_right
     assert right >= 3

@@ -10,6 +10,7 @@ import vision.pad.reader as pad_reader
 from vision.kniffel_pad.digits import DigitReader
 from vision.pad import read_pad, synth
 from vision.pad.lattice import lattices
+from vision.pad.score import Score
 
 
 def _render(style: int, seed: int) -> synth.Rendered:
@@ -41,7 +42,7 @@ def test_a_card_photographed_upside_down_or_sideways_reads_as_upright(
     assert [len(row) for row in cells] == [len(row) for row in was]
     same = sum(a == b for row, row_was in zip(cells, was) for a, b in zip(row, row_was))
     assert same >= 0.95 * sum(len(row) for row in was)
-    right, right_was = synth.Score(), synth.Score()
+    right, right_was = Score(), Score()
     right.add(r.tables, got)
     right_was.add(r.tables, upright)
     assert right.numbers_right >= right_was.numbers_right - 0.05 * right_was.numbers
