@@ -82,17 +82,16 @@ def column_values(rng: np.random.Generator, fill: float, wrong_sum: bool = False
     upper = sum(max(0, values[k] or 0) for k in ("two", "three", "four", "five", "six"))
     lower = sum(max(0, v or 0) for k, v in values.items()
                 if k not in ("two", "three", "four", "five", "six"))
-    bonus = bonus_for(upper)
-    values.update(upper=upper, bonus=bonus, lower=lower, total=upper + bonus + lower)
+    where, off = "total", 0  # the sum added up wrong, and by how much
     if wrong_sum:
         where = "total" if wrong_in == "total" else str(rng.choice(SUM_SLIPS))
         off = int(rng.choice([-10, -1, 1, 9, 10]))
         if where != "total" and {"upper": upper, "lower": lower}[where] + off < 0:
             off = -off  # nobody writes a sum below nothing
         upper, lower = upper + off * (where == "upper"), lower + off * (where == "lower")
-        bonus = bonus_for(upper)
-        values.update(upper=upper, bonus=bonus, lower=lower,
-                      total=upper + bonus + lower + off * (where == "total"))
+    bonus = bonus_for(upper)
+    values.update(upper=upper, bonus=bonus, lower=lower,
+                  total=upper + bonus + lower + off * (where == "total"))
     if bonus == 0 and rng.random() < 0.4:
         values["bonus"] = -1  # a dash for "no bonus"
     for key, value in values.items() if any_number else ():
