@@ -84,6 +84,16 @@ def _drawn(*marks: tuple[int, int, int, int]) -> np.ndarray:
     return box
 
 
+def test_a_line_of_small_words_looks_printed_though_each_word_is_long() -> None:
+    """ "nur Einser zählen" in a photo taken from further off: each word blurred into one
+    mark, two of them over three times as wide as tall. Such marks are no minus or dash
+    (those are thin), so they still count among the marks judged small; left out, the label
+    column was taken for handwriting and its words read as numbers."""
+    assert looks_printed(_drawn((28, 42, 20, 52), (23, 42, 62, 120), (23, 42, 130, 191))) is True
+    # a minus and a speck are thin: beside small digits they still do not make print
+    assert looks_printed(_drawn((30, 34, 20, 40), (20, 44, 50, 62), (20, 44, 70, 84))) is False
+
+
 def test_a_box_struck_with_a_wobbly_stroke_does_not_look_printed() -> None:
     """A felt pen's stroke through the box, rising a little: as low as a word and about as
     full of its box, but as thick in every column. A column with half its boxes struck

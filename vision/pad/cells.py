@@ -35,12 +35,15 @@ ROW_VOTE = 0.8  # of a row's: a row of handwriting may hold a few broken digits
 SMALL_H = 0.42  # of the height: a mark lower than this is no handwritten digit
 WORD_H = 0.15  # of the height: a word's letters at least; lower is a stroke's width
 WORD_TALL = 0.55  # of the height: a word with a capital and a descender ("Spiel") at most
-WORD_FILL = (0.2, 0.65)  # of its box a word's ink fills: more than a stroke, less than a bar
+WORD_FILL = (0.2, 0.72)  # of its box a word's ink fills: more than a stroke, less than a bar
+# (a blurred word's letters run together: up to 0.68 on the far photos' labels)
 WORD_RAGGED = 0.19  # a word's ink per column varies at least this much (std / mean)
 PARTED = 0.6  # of a mark's ink: a column this pale between it and its line parts them
 DIP = 0.75  # of a mark's strongest column: a column this pale on its line's side parts them
-# a mark this many times as wide as tall (a minus, a dash, a speck drawn out) is no letter
-# and no digit: it says nothing of whether the others are print
+# a mark this many times as wide as tall and thinner than a word's letters (a minus, a dash,
+# a speck drawn out) is no letter and no digit: it says nothing of whether the others are
+# print. A small word blurred into one mark (a label read from further off) is as flat, but
+# as high as letters: it counts
 FLAT = 3
 REMNANT = 0.1  # of the height: a line's leftover is at most this thick, this near its line
 
@@ -213,7 +216,7 @@ def looks_printed(box: np.ndarray) -> bool | None:
     marks = digit_groups(stats, ids)
     high = [int((stats[m, 1] + stats[m, 3]).max() - stats[m, 1].min()) for m in marks]
     wide = [int((stats[m, 0] + stats[m, 2]).max() - stats[m, 0].min()) for m in marks]
-    upright = [h for h, w in zip(high, wide) if w < FLAT * h]
+    upright = [h for h, w in zip(high, wide) if w < FLAT * h or h >= WORD_H * CELL_H]
     small = bool(upright) and float(np.median(upright)) < SMALL_H * CELL_H
     words = [len(m) == 1 and _word(stats[m[0]]) and _ragged(labels, m[0], stats[m[0]])
              for m in marks]
