@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from vision.pad.card import CellTruth
+from vision.pad.reader import Cell, PadReading
 from vision.pad.synth import TableTruth
 
 
@@ -27,10 +28,11 @@ class Score:
     labels_right: int = 0  # read as print
     hand_as_print: int = 0  # handwritten or blank cells read as print (their number lost)
 
-    def add(self, truth: tuple[TableTruth, ...], reading: object, unsure: float = 0.5) -> None:
-        """``reading`` a ``vision.pad.PadReading``; cells are compared only in tables found
-        with the right shape (a table found wrong counts every cell of it as missed)."""
-        tables = list(getattr(reading, "tables", ()))
+    def add(self, truth: tuple[TableTruth, ...], reading: PadReading | None,
+            unsure: float = 0.5) -> None:
+        """Cells are compared only in tables found with the right shape (a table found wrong,
+        or a photo that gave no reading, counts every cell of it as missed)."""
+        tables = list(reading.tables) if reading is not None else []
         for k, t in enumerate(truth):
             self.tables += 1
             got = tables[k] if k < len(tables) else None
@@ -41,9 +43,9 @@ class Score:
                     read = got.cells[r][c] if right and got is not None else None
                     self._cell(cell, read, unsure)
 
-    def _cell(self, cell: CellTruth, read: object, unsure: float) -> None:
-        value, struck = getattr(read, "value", None), getattr(read, "struck", False)
-        text, conf = getattr(read, "text", None), float(getattr(read, "confidence", 0.0))
+    def _cell(self, cell: CellTruth, read: Cell | None, unsure: float) -> None:
+        value, struck = (read.value, read.struck) if read is not None else (None, False)
+        text, conf = (read.text, read.confidence) if read is not None else (None, 0.0)
         if cell.kind == "number":
             self.numbers += 1
             ok = read is not None and value == cell.value and not struck and text is None
